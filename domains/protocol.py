@@ -1,0 +1,86 @@
+"""The world-model prompt protocol: a domain's instructions, then one user turn per action.
+
+User turns read `### Turn N` / `**Action:**` with the action in a fenced block; the first turn may
+also carry `**Task Instruction:**` and `**Current State:**`. Assistant turns read
+`**Environment Observation:**` followed by the observation. The last user turn is the action to
+predict. This is the structure the reference world model was trained on, so a trained model
+needs nothing else; ordinary instruct models also get the pack's demonstrations.
+
+History turns render identically whether they were predicted or given, so step k+1 of a plan
+shares everything up to step k's reply with step k's prompt, and the model's cached prefix is reused.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from .pack import DomainPack, Example, Turn
+
+_OBSERVATION_HEADING = "**Environment Observation:**"
+
+
+def _fence(action: str) -> str:
+    language = "json" if _is_json(action) else ""
+    return f"```{language}\n{action}\n```"
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+def user_turn(number: int, action: str, task: str = "", state: str = "") -> str:
+    parts = [f"### Turn {number}"]
+    if task:
+        parts.append(f"**Task Instruction:**\n{task}")
+    if state:
+        parts.append(f"**Current State:**\n{state}")
+    parts.append(f"**Action:**\n{_fence(action)}")
+    return "\n\n".join(parts)
+
+
+def assistant_turn(observation: str, wrapped: bool) -> str:
+    body = f"<predicted_observation>\n{observation}\n</predicted_observation>" if wrapped else observation
+    return f"{_OBSERVATION_HEADING}\n{body}"
+
+
+def system_prompt(pack: DomainPack, demonstrations: bool) -> str:
+    if not demonstrations or not pack.examples:
+        return pack.instructions
+    shown = "\n\n".join(_render_example(index, example, pack) for index, example in enumerate(pack.examples, 1))
+    return (
+        f"{pack.instructions}\n\n# Demonstrations\n"
+        f"Each demonstration shows the turns of one session and the observation for each action.\n\n{shown}"
+    )
+
+
+def _render_example(index: int, example: Example, pack: DomainPack) -> str:
+    lines = [f"## Demonstration {index}"]
+    for number, turn in enumerate(example.turns, 1):
+        first = number == 1
+        lines.append(user_turn(number, turn.action, example.task if first else "", example.state if first else ""))
+        lines.append(assistant_turn(turn.observation, pack.wrapped_observation))
+    return "\n\n".join(lines)
+
+
+def render_messages(
+    pack: DomainPack,
+    history: Sequence[Turn],
+    action: str,
+    task: str = "",
+    state: str = "",
+    demonstrations: bool = True,
+) -> list[dict[str, str]]:
+    """Chat messages that ask the world model for the observation of `action`."""
+    messages = [{"role": "system", "content": system_prompt(pack, demonstrations)}]
+    turns = [*history, Turn(action, "")]
+    for number, turn in enumerate(turns, 1):
+        first = number == 1
+        messages.append({"role": "user", "content": user_turn(number, turn.action, task if first else "", state if first else "")})
+        if number < len(turns):
+            messages.append({"role": "assistant", "content": assistant_turn(turn.observation, pack.wrapped_observation)})
+    return messages

@@ -1,0 +1,50 @@
+"""Terminal actions: a JSON list of tmux-style keystroke batches, or a plain command line.
+
+A plain command line is the convenient form; it becomes `[{"keystrokes": "<line>\\n", "duration": 1}]`.
+Text that parses as JSON must have the keystroke shape; text that only looks like JSON (a shell
+test such as `[ -f x ] && ...`) is a command line.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..pack import ActionError
+
+EXPECTED_SHAPE = (
+    'a command line such as "ls -la", or a JSON list of keystroke batches such as '
+    '[{"keystrokes": "ls -la\\n", "duration": 1}] (tmux key names like C-c are allowed; duration in seconds)'
+)
+
+
+def normalize_action(action: str) -> str:
+    text = action.strip()
+    if not text:
+        raise ActionError(f"empty terminal action; expected {EXPECTED_SHAPE}")
+    try:
+        decoded = json.loads(text) if text[0] in "[{" else None
+    except json.JSONDecodeError:
+        decoded = None
+    if decoded is None:
+        batches = [{"keystrokes": text + "\n", "duration": 1}]
+    else:
+        batches = _keystroke_batches(decoded)
+    return json.dumps(batches, ensure_ascii=False)
+
+
+def _keystroke_batches(decoded: object) -> list[dict]:
+    items = [decoded] if isinstance(decoded, dict) else decoded
+    if not isinstance(items, list) or not items:
+        raise ActionError(f"a terminal action in JSON must be a non-empty list; expected {EXPECTED_SHAPE}")
+    batches = []
+    for index, item in enumerate(items):
+        if not isinstance(item, dict) or not isinstance(item.get("keystrokes"), str):
+            raise ActionError(f"keystroke batch {index} has no string 'keystrokes'; expected {EXPECTED_SHAPE}")
+        unknown = set(item) - {"keystrokes", "duration"}
+        if unknown:
+            raise ActionError(f"keystroke batch {index} has unknown fields {sorted(unknown)}; expected {EXPECTED_SHAPE}")
+        duration = item.get("duration", 1)
+        if isinstance(duration, bool) or not isinstance(duration, (int, float)) or not 0 <= duration <= 600:
+            raise ActionError(f"keystroke batch {index} needs a duration between 0 and 600 seconds")
+        batches.append({"keystrokes": item["keystrokes"], "duration": duration})
+    return batches

@@ -1,0 +1,154 @@
+"""The MCP surface: tool and resource registration over a ToolContext. No model logic lives here."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.metadata
+import json
+from typing import Annotated
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver import Context
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import BaseModel, Field
+
+from ..tools.context import ToolContext
+from ..tools.plan import dry_run_plan
+from ..tools.results import PlanResult, Prediction
+from ..tools.simulate import SamplingOverrides, simulate_action
+
+# A simulation never touches the real world: it only reads the model.
+_SIMULATION = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=False, open_world_hint=False)
+_INSTRUCTIONS = (
+    "agentworld-mcp predicts what an action would do before you take it, using a language world model. "
+    "Call simulate_action for one risky step, dry_run_plan for a whole plan; nothing real is executed. "
+    "Predictions can be wrong: treat them as a rehearsal, not as the truth. status://server shows the load."
+)
+
+
+def create_server(ctx: ToolContext) -> MCPServer:
+    """An MCP server over an engine that the caller owns (starts and closes)."""
+    server = MCPServer(
+        "agentworld-mcp", version=importlib.metadata.version("agentworld-mcp"), instructions=_INSTRUCTIONS
+    )
+    limits = ctx.limits
+    names = sorted(ctx.domains)
+    domain_help = "The environment to simulate: " + "; ".join(f"{n} ({ctx.domains[n].summary})" for n in names)
+    action_help = "The action as text. " + " ".join(f"{n}: {ctx.domains[n].action_format}" for n in names)
+
+    Domain = Annotated[str, Field(description=domain_help, json_schema_extra={"enum": names})]
+    History = Annotated[
+        list[dict[str, str]],
+        Field(
+            description=f"Turns already taken, oldest first, each {{'action': ..., 'observation': ...}} "
+            f"(at most {limits.max_history_turns} turns, {limits.max_history_chars} characters in all).",
+        ),
+    ]
+    State = Annotated[
+        str,
+        Field(description="The current state/screen if known; empty uses the domain's plausible initial state."),
+    ]
+    Task = Annotated[str, Field(description="What the agent is trying to achieve (optional context).")]
+    Temperature = Annotated[float | None, Field(description="Sampling temperature; 0 is greedy.", ge=0, le=2)]
+    MaxTokens = Annotated[
+        int | None, Field(description=f"Most tokens to generate per step (limit {limits.max_tokens}).", ge=1)
+    ]
+    Seed = Annotated[int | None, Field(description="Seed for reproducible sampling.", ge=0)]
+    Reasoning = Annotated[bool, Field(description="Also return the model's reasoning, if it produced any.")]
+
+    @server.tool(
+        name="simulate_action",
+        annotations=_SIMULATION,
+        description=(
+            "Predict the observation and effects of ONE action in a simulated environment, without running it. "
+            f"Returns the observation in the environment's own format plus structured effects. "
+            f"Limits: action {limits.max_action_chars} characters."
+        ),
+    )
+    async def simulate_action_tool(
+        domain: Domain,
+        action: Annotated[str, Field(description=action_help)],
+        history: History = [],  # noqa: B006 - never mutated; the schema shows the default
+        state: State = "",
+        task: Task = "",
+        temperature: Temperature = None,
+        max_tokens: MaxTokens = None,
+        seed: Seed = None,
+        include_reasoning: Reasoning = False,
+    ) -> Annotated[CallToolResult, Prediction]:
+        prediction = await simulate_action(
+            ctx, domain, action, history, state, task, SamplingOverrides(temperature, max_tokens, seed), include_reasoning
+        )
+        return _result(prediction, _describe_prediction(prediction))
+
+    @server.tool(
+        name="dry_run_plan",
+        annotations=_SIMULATION,
+        description=(
+            "Roll a whole plan forward through the simulated environment, step by step: each predicted "
+            "observation becomes history for the next step. Nothing is executed. Returns every step's prediction "
+            f"and a verdict (completed, or stopped at step k and why). Limits: {limits.max_plan_steps} steps."
+        ),
+    )
+    async def dry_run_plan_tool(
+        domain: Domain,
+        steps: Annotated[list[str], Field(description="The plan: one action per step, in order. " + action_help)],
+        context: Context,
+        history: History = [],  # noqa: B006
+        state: State = "",
+        task: Task = "",
+        stop_on_error: Annotated[bool, Field(description="Stop at the first step predicted to fail.")] = False,
+        temperature: Temperature = None,
+        max_tokens: MaxTokens = None,
+        seed: Seed = None,
+        include_reasoning: Reasoning = False,
+    ) -> Annotated[CallToolResult, PlanResult]:
+        async def progress(done: int, total: int, message: str) -> None:
+            await context.report_progress(done, total, message)
+
+        result = await dry_run_plan(
+            ctx,
+            domain,
+            steps,
+            history,
+            state,
+            task,
+            stop_on_error,
+            SamplingOverrides(temperature, max_tokens, seed),
+            include_reasoning,
+            progress,
+        )
+        return _result(result, _describe_plan(result))
+
+    @server.resource("status://server", name="server status", mime_type="application/json")
+    def status() -> str:
+        """Model state, queue depth, waits, speed and request counts."""
+        return json.dumps(dataclasses.asdict(ctx.engine.stats()), indent=2)
+
+    return server
+
+
+def _result(model: BaseModel, summary: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=summary)], structured_content=model.model_dump(mode="json"))
+
+
+def _describe_prediction(prediction: Prediction) -> str:
+    if prediction.parse_error:
+        return f"No usable prediction: {prediction.parse_error}."
+    effects = prediction.effects
+    outcome = {True: "succeeds", False: "fails", None: "outcome unclear"}[effects.success]
+    extra = f" ({effects.error})" if effects.error else ""
+    return f"Predicted: the action {outcome}{extra}.\n{prediction.observation}"
+
+
+def _describe_plan(result: PlanResult) -> str:
+    lines = [
+        f"step {s.step}: {_describe_prediction(s.prediction).splitlines()[0]}" for s in result.steps
+    ]
+    verdict = result.verdict
+    head = (
+        f"Plan completed in simulation ({len(result.steps)} steps)."
+        if verdict.status == "completed"
+        else f"Plan stopped at step {verdict.stopped_at}: {verdict.reason}"
+    )
+    return "\n".join([head, *lines])

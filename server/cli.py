@@ -1,0 +1,126 @@
+"""The `agentworld-mcp` command. With no subcommand it serves MCP over stdio, as MCP servers do.
+
+Every problem a user can fix (a bad flag, a missing or broken model file) ends the process
+with one line on stderr and exit status 2, before the transport opens. stdout carries nothing
+but protocol frames.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from typing import Any
+
+from .model_files import ModelFileError
+from .settings import Settings, SettingsError, load_settings
+
+log = logging.getLogger("agentworld_mcp")
+
+
+def _key_value(text: str) -> tuple[str, str]:
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    return key, value
+
+
+def _template_var(text: str) -> tuple[str, Any]:
+    key, value = _key_value(text)
+    try:
+        return key, json.loads(value)
+    except ValueError:
+        return key, value  # a bare word is a string
+
+
+def _override(text: str) -> tuple[str, bool | int | float | str]:
+    """llama.cpp's KEY=TYPE:VALUE form, e.g. qwen35moe.block_count=int:40."""
+    key, typed = _key_value(text)
+    kind, sep, value = typed.partition(":")
+    converters = {"int": int, "float": float, "bool": lambda v: v.lower() in ("1", "true", "yes"), "str": str}
+    if not sep or kind not in converters:
+        raise argparse.ArgumentTypeError(f"expected KEY=TYPE:VALUE with TYPE int, float, bool or str, got {text!r}")
+    try:
+        return key, converters[kind](value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a valid {kind} in {text!r}") from None
+
+
+def _parser() -> argparse.ArgumentParser:
+    # SUPPRESS: a flag given before the subcommand must not be reset by the subcommand's own copy.
+    model_flags = argparse.ArgumentParser(add_help=False, argument_default=argparse.SUPPRESS)
+    group = model_flags.add_argument_group("model and server (each also settable as AGENTWORLD_<NAME>)")
+    group.add_argument("--model", help="GGUF model file (default: the embedded Qwen2.5-Coder-0.5B demo model)")
+    group.add_argument("--n-ctx", type=int, help="context size in tokens (default 8192)")
+    group.add_argument("--n-threads", type=int, help="CPU threads (default: physical cores)")
+    group.add_argument("--n-batch", type=int, help="prompt batch size (default 512)")
+    group.add_argument("--n-gpu-layers", type=int, help="layers to offload to a GPU (-1: all; default 0)")
+    group.add_argument("--flash-attn", action="store_true", help="use flash attention")
+    group.add_argument(
+        "--chat-template-var", type=_template_var, action="append", metavar="KEY=JSON",
+        help="a chat-template variable, e.g. enable_thinking=false (repeatable)",
+    )
+    group.add_argument(
+        "--override-kv", type=_override, action="append", metavar="KEY=TYPE:VALUE",
+        help="a GGUF metadata override, e.g. qwen35moe.block_count=int:40 (repeatable)",
+    )
+    group.add_argument("--queue-limit", type=int, help="requests allowed to wait before callers are told busy (64)")
+    group.add_argument("--effects", choices=["model", "parser", "off"], help="how effects are derived (model)")
+    group.add_argument("--demonstrations", choices=["auto", "on", "off"], help="show example turns to the model")
+    group.add_argument("--log-level", choices=["DEBUG", "INFO", "WARNING", "ERROR"], help="stderr log level")
+
+    parser = argparse.ArgumentParser(
+        prog="agentworld-mcp",
+        description="An MCP server that predicts what an agent's actions would do, using a language world model.",
+        parents=[model_flags],
+    )
+    commands = parser.add_subparsers(dest="command")
+    serve = commands.add_parser("serve", parents=[model_flags], help="serve MCP (the default: stdio)")
+    serve.add_argument("--transport", choices=["stdio", "http"], default="stdio")
+    serve.add_argument("--port", type=int, default=8765, help="port for --transport http (on 127.0.0.1)")
+    commands.add_parser("model", parents=[model_flags], help="prepare and check the model file, print what it is")
+    return parser
+
+
+def _settings_from(args: argparse.Namespace) -> Settings:
+    given = vars(args)
+    overrides = {name: given.get(name) for name in Settings.model_fields}
+    overrides["chat_template_vars"] = dict(given["chat_template_var"]) if "chat_template_var" in given else None
+    overrides["override_kv"] = dict(given["override_kv"]) if "override_kv" in given else None
+    return load_settings(overrides)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        settings = _settings_from(args)
+        logging.basicConfig(
+            stream=sys.stderr, level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+        )
+        from .runtime import build_context, resolve_model
+
+        model = resolve_model(settings)
+    except (SettingsError, ModelFileError) as exc:
+        print(f"agentworld-mcp: {exc}", file=sys.stderr)
+        return 2
+    if args.command == "model":
+        print(json.dumps({"path": str(model.path), "name": model.name, "architecture": model.architecture,
+                          "quantization": model.quantization, "size_bytes": model.size_bytes}, indent=2))
+        return 0
+
+    from .app import create_server
+
+    ctx = build_context(settings, model)
+    server = create_server(ctx)
+    ctx.engine.start()  # loads in the background: initialize and tools/list answer at once
+    try:
+        if getattr(args, "transport", "stdio") == "http":
+            server.run("streamable-http", host="127.0.0.1", port=args.port)
+        else:
+            server.run("stdio")
+    except KeyboardInterrupt:
+        pass
+    finally:
+        ctx.engine.close()
+    return 0

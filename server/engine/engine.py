@@ -1,0 +1,188 @@
+"""The engine: one worker thread that owns the backend, fed by the job queue, awaited from asyncio.
+
+The model loads on the worker thread in the background, so the MCP handshake answers at once;
+jobs submitted meanwhile wait in the queue and run when the load finishes (or fail with the
+load error). Cancelling the awaiting coroutine withdraws a waiting job or stops a running one
+between two tokens; the worker then moves on to the next job.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+
+from .queue import Job, JobQueue
+from .types import (
+    Backend,
+    Completion,
+    EngineError,
+    GenerationRequest,
+    ModelDescription,
+    ModelUnavailable,
+    Priority,
+)
+
+log = logging.getLogger(__name__)
+_RECENT = 256  # how many finished jobs the wait/speed figures are computed over
+
+
+@dataclass
+class EngineStats:
+    state: str
+    model: ModelDescription | None
+    load_error: str | None
+    load_seconds: float | None
+    queue_depth: int
+    queue_limit: int
+    running: bool
+    completed: int
+    cancelled: int
+    expired: int
+    rejected: int
+    failed: int
+    prompt_tokens: int
+    reused_prompt_tokens: int
+    completion_tokens: int
+    wait_seconds_p50: float | None
+    wait_seconds_max: float | None
+    tokens_per_second: float | None
+
+
+class Engine:
+    def __init__(self, backend: Backend, max_waiting: int = 64):
+        self._backend = backend
+        self._queue = JobQueue(max_waiting)
+        self._ready = threading.Event()
+        self._model: ModelDescription | None = None
+        self._load_error: str | None = None
+        self._load_seconds: float | None = None
+        self._running: Job | None = None
+        self._counts = {"completed": 0, "cancelled": 0, "failed": 0}
+        self._tokens = {"prompt": 0, "reused": 0, "completion": 0}
+        self._recent: deque[tuple[float, int, float]] = deque(maxlen=_RECENT)  # wait, tokens, seconds
+        self._thread = threading.Thread(target=self._work, name="agentworld-model", daemon=True)
+
+    # --- lifecycle ---------------------------------------------------------------------------
+    def start(self) -> None:
+        self._thread.start()
+
+    def close(self, timeout: float = 5.0) -> None:
+        self._queue.close()
+        if self._running is not None:
+            self._running.cancel_event.set()
+        for job in self._queue.drain():
+            job.finish(error=ModelUnavailable("the server is shutting down"))
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+
+    @property
+    def model(self) -> ModelDescription | None:
+        return self._model
+
+    async def wait_ready(self) -> ModelDescription:
+        """Wait for the background load; raise its error if it failed."""
+        while not self._ready.is_set():
+            await asyncio.sleep(0.05)
+        if self._model is None:
+            raise ModelUnavailable(self._load_error or "the model is not loaded")
+        return self._model
+
+    # --- the async side ----------------------------------------------------------------------
+    async def generate(
+        self, request: GenerationRequest, priority: Priority = Priority.INTERACTIVE, timeout: float | None = None
+    ) -> Completion:
+        """Run one request. `timeout` bounds only the wait in the queue (a deadline, in seconds)."""
+        if self._load_error is not None:
+            raise ModelUnavailable(self._load_error)
+        loop = asyncio.get_running_loop()
+        done = asyncio.Event()
+        deadline = time.monotonic() + timeout if timeout is not None else None
+
+        def wake() -> None:  # runs on the worker thread
+            try:
+                loop.call_soon_threadsafe(done.set)
+            except RuntimeError:  # the caller's event loop is gone; nobody is waiting
+                pass
+
+        job = Job(request, priority, deadline, on_done=wake)
+        self._queue.put(job)
+        try:
+            await done.wait()
+        except BaseException:  # cancelled by the client (or the task group): stop the model work
+            if not self._queue.withdraw(job):
+                job.cancel_event.set()
+            raise
+        if job.error is not None:
+            raise job.error
+        assert job.result is not None
+        return job.result
+
+    def stats(self) -> EngineStats:
+        waits = sorted(wait for wait, _, _ in self._recent)
+        tokens = sum(count for _, count, _ in self._recent)
+        seconds = sum(spent for _, _, spent in self._recent)
+        counters = self._queue.counters
+        return EngineStats(
+            state="ready" if self._model else ("failed" if self._load_error else "loading"),
+            model=self._model,
+            load_error=self._load_error,
+            load_seconds=self._load_seconds,
+            queue_depth=len(self._queue),
+            queue_limit=self._queue.max_waiting,
+            running=self._running is not None,
+            completed=self._counts["completed"],
+            cancelled=self._counts["cancelled"] + counters.withdrawn,
+            expired=counters.expired,
+            rejected=counters.rejected,
+            failed=self._counts["failed"],
+            prompt_tokens=self._tokens["prompt"],
+            reused_prompt_tokens=self._tokens["reused"],
+            completion_tokens=self._tokens["completion"],
+            wait_seconds_p50=waits[len(waits) // 2] if waits else None,
+            wait_seconds_max=waits[-1] if waits else None,
+            tokens_per_second=tokens / seconds if seconds > 0 else None,
+        )
+
+    # --- the worker thread -------------------------------------------------------------------
+    def _work(self) -> None:
+        started = time.monotonic()
+        try:
+            self._model = self._backend.load()
+            self._load_seconds = time.monotonic() - started
+            log.info("model %s loaded in %.1f s", self._model.name, self._load_seconds)
+        except Exception as exc:  # reported to every caller; the server keeps answering
+            self._load_error = str(exc) if isinstance(exc, EngineError) else f"the model failed to load: {exc}"
+            log.error("%s", self._load_error)
+        finally:
+            self._ready.set()
+        if self._model is None:
+            for job in self._queue.drain():
+                job.finish(error=ModelUnavailable(self._load_error or "the model failed to load"))
+            return
+        while (job := self._queue.take()) is not None:
+            self._run(job)
+
+    def _run(self, job: Job) -> None:
+        self._running = job
+        queue_seconds = (job.started_at or job.submitted_at) - job.submitted_at
+        try:
+            completion = self._backend.generate(job.request, job.cancel_event.is_set)
+        except Exception as exc:
+            self._counts["failed"] += 1
+            if not isinstance(exc, EngineError):
+                log.exception("generation failed")
+            job.finish(error=exc)
+            return
+        finally:
+            self._running = None
+        completion.queue_seconds = queue_seconds
+        self._counts["cancelled" if completion.finish_reason == "cancelled" else "completed"] += 1
+        self._tokens["prompt"] += completion.prompt_tokens
+        self._tokens["reused"] += completion.reused_tokens
+        self._tokens["completion"] += completion.completion_tokens
+        self._recent.append((queue_seconds, completion.completion_tokens, completion.generation_seconds))
+        job.finish(result=completion)

@@ -1,0 +1,217 @@
+"""The in-process backend: one `llama_cpp.Llama`, used only from the engine's worker thread.
+
+Prompts are rendered here with the model's own chat template (so template variables such as
+`enable_thinking` can be passed) and sent as tokens, which lets us report how many prompt tokens
+the model's cached sequence already held.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import io
+import json
+import logging
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from .types import Completion, ContextOverflow, GenerationRequest, ModelDescription, ModelUnavailable, StopCheck
+
+log = logging.getLogger(__name__)
+native_log = logging.getLogger("agentworld_mcp.llama_cpp")
+
+# Used only for a GGUF without a template of its own; ChatML is what most instruct models expect.
+_CHATML_TEMPLATE = (
+    "{% for message in messages %}<|im_start|>{{ message.role }}\n{{ message.content }}<|im_end|>\n{% endfor %}"
+    "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+)
+_MISSING_MTP_HINT = (
+    "; this Qwen3.5-MoE file declares one block more than it holds (no MTP tensors): start the server with "
+    "--override-kv qwen35moe.block_count=int:40 --override-kv qwen35moe.nextn_predict_layers=int:0"
+)
+
+
+@dataclass
+class LlamaSettings:
+    model_path: str
+    n_ctx: int = 8192
+    n_threads: int = 1
+    n_batch: int = 512
+    n_gpu_layers: int = 0
+    flash_attn: bool = False
+    template_vars: dict[str, Any] = field(default_factory=dict)
+    kv_overrides: dict[str, bool | int | float | str] = field(default_factory=dict)
+    quantization: str = ""
+
+
+class _NativeLog:
+    """Routes llama.cpp's own log lines to Python logging and keeps the last errors for messages.
+
+    One per process: llama.cpp keeps calling the installed callback, so it must never be freed.
+    """
+
+    _installed: _NativeLog | None = None
+
+    def __init__(self):
+        import llama_cpp
+
+        self.recent_errors: deque[str] = deque(maxlen=8)
+        self._callback = llama_cpp.llama_log_callback(self._on_line)
+        llama_cpp.llama_log_set(self._callback, ctypes.c_void_p(0))
+
+    @classmethod
+    def capture(cls) -> _NativeLog:
+        """The process's log router, with its error memory cleared for a new load."""
+        if cls._installed is None:
+            cls._installed = cls()
+        cls._installed.recent_errors.clear()
+        return cls._installed
+
+    def _on_line(self, level: int, text: bytes, _user_data) -> None:
+        line = text.decode("utf-8", errors="replace").rstrip()
+        if not line:
+            return
+        if level in (2, 3):  # GGML_LOG_LEVEL_WARN, GGML_LOG_LEVEL_ERROR
+            self.recent_errors.append(line)
+        native_log.debug("%s", line)
+
+
+def check_loadable(path, kv_overrides: dict | None = None) -> None:
+    """Load only the vocabulary and hyper-parameters: catches an architecture llama.cpp cannot run
+    in well under a second, before the MCP transport opens. Raises ModelFileError."""
+    import llama_cpp
+
+    from ..model_files import ModelFileError
+
+    native = _NativeLog.capture()
+    try:
+        with contextlib.redirect_stderr(io.StringIO()):
+            llama_cpp.Llama(model_path=str(path), vocab_only=True, kv_overrides=kv_overrides or None, verbose=True)
+    except Exception as exc:
+        detail = "; ".join(native.recent_errors) or str(exc)
+        if "unknown model architecture" in detail:
+            raise ModelFileError(
+                f"{path}: {detail.strip()}; this llama-cpp-python cannot run that architecture: upgrade it "
+                f"(pip install -U 'llama-cpp-python<0.4') or pick a model of a supported architecture"
+            ) from None
+        raise ModelFileError(f"llama.cpp cannot read {path}: {detail.strip()}") from None
+
+
+class LlamaCppBackend:
+    def __init__(self, settings: LlamaSettings):
+        self.settings = settings
+        self._llm = None
+        self._formatter = None
+        self._grammars: dict[str, Any] = {}
+
+    def load(self) -> ModelDescription:
+        import llama_cpp
+        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+        native = _NativeLog.capture()
+        s = self.settings
+        chatter = io.StringIO()
+        try:
+            # verbose=True keeps llama-cpp-python from pointing fd 1 and 2 at /dev/null during the load
+            # (process-wide, while the MCP transport runs); its Python-level chatter is captured instead.
+            with contextlib.redirect_stderr(chatter):
+                llm = llama_cpp.Llama(
+                    model_path=s.model_path,
+                    n_ctx=s.n_ctx,
+                    n_threads=s.n_threads,
+                    n_threads_batch=s.n_threads,
+                    n_batch=s.n_batch,
+                    n_gpu_layers=s.n_gpu_layers,
+                    flash_attn=s.flash_attn,
+                    kv_overrides=s.kv_overrides or None,
+                    verbose=True,
+                )
+        except Exception as exc:
+            detail = "; ".join(native.recent_errors) or str(exc)
+            hint = _MISSING_MTP_HINT if "missing tensor" in detail and "qwen35moe" in detail else ""
+            raise ModelUnavailable(f"llama.cpp could not load {s.model_path}: {detail}{hint}") from None
+        finally:
+            log.debug("llama-cpp-python load output:\n%s", chatter.getvalue())
+        llm.verbose = False  # per-request timing prints off from here on
+        template = llm.metadata.get("tokenizer.chat_template") or _CHATML_TEMPLATE
+        if "tokenizer.chat_template" not in llm.metadata:
+            log.warning("the model has no chat template; using ChatML")
+        eos_id, bos_id = llm.token_eos(), llm.token_bos()
+        token_text = lambda token: llm.detokenize([token], special=True).decode("utf-8", errors="ignore")  # noqa: E731
+        self._formatter = Jinja2ChatFormatter(
+            template,
+            eos_token=token_text(eos_id) if eos_id >= 0 else "",
+            bos_token=token_text(bos_id) if bos_id >= 0 else "",
+            add_generation_prompt=True,
+            stop_token_ids=[eos_id],
+        )
+        self._llm = llm
+        return ModelDescription(
+            name=llm.metadata.get("general.name", "") or s.model_path.rsplit("/", 1)[-1],
+            file=s.model_path,
+            architecture=llm.metadata.get("general.architecture", ""),
+            quantization=s.quantization,
+            n_ctx=llm.n_ctx(),
+        )
+
+    def render(self, request: GenerationRequest) -> list[int]:
+        assert self._llm is not None and self._formatter is not None, "load() first"
+        rendered = self._formatter(messages=list(request.messages), **self.settings.template_vars)
+        return self._llm.tokenize(rendered.prompt.encode("utf-8"), add_bos=False, special=True)
+
+    def generate(self, request: GenerationRequest, should_stop: StopCheck) -> Completion:
+        import llama_cpp
+
+        llm = self._llm
+        assert llm is not None, "load() first"
+        tokens = self.render(request)
+        n_ctx = llm.n_ctx()
+        room = n_ctx - len(tokens)
+        if room < 16:
+            raise ContextOverflow(len(tokens), n_ctx)
+        reused = _common_prefix(llm._input_ids[: llm.n_tokens].tolist(), tokens)
+        sampling = request.sampling
+        started = time.perf_counter()
+        output = llm.create_completion(
+            prompt=tokens,
+            max_tokens=min(sampling.max_tokens, room),
+            temperature=sampling.temperature,
+            top_p=sampling.top_p,
+            top_k=sampling.top_k,
+            min_p=sampling.min_p,
+            repeat_penalty=sampling.repeat_penalty,
+            seed=sampling.seed,
+            grammar=self._grammar(request.json_schema) if request.json_schema else None,
+            stopping_criteria=llama_cpp.StoppingCriteriaList([lambda _ids, _logits: should_stop()]),
+        )
+        elapsed = time.perf_counter() - started
+        choice, usage = output["choices"][0], output["usage"]
+        finish = "cancelled" if should_stop() else ("length" if choice["finish_reason"] == "length" else "stop")
+        return Completion(
+            text=choice["text"],
+            finish_reason=finish,
+            prompt_tokens=usage["prompt_tokens"],
+            # llama-cpp-python re-evaluates the last token of a fully cached prompt
+            reused_tokens=min(reused, len(tokens) - 1),
+            completion_tokens=usage["completion_tokens"],
+            generation_seconds=elapsed,
+        )
+
+    def _grammar(self, schema: dict[str, Any]):
+        from llama_cpp import LlamaGrammar
+
+        key = json.dumps(schema, sort_keys=True)
+        if key not in self._grammars:
+            self._grammars[key] = LlamaGrammar.from_json_schema(key, verbose=False)
+        return self._grammars[key]
+
+
+def _common_prefix(left: list[int], right: list[int]) -> int:
+    count = 0
+    for a, b in zip(left, right):
+        if a != b:
+            break
+        count += 1
+    return count

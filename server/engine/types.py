@@ -1,0 +1,100 @@
+"""The values that cross the engine boundary: what a backend is asked and what it answers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Any, Literal, Protocol
+
+
+class Priority(IntEnum):
+    """Lower runs first. A lone interactive simulation overtakes queued plan steps."""
+
+    INTERACTIVE = 0
+    PLAN = 1
+
+
+@dataclass(frozen=True)
+class Sampling:
+    temperature: float = 0.7
+    top_p: float = 0.95
+    top_k: int = 40
+    min_p: float = 0.0
+    max_tokens: int = 512
+    seed: int | None = None
+    repeat_penalty: float = 1.0
+
+
+@dataclass(frozen=True)
+class GenerationRequest:
+    """Chat messages to continue. `json_schema` constrains the whole reply to that schema."""
+
+    messages: tuple[dict[str, str], ...]
+    sampling: Sampling = Sampling()
+    json_schema: dict[str, Any] | None = None
+
+
+FinishReason = Literal["stop", "length", "cancelled"]
+
+
+@dataclass
+class Completion:
+    text: str
+    finish_reason: FinishReason
+    prompt_tokens: int
+    reused_tokens: int
+    completion_tokens: int
+    generation_seconds: float
+    queue_seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class ModelDescription:
+    name: str
+    file: str
+    architecture: str
+    quantization: str
+    n_ctx: int
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class EngineError(Exception):
+    """Base of the errors a tool turns into a message for the calling agent."""
+
+
+class EngineBusy(EngineError):
+    def __init__(self, waiting: int, limit: int):
+        super().__init__(
+            f"the world model is busy: {waiting} requests are waiting (limit {limit}); retry in a few seconds"
+        )
+        self.waiting = waiting
+
+
+class DeadlineExpired(EngineError):
+    def __init__(self, waited: float):
+        super().__init__(f"the request waited {waited:.1f} s in the queue past its deadline and was dropped unrun")
+
+
+class ModelUnavailable(EngineError):
+    """The model failed to load (the message says why and how to fix it) or the engine stopped."""
+
+
+class ContextOverflow(EngineError):
+    def __init__(self, prompt_tokens: int, n_ctx: int):
+        super().__init__(
+            f"the prompt needs {prompt_tokens} tokens but the model context holds {n_ctx}; "
+            f"send fewer history turns or a shorter state, or start the server with a larger --n-ctx"
+        )
+        self.prompt_tokens, self.n_ctx = prompt_tokens, n_ctx
+
+
+class Backend(Protocol):
+    """The one owner of a model. Called only from the engine's worker thread, one call at a time."""
+
+    def load(self) -> ModelDescription: ...
+
+    def generate(self, request: GenerationRequest, should_stop: StopCheck) -> Completion: ...
+
+
+class StopCheck(Protocol):
+    def __call__(self) -> bool: ...

@@ -1,0 +1,44 @@
+"""Building the running parts from settings: the model file, the backend, the engine, the tools."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..domains import builtin_domains
+from ..tools.context import ToolContext
+from .engine import Engine
+from .engine.llama_backend import LlamaCppBackend, LlamaSettings, check_loadable
+from .model_files import GGUFInfo, default_model_path, inspect_gguf
+from .settings import Settings
+
+
+def resolve_model(settings: Settings) -> GGUFInfo:
+    """The model file to serve, checked; raises ModelFileError with a one-line fix."""
+    path = Path(settings.model).expanduser() if settings.model else default_model_path()
+    info = inspect_gguf(path.resolve())
+    check_loadable(info.path, settings.override_kv)
+    return info
+
+
+def build_context(settings: Settings, model: GGUFInfo) -> ToolContext:
+    """Everything but starting: the caller starts the engine when the transport is about to open."""
+    backend = LlamaCppBackend(
+        LlamaSettings(
+            model_path=str(model.path),
+            n_ctx=settings.n_ctx,
+            n_threads=settings.threads(),
+            n_batch=settings.n_batch,
+            n_gpu_layers=settings.n_gpu_layers,
+            flash_attn=settings.flash_attn,
+            template_vars=settings.chat_template_vars,
+            kv_overrides=settings.override_kv,
+            quantization=model.quantization,
+        )
+    )
+    return ToolContext(
+        engine=Engine(backend, max_waiting=settings.queue_limit),
+        domains=builtin_domains(),
+        limits=settings.limits(),
+        effects=settings.effects,
+        demonstrations=settings.demonstrations,
+    )

@@ -1,0 +1,93 @@
+"""Server settings: defaults, overridden by AGENTWORLD_* environment variables, then by flags.
+
+Hosts such as Claude Desktop do not pass the user's shell environment, so everything a host
+config may need is settable both ways.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, ValidationError
+
+from ..tools.context import DemonstrationsMode, EffectsMode, Limits
+
+ENV_PREFIX = "AGENTWORLD_"
+
+
+class Settings(BaseModel):
+    model: Path | None = Field(default=None, description="GGUF file; None means the embedded default model.")
+    n_ctx: int = Field(default=8192, ge=512)
+    n_threads: int | None = Field(default=None, ge=1, description="None means the machine's physical cores.")
+    n_batch: int = Field(default=512, ge=32)
+    n_gpu_layers: int = Field(default=0, ge=-1)
+    flash_attn: bool = False
+    chat_template_vars: dict[str, Any] = Field(default_factory=dict)
+    override_kv: dict[str, bool | int | float | str] = Field(default_factory=dict)
+    queue_limit: int = Field(default=64, ge=1)
+    effects: EffectsMode = "model"
+    demonstrations: DemonstrationsMode = "auto"
+    max_action_chars: int = Field(default=Limits.max_action_chars, ge=1)
+    max_history_turns: int = Field(default=Limits.max_history_turns, ge=0)
+    max_history_chars: int = Field(default=Limits.max_history_chars, ge=0)
+    max_plan_steps: int = Field(default=Limits.max_plan_steps, ge=1)
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "WARNING"
+
+    def limits(self) -> Limits:
+        return Limits(
+            max_action_chars=self.max_action_chars,
+            max_history_turns=self.max_history_turns,
+            max_history_chars=self.max_history_chars,
+            max_plan_steps=self.max_plan_steps,
+        )
+
+    def threads(self) -> int:
+        return self.n_threads or physical_cores()
+
+
+class SettingsError(ValueError):
+    """A setting that cannot be used; the message names the setting."""
+
+
+def load_settings(overrides: dict[str, Any]) -> Settings:
+    """Environment first, then explicit values (flags); `None` in `overrides` means not given."""
+    values: dict[str, Any] = {}
+    for name, field in Settings.model_fields.items():
+        raw = os.environ.get(ENV_PREFIX + name.upper())
+        if raw is not None and raw != "":
+            values[name] = _from_env(name, raw, field.annotation)
+    values.update({name: value for name, value in overrides.items() if value is not None})
+    try:
+        return Settings(**values)
+    except ValidationError as exc:
+        problem = exc.errors()[0]
+        where = ".".join(str(part) for part in problem["loc"])
+        raise SettingsError(f"setting {where}: {problem['msg']}") from None
+
+
+def _from_env(name: str, raw: str, annotation: Any) -> Any:
+    if name in ("chat_template_vars", "override_kv"):
+        try:
+            return json.loads(raw)
+        except ValueError:
+            raise SettingsError(f"{ENV_PREFIX}{name.upper()} must be a JSON object, got {raw!r}") from None
+    return raw  # pydantic converts strings to ints, bools and paths
+
+
+def physical_cores() -> int:
+    """Physical cores this process may run on; llama.cpp gains nothing from hyper-threads."""
+    try:
+        allowed = os.sched_getaffinity(0)
+    except AttributeError:  # not Linux
+        return max(1, (os.cpu_count() or 2) // 2)
+    cores = set()
+    for cpu in allowed:
+        topology = Path(f"/sys/devices/system/cpu/cpu{cpu}/topology")
+        try:
+            cores.add(((topology / "physical_package_id").read_text(), (topology / "core_id").read_text()))
+        except OSError:
+            cores.add(("cpu", str(cpu)))
+    return max(1, len(cores))

@@ -1,0 +1,223 @@
+"""simulate_action: predict what one action does in a domain's world.
+
+One prediction is up to two engine calls. The first asks for the observation with the domain's
+prompt protocol. The second (effects mode "model") appends the observation and one question to
+the same conversation and asks for the effects as schema-constrained JSON, so it re-reads almost
+nothing: the model's cached prefix covers the whole first exchange.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from mcp.server.mcpserver.exceptions import ToolError
+
+from ..domains import ActionError, DomainPack, Turn
+from ..domains.effects import first_error_line
+from ..domains.parsing import parse_reply
+from ..domains.protocol import assistant_turn, render_messages
+from ..server.engine import Completion, EngineError, GenerationRequest, Priority, Sampling
+from .context import ToolContext, is_world_model
+from .results import Change, Effects, ModelInfo, Prediction, Usage
+
+# The reference model card's sampling for Qwen-AgentWorld (thinking on, long outputs).
+_WORLD_MODEL_SAMPLING = Sampling(temperature=0.6, top_p=0.95, top_k=20, max_tokens=8192)
+_EFFECTS_QUESTION = (
+    "Stop simulating for one reply. As JSON, state the effects of the action of the last turn: "
+    "`success` (true, false, or null if the observation does not tell), `error` (the error the "
+    "environment reported, or null) and `changed` (each entity the action created, modified or deleted)."
+)
+_EFFECTS_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "success": {"type": ["boolean", "null"]},
+        "error": {"type": ["string", "null"]},
+        "changed": {
+            "type": "array",
+            "maxItems": 16,
+            "items": {
+                "type": "object",
+                "properties": {
+                    "entity": {"type": "string"},
+                    "change": {"enum": ["created", "modified", "deleted"]},
+                },
+                "required": ["entity", "change"],
+            },
+        },
+    },
+    "required": ["success", "error", "changed"],
+}
+_EFFECTS_SAMPLING = Sampling(temperature=0.0, max_tokens=256)
+
+
+@dataclass(frozen=True)
+class SamplingOverrides:
+    temperature: float | None = None
+    max_tokens: int | None = None
+    seed: int | None = None
+
+
+def validated_action(ctx: ToolContext, pack: DomainPack, action: str, where: str = "action") -> str:
+    if len(action) > ctx.limits.max_action_chars:
+        raise ToolError(f"{where} is {len(action)} characters; the limit is {ctx.limits.max_action_chars}")
+    try:
+        return pack.normalize_action(action)
+    except ActionError as exc:
+        raise ToolError(f"{where}: {exc}") from None
+
+
+def validated_history(ctx: ToolContext, pack: DomainPack, history: Sequence[dict]) -> list[Turn]:
+    limits = ctx.limits
+    if len(history) > limits.max_history_turns:
+        raise ToolError(f"history has {len(history)} turns; the limit is {limits.max_history_turns}")
+    turns, total = [], 0
+    for index, item in enumerate(history):
+        if not isinstance(item, dict) or not isinstance(item.get("action"), str) or not isinstance(
+            item.get("observation"), str
+        ):
+            raise ToolError(f"history[{index}] must be an object with string fields 'action' and 'observation'")
+        total += len(item["action"]) + len(item["observation"])
+        turns.append(Turn(validated_action(ctx, pack, item["action"], f"history[{index}].action"), item["observation"]))
+    if total > limits.max_history_chars:
+        raise ToolError(
+            f"history holds {total} characters; the limit is {limits.max_history_chars}: drop the oldest turns"
+        )
+    return turns
+
+
+def validated_state(ctx: ToolContext, state: str) -> str:
+    if len(state) > ctx.limits.max_state_chars:
+        raise ToolError(f"state is {len(state)} characters; the limit is {ctx.limits.max_state_chars}")
+    return state
+
+
+async def predict(
+    ctx: ToolContext,
+    pack: DomainPack,
+    history: Sequence[Turn],
+    action: str,
+    task: str,
+    state: str,
+    overrides: SamplingOverrides,
+    include_reasoning: bool,
+    priority: Priority,
+) -> Prediction:
+    """The observation and effects of one validated action after `history`."""
+    model = await _engine_call(ctx.engine.wait_ready())
+    sampling = _sampling_for(ctx, pack, overrides, is_world_model(model))
+    messages = render_messages(pack, history, action, task, state or pack.initial_state, ctx.use_demonstrations(model))
+    completion = await _engine_call(ctx.engine.generate(GenerationRequest(tuple(messages), sampling), priority))
+    parsed = parse_reply(completion.text, pack.wrapped_observation)
+    previous = history[-1].observation if history else ""
+    effects, effects_completion = parser_effects(ctx, pack, parsed.observation, previous, parsed.parse_error), None
+    if ctx.effects == "model" and parsed.parse_error is None:
+        follow_up = (
+            *messages,
+            {"role": "assistant", "content": assistant_turn(parsed.observation, pack.wrapped_observation)},
+            {"role": "user", "content": _EFFECTS_QUESTION},
+        )
+        request = GenerationRequest(follow_up, replace(_EFFECTS_SAMPLING, seed=sampling.seed), _EFFECTS_SCHEMA)
+        effects_completion = await _engine_call(ctx.engine.generate(request, priority))
+        effects = _model_effects(effects_completion.text) or effects
+    return Prediction(
+        observation=parsed.observation,
+        effects=effects,
+        parse_error=parsed.parse_error,
+        raw=completion.text if parsed.parse_error else None,
+        reasoning=parsed.reasoning if include_reasoning else None,
+        truncated=completion.finish_reason == "length",
+        usage=_usage(completion, effects_completion),
+        model=ModelInfo(
+            name=model.name, file=model.file, architecture=model.architecture, quantization=model.quantization
+        ),
+    )
+
+
+def parser_effects(
+    ctx: ToolContext, pack: DomainPack, observation: str, previous: str, parse_error: str | None
+) -> Effects:
+    if ctx.effects == "off" or parse_error is not None:
+        return Effects(success=None, source="none")
+    # A screen-like observation repeats the previous one; only what is new belongs to this action.
+    new_part = observation[len(previous.rstrip()) :] if previous.strip() and observation.startswith(previous.rstrip()) else observation
+    error = first_error_line(new_part, pack.error_markers)
+    return Effects(success=False if error else None, error=error, source="parser")
+
+
+def _model_effects(text: str) -> Effects | None:
+    try:
+        data = json.loads(text)
+        return Effects(
+            success=data.get("success"),
+            error=data.get("error") or None,
+            changed=[Change(**item) for item in data.get("changed", [])],
+            source="model",
+        )
+    except (ValueError, TypeError, AttributeError):  # the grammar was cut off by max_tokens, or similar
+        return None
+
+
+def _sampling_for(ctx: ToolContext, pack: DomainPack, overrides: SamplingOverrides, world_model: bool) -> Sampling:
+    base = _WORLD_MODEL_SAMPLING if world_model else Sampling(**pack.sampling)
+    if overrides.max_tokens is not None and overrides.max_tokens > ctx.limits.max_tokens:
+        raise ToolError(f"max_tokens {overrides.max_tokens} is above the server's limit of {ctx.limits.max_tokens}")
+    return replace(
+        base,
+        temperature=base.temperature if overrides.temperature is None else overrides.temperature,
+        max_tokens=base.max_tokens if overrides.max_tokens is None else overrides.max_tokens,
+        seed=overrides.seed,
+    )
+
+
+def _usage(*completions: Completion | None) -> Usage:
+    done = [c for c in completions if c is not None]
+    effects = completions[1] if len(completions) > 1 else None
+    return Usage(
+        prompt_tokens=sum(c.prompt_tokens for c in done),
+        reused_prompt_tokens=sum(c.reused_tokens for c in done),
+        completion_tokens=sum(c.completion_tokens for c in done),
+        effects_tokens=effects.completion_tokens if effects else 0,
+        queue_seconds=round(sum(c.queue_seconds for c in done), 4),
+        generation_seconds=round(sum(c.generation_seconds for c in done), 4),
+    )
+
+
+def total_usage(usages: Sequence[Usage]) -> Usage:
+    return Usage(
+        prompt_tokens=sum(u.prompt_tokens for u in usages),
+        reused_prompt_tokens=sum(u.reused_prompt_tokens for u in usages),
+        completion_tokens=sum(u.completion_tokens for u in usages),
+        effects_tokens=sum(u.effects_tokens for u in usages),
+        queue_seconds=round(sum(u.queue_seconds for u in usages), 4),
+        generation_seconds=round(sum(u.generation_seconds for u in usages), 4),
+    )
+
+
+async def _engine_call(awaitable):
+    """Engine errors are written for the calling agent: pass them on as tool errors."""
+    try:
+        return await awaitable
+    except EngineError as exc:
+        raise ToolError(str(exc)) from None
+    except Exception as exc:  # a backend fault: logged by the engine, summarised for the agent
+        raise ToolError(f"the world model failed on this request: {exc}") from None
+
+
+async def simulate_action(
+    ctx: ToolContext,
+    domain: str,
+    action: str,
+    history: Sequence[dict] = (),
+    state: str = "",
+    task: str = "",
+    overrides: SamplingOverrides = SamplingOverrides(),
+    include_reasoning: bool = False,
+) -> Prediction:
+    pack = ctx.domain(domain)
+    normalized = validated_action(ctx, pack, action)
+    turns = validated_history(ctx, pack, history)
+    return await predict(
+        ctx, pack, turns, normalized, task, validated_state(ctx, state), overrides, include_reasoning, Priority.INTERACTIVE
+    )

@@ -45,6 +45,6 @@ def _keystroke_batches(decoded: object) -> list[dict]:
             raise ActionError(f"keystroke batch {index} has unknown fields {sorted(unknown)}; expected {EXPECTED_SHAPE}")
         duration = item.get("duration", 1)
         if isinstance(duration, bool) or not isinstance(duration, (int, float)) or not 0 <= duration <= 600:
-            raise ActionError(f"keystroke batch {index} needs a duration between 0 and 600 seconds")
+            raise ActionError(f"keystroke batch {index} needs a duration between 0 and 600 seconds; expected {EXPECTED_SHAPE}")
         batches.append({"keystrokes": item["keystrokes"], "duration": duration})
     return batches

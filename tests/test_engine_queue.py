@@ -1,0 +1,137 @@
+"""The engine's queue with a scripted backend: overload, priority, deadlines, cancellation, load."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+
+from agentworld_mcp.server.engine import (
+    DeadlineExpired,
+    Engine,
+    EngineBusy,
+    ModelUnavailable,
+    Priority,
+)
+
+from .fakes import FakeBackend, request
+
+
+@pytest.fixture
+def backend():
+    return FakeBackend()
+
+
+@pytest.fixture
+async def engine(backend):
+    engine = Engine(backend, max_waiting=3)
+    engine.start()
+    await engine.wait_ready()
+    yield engine
+    if backend.gate is not None:
+        backend.gate.set()
+    engine.close()
+
+
+async def _hold_worker(engine, backend) -> asyncio.Task:
+    """Occupy the worker with a job that waits on the gate, so later jobs queue up."""
+    backend.gate = threading.Event()
+    blocker = asyncio.create_task(engine.generate(request("blocker")))
+    while not backend.started.is_set():
+        await asyncio.sleep(0.005)
+    return blocker
+
+
+async def _until(condition, timeout: float = 5.0) -> None:
+    for _ in range(int(timeout / 0.01)):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("condition not reached")
+
+
+async def test_runs_requests_on_one_worker_thread(engine, backend):
+    results = await asyncio.gather(*(engine.generate(request(f"r{i}")) for i in range(3)))
+    assert [r.text for r in results] == ["out:r0", "out:r1", "out:r2"]
+    assert len(backend.thread_ids) == 1 and threading.get_ident() not in backend.thread_ids
+    assert engine.stats().completed == 3
+
+
+async def test_full_queue_rejects_at_once_with_the_waiting_count(engine, backend):
+    blocker = await _hold_worker(engine, backend)
+    waiting = [asyncio.create_task(engine.generate(request(f"w{i}"))) for i in range(3)]
+    await _until(lambda: engine.stats().queue_depth == 3)
+    with pytest.raises(EngineBusy, match="3 requests are waiting"):
+        await asyncio.wait_for(engine.generate(request("one too many")), timeout=1)
+    assert engine.stats().rejected == 1
+    backend.gate.set()
+    await asyncio.gather(blocker, *waiting)
+
+
+async def test_interactive_goes_ahead_of_plan_steps_and_fifo_within_a_priority(engine, backend):
+    blocker = await _hold_worker(engine, backend)
+    plan = [asyncio.create_task(engine.generate(request(f"plan{i}"), Priority.PLAN)) for i in range(2)]
+    await _until(lambda: engine.stats().queue_depth == 2)
+    interactive = asyncio.create_task(engine.generate(request("interactive"), Priority.INTERACTIVE))
+    await _until(lambda: engine.stats().queue_depth == 3)
+    backend.gate.set()
+    await asyncio.gather(blocker, *plan, interactive)
+    assert backend.ran == ["blocker", "interactive", "plan0", "plan1"]
+
+
+async def test_request_past_its_deadline_is_dropped_unrun(engine, backend):
+    blocker = await _hold_worker(engine, backend)
+    late = asyncio.create_task(engine.generate(request("late"), timeout=0.05))
+    await asyncio.sleep(0.2)
+    backend.gate.set()
+    await blocker
+    with pytest.raises(DeadlineExpired):
+        await late
+    assert "late" not in backend.ran and engine.stats().expired == 1
+
+
+async def test_cancelling_a_waiting_request_removes_it(engine, backend):
+    blocker = await _hold_worker(engine, backend)
+    waiting = asyncio.create_task(engine.generate(request("withdrawn")))
+    await _until(lambda: engine.stats().queue_depth == 1)
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    assert engine.stats().queue_depth == 0
+    backend.gate.set()
+    await blocker
+    assert "withdrawn" not in backend.ran
+
+
+async def test_cancelling_a_running_request_stops_generation_and_the_worker_moves_on(backend):
+    backend.tokens, backend.token_seconds = 10_000, 0.001  # ~10 s if never stopped
+    engine = Engine(backend)
+    engine.start()
+    try:
+        running = asyncio.create_task(engine.generate(request("long")))
+        await _until(backend.started.is_set)
+        running.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await running
+        backend.tokens = 3
+        follow_up = await asyncio.wait_for(engine.generate(request("next")), timeout=5)
+        assert follow_up.text == "out:next"
+        assert backend.ran == ["long", "next"]
+        stats = engine.stats()
+        assert stats.cancelled == 1 and stats.completion_tokens < 1000  # stopped long before 10,000 tokens
+    finally:
+        engine.close()
+
+
+async def test_requests_wait_for_the_load_and_fail_clearly_when_it_fails():
+    engine = Engine(FakeBackend(fail_load="no such tensor"))
+    pending = asyncio.create_task(engine.generate(request("early")))
+    await asyncio.sleep(0.01)
+    engine.start()
+    with pytest.raises(ModelUnavailable, match="no such tensor"):
+        await pending
+    with pytest.raises(ModelUnavailable, match="no such tensor"):
+        await engine.generate(request("later"))
+    assert engine.stats().state == "failed"
+    engine.close()

@@ -1,6 +1,6 @@
 """The MCP surface: tool and resource registration over a ToolContext. No model logic lives here."""
+# No `from __future__ import annotations` here: the SDK evaluates the tool signatures, which use local aliases.
 
-from __future__ import annotations
 
 import dataclasses
 import importlib.metadata

@@ -73,7 +73,7 @@ class _NativeLog:
         line = text.decode("utf-8", errors="replace").rstrip()
         if not line:
             return
-        if level in (2, 3):  # GGML_LOG_LEVEL_WARN, GGML_LOG_LEVEL_ERROR
+        if level in (3, 4):  # ggml_log_level: NONE 0, DEBUG 1, INFO 2, WARN 3, ERROR 4, CONT 5
             self.recent_errors.append(line)
         native_log.debug("%s", line)
 

@@ -1,0 +1,50 @@
+"""Shared fixtures: the real default model, loaded once, behind the real engine and MCP server."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+
+from agentworld_mcp.server.app import create_server
+from agentworld_mcp.server.runtime import build_context, resolve_model
+from agentworld_mcp.server.settings import load_settings
+
+# Small enough to keep the suite quick on 2 cores, large enough for a few turns of history.
+TEST_N_CTX = 4096
+
+
+@pytest.fixture(scope="session")
+def settings():
+    return load_settings({"n_ctx": TEST_N_CTX})
+
+
+@pytest.fixture(scope="session")
+def model_info(settings):
+    return resolve_model(settings)
+
+
+@pytest.fixture(scope="session")
+async def tool_context(settings, model_info):
+    ctx = build_context(settings, model_info)
+    ctx.engine.start()
+    await ctx.engine.wait_ready()
+    yield ctx
+    ctx.engine.close()
+
+
+@pytest.fixture(scope="session")
+def mcp_server(tool_context):
+    return create_server(tool_context)
+
+
+@pytest.fixture
+def server_env():
+    """The environment a stdio child gets: ours (the SDK passes only a handful of variables)."""
+    return {**os.environ, "AGENTWORLD_N_CTX": str(TEST_N_CTX)}
+
+
+@pytest.fixture
+def server_argv():
+    return [sys.executable, "-m", "agentworld_mcp"]

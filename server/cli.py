@@ -66,6 +66,7 @@ def _parser() -> argparse.ArgumentParser:
         help="a GGUF metadata override, e.g. qwen35moe.block_count=int:40 (repeatable)",
     )
     group.add_argument("--queue-limit", type=int, help="requests allowed to wait before callers are told busy (64)")
+    group.add_argument("--queue-timeout", type=float, help="seconds a request may wait before it is dropped (300)")
     group.add_argument("--effects", choices=["model", "parser", "off"], help="how effects are derived (model)")
     group.add_argument("--demonstrations", choices=["auto", "on", "off"], help="show example turns to the model")
     group.add_argument("--log-level", choices=["DEBUG", "INFO", "WARNING", "ERROR"], help="stderr log level")

@@ -41,4 +41,5 @@ def build_context(settings: Settings, model: GGUFInfo) -> ToolContext:
         limits=settings.limits(),
         effects=settings.effects,
         demonstrations=settings.demonstrations,
+        queue_timeout=settings.queue_timeout,
     )

@@ -28,6 +28,7 @@ class Settings(BaseModel):
     chat_template_vars: dict[str, Any] = Field(default_factory=dict)
     override_kv: dict[str, bool | int | float | str] = Field(default_factory=dict)
     queue_limit: int = Field(default=64, ge=1)
+    queue_timeout: float = Field(default=300.0, gt=0, description="Seconds a request may wait before it is dropped.")
     effects: EffectsMode = "model"
     demonstrations: DemonstrationsMode = "auto"
     max_action_chars: int = Field(default=Limits.max_action_chars, ge=1)

@@ -33,6 +33,7 @@ class ToolContext:
     limits: Limits = field(default_factory=Limits)
     effects: EffectsMode = "model"
     demonstrations: DemonstrationsMode = "auto"
+    queue_timeout: float | None = 300.0  # seconds a request may wait for the model before it is dropped
 
     def domain(self, name: str) -> DomainPack:
         pack = self.domains.get(name)

@@ -108,7 +108,9 @@ async def predict(
     model = await _engine_call(ctx.engine.wait_ready())
     sampling = _sampling_for(ctx, pack, overrides, is_world_model(model))
     messages = render_messages(pack, history, action, task, state or pack.initial_state, ctx.use_demonstrations(model))
-    completion = await _engine_call(ctx.engine.generate(GenerationRequest(tuple(messages), sampling), priority))
+    completion = await _engine_call(
+        ctx.engine.generate(GenerationRequest(tuple(messages), sampling), priority, ctx.queue_timeout)
+    )
     parsed = parse_reply(completion.text, pack.wrapped_observation)
     previous = history[-1].observation if history else ""
     effects, effects_completion = parser_effects(ctx, pack, parsed.observation, previous, parsed.parse_error), None
@@ -119,7 +121,7 @@ async def predict(
             {"role": "user", "content": _EFFECTS_QUESTION},
         )
         request = GenerationRequest(follow_up, replace(_EFFECTS_SAMPLING, seed=sampling.seed), _EFFECTS_SCHEMA)
-        effects_completion = await _engine_call(ctx.engine.generate(request, priority))
+        effects_completion = await _engine_call(ctx.engine.generate(request, priority, ctx.queue_timeout))
         effects = _model_effects(effects_completion.text) or effects
     return Prediction(
         observation=parsed.observation,

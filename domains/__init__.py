@@ -2,20 +2,62 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
-from .pack import ActionError, DomainPack, Example, Turn, load_pack
+from .pack import ActionError, DomainPack, Example, PackError, Turn, load_pack
 
-__all__ = ["ActionError", "DomainPack", "Example", "Turn", "builtin_domains", "load_pack"]
+__all__ = ["ActionError", "DomainPack", "Example", "PackError", "Turn", "builtin_domains", "load_domains", "load_pack"]
 
 _HERE = Path(__file__).parent
+
+
+def _pack_folders(root: Path) -> list[Path]:
+    return sorted(path for path in root.iterdir() if path.is_dir() and (path / "pack.json").is_file())
 
 
 def builtin_domains() -> dict[str, DomainPack]:
     """The packs shipped with the server, by name."""
     packs = {}
-    for folder in sorted(path for path in _HERE.iterdir() if (path / "pack.json").is_file()):
+    for folder in _pack_folders(_HERE):
         has_actions = (folder / "actions.py").is_file()
         pack = load_pack(folder, f"{__name__}.{folder.name}.actions" if has_actions else None)
+        packs[pack.name] = pack
+    return packs
+
+
+def load_domains(
+    user_dir: Path | None = None, override_builtin: bool = False, upstream_prompts: Path | None = None
+) -> dict[str, DomainPack]:
+    """Built-in packs, then a user's packs; raises PackError naming the file and the problem.
+
+    `upstream_prompts` is a folder laid out as `<domain>/system_prompt.txt` (the reference world
+    model's own prompts); each file found replaces that built-in pack's instructions.
+    """
+    packs = builtin_domains()
+    if upstream_prompts is not None:
+        if not upstream_prompts.is_dir():
+            raise PackError(f"{upstream_prompts}: not a folder of <domain>/system_prompt.txt files")
+        for name, pack in list(packs.items()):
+            prompt = upstream_prompts / name / "system_prompt.txt"
+            if prompt.is_file():
+                packs[name] = dataclasses.replace(
+                    pack, instructions=prompt.read_text(encoding="utf-8").strip(), source=str(prompt)
+                )
+    if user_dir is None:
+        return packs
+    if not user_dir.is_dir():
+        raise PackError(f"{user_dir}: not a folder; the domains folder holds one sub-folder per pack")
+    folders = _pack_folders(user_dir)
+    if not folders:
+        raise PackError(f"{user_dir}: holds no pack (a sub-folder with a pack.json)")
+    for folder in folders:
+        pack = load_pack(folder, source=str(folder))
+        if pack.name in packs and not (override_builtin and packs[pack.name].source == "built-in"):
+            clash = "a built-in pack" if packs[pack.name].source == "built-in" else packs[pack.name].source
+            raise PackError(
+                f"{folder / 'pack.json'}: name {pack.name!r} is already taken by {clash}; "
+                "rename the pack or start the server with --override-domains"
+            )
         packs[pack.name] = pack
     return packs

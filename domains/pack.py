@@ -1,10 +1,14 @@
 """A domain pack: everything the server knows about one kind of environment.
 
-A pack is a folder: `pack.json` (names, formats, sampling, initial state), `instructions.md`
-(the world-model system prompt), `examples.json` (short demonstration trajectories; `error_markers` in pack.json are phrases that
-mark a failed action in an observation) and, for
-built-in packs, an optional `actions.py` whose `normalize_action(text) -> text` validates an
-action and rewrites convenience forms before anything reaches the model.
+A pack is a folder:
+- `pack.json`: names, action and observation formats, an example action, sampling, the initial
+  state used when a call gives none, `error_markers` (phrases that mark a failed action in an
+  observation) and, for user packs, an optional `action_schema` (JSON Schema an action must meet);
+- `instructions.md`: the world-model system prompt; it may hold the placeholders
+  `{tool_definitions}` and `{demonstrations}`, filled at render time;
+- `examples.json` (optional): short demonstration trajectories;
+- `actions.py` (built-in packs only): `normalize_action(text) -> text`, which validates an action
+  and rewrites convenience forms before anything reaches the model.
 """
 
 from __future__ import annotations
@@ -16,9 +20,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import jsonschema
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
 
 class ActionError(ValueError):
     """An action the domain cannot accept; the message shows the expected shape."""
+
+
+class PackError(ValueError):
+    """A pack folder that cannot be loaded; the message names the file and the problem."""
 
 
 @dataclass(frozen=True)
@@ -34,7 +45,47 @@ class Example:
     turns: tuple[Turn, ...]
 
 
+class _Sampling(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    temperature: float = Field(default=0.6, ge=0, le=2)
+    top_p: float = Field(default=0.95, gt=0, le=1)
+    top_k: int = Field(default=20, ge=0)
+    max_tokens: int = Field(default=512, ge=1)
+
+
+class _Manifest(BaseModel):
+    """The schema of pack.json."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(pattern=r"^[a-z][a-z0-9_-]{0,39}$")
+    title: str = Field(min_length=1)
+    summary: str = Field(min_length=1)
+    action_format: str = Field(min_length=1)
+    observation_format: str = Field(min_length=1)
+    action_example: str = ""
+    wrapped_observation: bool = False
+    initial_state: str = ""
+    sampling: _Sampling = Field(default_factory=_Sampling)
+    error_markers: list[str] = Field(default_factory=list)
+    action_schema: dict[str, Any] | None = None
+
+
+class _ExampleTurn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    action: str
+    observation: str
+
+
+class _ExampleFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    task: str = ""
+    state: str = ""
+    turns: list[_ExampleTurn] = Field(min_length=1)
+
+
 def _keep_as_is(action: str) -> str:
+    if not action.strip():
+        raise ActionError("the action is empty")
     return action
 
 
@@ -48,37 +99,113 @@ class DomainPack:
     observation_format: str
     wrapped_observation: bool
     initial_state: str
+    action_example: str = ""
     examples: tuple[Example, ...] = ()
     sampling: dict[str, Any] = field(default_factory=dict)
     error_markers: tuple[str, ...] = ()
+    source: str = "built-in"
     normalize_action: Callable[[str], str] = _keep_as_is
 
+    @property
+    def takes_tool_definitions(self) -> bool:
+        return "{tool_definitions}" in self.instructions
 
-def load_pack(folder: Path, actions_module: str | None = None) -> DomainPack:
-    meta = json.loads((folder / "pack.json").read_text(encoding="utf-8"))
+    def describe(self) -> dict[str, Any]:
+        """What a client needs to call the tools for this domain (the discovery resource's content)."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "summary": self.summary,
+            "action_format": self.action_format,
+            "action_example": self.action_example,
+            "observation_format": self.observation_format,
+            "observation_wrapped_in_predicted_observation_tags": self.wrapped_observation,
+            "needs_tool_definitions": self.takes_tool_definitions,
+            "initial_state": self.initial_state,
+            "default_sampling": self.sampling,
+            "example": (
+                {
+                    "task": self.examples[0].task,
+                    "state": self.examples[0].state,
+                    "turns": [{"action": t.action, "observation": t.observation} for t in self.examples[0].turns],
+                }
+                if self.examples
+                else None
+            ),
+            "source": self.source,
+        }
+
+
+def load_pack(folder: Path, actions_module: str | None = None, source: str = "built-in") -> DomainPack:
+    """Load and validate one pack folder; raises PackError naming the file and the problem."""
+    manifest = _parse(folder / "pack.json", _Manifest)
+    instructions_file = folder / "instructions.md"
+    if not instructions_file.is_file():
+        raise PackError(f"{instructions_file}: missing; every pack needs its world-model instructions")
+    instructions = instructions_file.read_text(encoding="utf-8").strip()
+    if not instructions:
+        raise PackError(f"{instructions_file}: empty; write the world-model instructions for this domain")
     examples_file = folder / "examples.json"
-    examples = json.loads(examples_file.read_text(encoding="utf-8")) if examples_file.exists() else []
-    normalize = _keep_as_is
+    examples = _parse(examples_file, list[_ExampleFile]) if examples_file.exists() else []
     if actions_module is not None:
         normalize = importlib.import_module(actions_module).normalize_action
+    elif manifest.action_schema is not None:
+        normalize = _schema_check(folder / "pack.json", manifest.action_schema)
+    else:
+        normalize = _keep_as_is
     return DomainPack(
-        name=meta["name"],
-        title=meta["title"],
-        summary=meta["summary"],
-        instructions=(folder / "instructions.md").read_text(encoding="utf-8").strip(),
-        action_format=meta["action_format"],
-        observation_format=meta["observation_format"],
-        wrapped_observation=bool(meta.get("wrapped_observation", False)),
-        initial_state=meta.get("initial_state", ""),
+        name=manifest.name,
+        title=manifest.title,
+        summary=manifest.summary,
+        instructions=instructions,
+        action_format=manifest.action_format,
+        observation_format=manifest.observation_format,
+        wrapped_observation=manifest.wrapped_observation,
+        initial_state=manifest.initial_state,
+        action_example=manifest.action_example,
         examples=tuple(
-            Example(
-                task=example.get("task", ""),
-                state=example.get("state", ""),
-                turns=tuple(Turn(turn["action"], turn["observation"]) for turn in example["turns"]),
-            )
+            Example(example.task, example.state, tuple(Turn(t.action, t.observation) for t in example.turns))
             for example in examples
         ),
-        sampling=meta.get("sampling", {}),
-        error_markers=tuple(meta.get("error_markers", ())),
+        sampling=manifest.sampling.model_dump(),
+        error_markers=tuple(manifest.error_markers),
+        source=source,
         normalize_action=normalize,
     )
+
+
+def _parse(path: Path, shape: Any) -> Any:
+    from pydantic import TypeAdapter
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise PackError(f"{path}: missing") from None
+    try:
+        return TypeAdapter(shape).validate_json(text)
+    except ValidationError as exc:
+        problem = exc.errors()[0]
+        where = ".".join(str(part) for part in problem["loc"]) or "the file"
+        raise PackError(f"{path}: {where}: {problem['msg']}") from None
+
+
+def _schema_check(manifest_path: Path, schema: dict[str, Any]) -> Callable[[str], str]:
+    """A user pack's action check: the action must be JSON that meets `action_schema`."""
+    try:
+        validator = jsonschema.Draft202012Validator(schema)
+        validator.check_schema(schema)
+    except jsonschema.SchemaError as exc:
+        raise PackError(f"{manifest_path}: action_schema is not a valid JSON Schema: {exc.message}") from None
+    shape = json.dumps(schema)[:300]
+
+    def normalize(action: str) -> str:
+        try:
+            decoded = json.loads(action)
+        except ValueError:
+            raise ActionError(f"the action must be JSON matching {shape}") from None
+        error = jsonschema.exceptions.best_match(validator.iter_errors(decoded))
+        if error is not None:
+            raise ActionError(f"the action does not match the domain's action schema: {error.message}; expected {shape}")
+        return json.dumps(decoded, ensure_ascii=False)
+
+    return normalize

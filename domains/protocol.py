@@ -48,14 +48,20 @@ def assistant_turn(observation: str, wrapped: bool) -> str:
     return f"{_OBSERVATION_HEADING}\n{body}"
 
 
-def system_prompt(pack: DomainPack, demonstrations: bool) -> str:
-    if not demonstrations or not pack.examples:
-        return pack.instructions
-    shown = "\n\n".join(_render_example(index, example, pack) for index, example in enumerate(pack.examples, 1))
-    return (
-        f"{pack.instructions}\n\n# Demonstrations\n"
-        f"Each demonstration shows the turns of one session and the observation for each action.\n\n{shown}"
-    )
+def system_prompt(pack: DomainPack, demonstrations: bool, tool_definitions: str = "") -> str:
+    """The pack's instructions with its placeholders filled.
+
+    `{demonstrations}` takes the rendered examples (or nothing); instructions without the
+    placeholder get them appended. `{tool_definitions}` takes the simulated server's tools.
+    """
+    shown = ""
+    if demonstrations and pack.examples:
+        rendered = "\n\n".join(_render_example(index, example, pack) for index, example in enumerate(pack.examples, 1))
+        shown = f"Each demonstration shows the turns of one session and the observation for each action.\n\n{rendered}"
+    text = pack.instructions.replace("{tool_definitions}", tool_definitions or "(no tool definitions were given)")
+    if "{demonstrations}" in text:
+        return text.replace("{demonstrations}", shown or "(none)")
+    return f"{text}\n\n# Demonstrations\n{shown}" if shown else text
 
 
 def _render_example(index: int, example: Example, pack: DomainPack) -> str:
@@ -74,9 +80,10 @@ def render_messages(
     task: str = "",
     state: str = "",
     demonstrations: bool = True,
+    tool_definitions: str = "",
 ) -> list[dict[str, str]]:
     """Chat messages that ask the world model for the observation of `action`."""
-    messages = [{"role": "system", "content": system_prompt(pack, demonstrations)}]
+    messages = [{"role": "system", "content": system_prompt(pack, demonstrations, tool_definitions)}]
     turns = [*history, Turn(action, "")]
     for number, turn in enumerate(turns, 1):
         first = number == 1

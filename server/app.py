@@ -5,7 +5,7 @@
 import dataclasses
 import importlib.metadata
 import json
-from typing import Annotated
+from typing import Annotated, Any
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
@@ -13,6 +13,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from ..tools.context import ToolContext
+from .discovery import register_discovery
 from ..tools.plan import dry_run_plan
 from ..tools.results import PlanResult, Prediction
 from ..tools.simulate import SamplingOverrides, simulate_action
@@ -49,6 +50,13 @@ def create_server(ctx: ToolContext) -> MCPServer:
         Field(description="The current state/screen if known; empty uses the domain's plausible initial state."),
     ]
     Task = Annotated[str, Field(description="What the agent is trying to achieve (optional context).")]
+    Tools = Annotated[
+        list[dict[str, Any]] | None,
+        Field(
+            description="Domain mcp only: the tool definitions of the MCP server to simulate, i.e. the `tools` array "
+            "of its tools/list result ({name, description, inputSchema} each)."
+        ),
+    ]
     Temperature = Annotated[float | None, Field(description="Sampling temperature; 0 is greedy.", ge=0, le=2)]
     MaxTokens = Annotated[
         int | None, Field(description=f"Most tokens to generate per step (limit {limits.max_tokens}).", ge=1)
@@ -71,13 +79,22 @@ def create_server(ctx: ToolContext) -> MCPServer:
         history: History = [],  # noqa: B006 - never mutated; the schema shows the default
         state: State = "",
         task: Task = "",
+        tools: Tools = None,
         temperature: Temperature = None,
         max_tokens: MaxTokens = None,
         seed: Seed = None,
         include_reasoning: Reasoning = False,
     ) -> Annotated[CallToolResult, Prediction]:
         prediction = await simulate_action(
-            ctx, domain, action, history, state, task, SamplingOverrides(temperature, max_tokens, seed), include_reasoning
+            ctx,
+            domain,
+            action,
+            history=history,
+            state=state,
+            task=task,
+            tools=tools,
+            overrides=SamplingOverrides(temperature, max_tokens, seed),
+            include_reasoning=include_reasoning,
         )
         return _result(prediction, _describe_prediction(prediction))
 
@@ -98,6 +115,7 @@ def create_server(ctx: ToolContext) -> MCPServer:
         state: State = "",
         task: Task = "",
         stop_on_error: Annotated[bool, Field(description="Stop at the first step predicted to fail.")] = False,
+        tools: Tools = None,
         temperature: Temperature = None,
         max_tokens: MaxTokens = None,
         seed: Seed = None,
@@ -110,13 +128,14 @@ def create_server(ctx: ToolContext) -> MCPServer:
             ctx,
             domain,
             steps,
-            history,
-            state,
-            task,
-            stop_on_error,
-            SamplingOverrides(temperature, max_tokens, seed),
-            include_reasoning,
-            progress,
+            history=history,
+            state=state,
+            task=task,
+            stop_on_error=stop_on_error,
+            tools=tools,
+            overrides=SamplingOverrides(temperature, max_tokens, seed),
+            include_reasoning=include_reasoning,
+            on_progress=progress,
         )
         return _result(result, _describe_plan(result))
 
@@ -125,6 +144,7 @@ def create_server(ctx: ToolContext) -> MCPServer:
         """Model state, queue depth, waits, speed and request counts."""
         return json.dumps(dataclasses.asdict(ctx.engine.stats()), indent=2)
 
+    register_discovery(server, ctx)
     return server
 
 

@@ -13,6 +13,7 @@ import logging
 import sys
 from typing import Any
 
+from ..domains import PackError
 from .model_files import ModelFileError
 from .settings import Settings, SettingsError, load_settings
 
@@ -65,6 +66,13 @@ def _parser() -> argparse.ArgumentParser:
         "--override-kv", type=_override, action="append", metavar="KEY=TYPE:VALUE",
         help="a GGUF metadata override, e.g. qwen35moe.block_count=int:40 (repeatable)",
     )
+    group.add_argument("--domains-dir", help="a folder of user-defined domain packs, one sub-folder each")
+    group.add_argument(
+        "--override-domains", action="store_true", help="let packs in --domains-dir replace built-in ones of the same name"
+    )
+    group.add_argument(
+        "--upstream-prompts", help="a folder of <domain>/system_prompt.txt files that replace built-in instructions"
+    )
     group.add_argument("--queue-limit", type=int, help="requests allowed to wait before callers are told busy (64)")
     group.add_argument("--queue-timeout", type=float, help="seconds a request may wait before it is dropped (300)")
     group.add_argument("--effects", choices=["model", "parser", "off"], help="how effects are derived (model)")
@@ -99,10 +107,11 @@ def main(argv: list[str] | None = None) -> int:
         logging.basicConfig(
             stream=sys.stderr, level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
         )
-        from .runtime import build_context, resolve_model
+        from .runtime import build_context, load_domain_packs, resolve_model
 
+        domains = load_domain_packs(settings)
         model = resolve_model(settings)
-    except (SettingsError, ModelFileError) as exc:
+    except (SettingsError, ModelFileError, PackError) as exc:
         print(f"agentworld-mcp: {exc}", file=sys.stderr)
         return 2
     if args.command == "model":
@@ -112,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from .app import create_server
 
-    ctx = build_context(settings, model)
+    ctx = build_context(settings, model, domains)
     server = create_server(ctx)
     ctx.engine.start()  # loads in the background: initialize and tools/list answer at once
     try:

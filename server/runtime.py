@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..domains import builtin_domains
+from ..domains import DomainPack, load_domains
 from ..tools.context import ToolContext
 from .engine import Engine
 from .engine.llama_backend import LlamaCppBackend, LlamaSettings, check_loadable
@@ -20,7 +20,12 @@ def resolve_model(settings: Settings) -> GGUFInfo:
     return info
 
 
-def build_context(settings: Settings, model: GGUFInfo) -> ToolContext:
+def load_domain_packs(settings: Settings) -> dict[str, DomainPack]:
+    """Built-in and user packs; raises PackError naming the file and the problem."""
+    return load_domains(settings.domains_dir, settings.override_domains, settings.upstream_prompts)
+
+
+def build_context(settings: Settings, model: GGUFInfo, domains: dict[str, DomainPack] | None = None) -> ToolContext:
     """Everything but starting: the caller starts the engine when the transport is about to open."""
     backend = LlamaCppBackend(
         LlamaSettings(
@@ -37,7 +42,7 @@ def build_context(settings: Settings, model: GGUFInfo) -> ToolContext:
     )
     return ToolContext(
         engine=Engine(backend, max_waiting=settings.queue_limit),
-        domains=builtin_domains(),
+        domains=domains if domains is not None else load_domain_packs(settings),
         limits=settings.limits(),
         effects=settings.effects,
         demonstrations=settings.demonstrations,

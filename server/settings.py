@@ -29,6 +29,9 @@ class Settings(BaseModel):
     override_kv: dict[str, bool | int | float | str] = Field(default_factory=dict)
     queue_limit: int = Field(default=64, ge=1)
     queue_timeout: float = Field(default=300.0, gt=0, description="Seconds a request may wait before it is dropped.")
+    domains_dir: Path | None = Field(default=None, description="A folder of user-defined domain packs.")
+    override_domains: bool = Field(default=False, description="Let user packs replace built-in packs of the same name.")
+    upstream_prompts: Path | None = Field(default=None, description="A folder of <domain>/system_prompt.txt files.")
     effects: EffectsMode = "model"
     demonstrations: DemonstrationsMode = "auto"
     max_action_chars: int = Field(default=Limits.max_action_chars, ge=1)

@@ -7,6 +7,7 @@ once and costs no tokens. Each step's predicted observation becomes history for 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
 
 from mcp.server.mcpserver.exceptions import ToolError
 
@@ -14,7 +15,8 @@ from ..domains import Turn
 from ..server.engine import Priority
 from .context import ToolContext
 from .results import PlanResult, PlanStep, PlanVerdict
-from .simulate import SamplingOverrides, predict, total_usage, validated_action, validated_history, validated_state
+from .inputs import validated_action, validated_history, validated_scene
+from .simulate import SamplingOverrides, predict, total_usage
 
 ProgressCallback = Callable[[int, int, str], Awaitable[None]]
 
@@ -27,23 +29,23 @@ async def dry_run_plan(
     state: str = "",
     task: str = "",
     stop_on_error: bool = False,
+    tools: Any = None,
     overrides: SamplingOverrides = SamplingOverrides(),
     include_reasoning: bool = False,
     on_progress: ProgressCallback | None = None,
 ) -> PlanResult:
-    pack = ctx.domain(domain)
+    scene = validated_scene(ctx, domain, state, task, tools)
     if not steps:
         raise ToolError("steps is empty; give the plan as a list of actions, one per step")
     if len(steps) > ctx.limits.max_plan_steps:
         raise ToolError(f"the plan has {len(steps)} steps; the limit is {ctx.limits.max_plan_steps}")
-    actions = [validated_action(ctx, pack, step, f"steps[{index}]") for index, step in enumerate(steps)]
-    turns = validated_history(ctx, pack, history)
-    state = validated_state(ctx, state)
+    actions = [validated_action(ctx, scene, step, f"steps[{index}]") for index, step in enumerate(steps)]
+    turns = validated_history(ctx, scene, history)
 
     done: list[PlanStep] = []
     verdict = PlanVerdict(status="completed")
     for number, action in enumerate(actions, 1):
-        prediction = await predict(ctx, pack, turns, action, task, state, overrides, include_reasoning, Priority.PLAN)
+        prediction = await predict(ctx, scene, turns, action, overrides, include_reasoning, Priority.PLAN)
         done.append(PlanStep(step=number, action=action, prediction=prediction))
         turns.append(Turn(action, prediction.observation))
         if on_progress is not None:

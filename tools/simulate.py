@@ -11,15 +11,17 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from mcp.server.mcpserver.exceptions import ToolError
 
-from ..domains import ActionError, DomainPack, Turn
+from ..domains import DomainPack, Turn
 from ..domains.effects import first_error_line
 from ..domains.parsing import parse_reply
 from ..domains.protocol import assistant_turn, render_messages
 from ..server.engine import Completion, EngineError, GenerationRequest, Priority, Sampling
 from .context import ToolContext, is_world_model
+from .inputs import Scene, validated_action, validated_history, validated_scene
 from .results import Change, Effects, ModelInfo, Prediction, Usage
 
 # The reference model card's sampling for Qwen-AgentWorld (thinking on, long outputs).
@@ -59,55 +61,28 @@ class SamplingOverrides:
     seed: int | None = None
 
 
-def validated_action(ctx: ToolContext, pack: DomainPack, action: str, where: str = "action") -> str:
-    if len(action) > ctx.limits.max_action_chars:
-        raise ToolError(f"{where} is {len(action)} characters; the limit is {ctx.limits.max_action_chars}")
-    try:
-        return pack.normalize_action(action)
-    except ActionError as exc:
-        raise ToolError(f"{where}: {exc}") from None
-
-
-def validated_history(ctx: ToolContext, pack: DomainPack, history: Sequence[dict]) -> list[Turn]:
-    limits = ctx.limits
-    if len(history) > limits.max_history_turns:
-        raise ToolError(f"history has {len(history)} turns; the limit is {limits.max_history_turns}")
-    turns, total = [], 0
-    for index, item in enumerate(history):
-        if not isinstance(item, dict) or not isinstance(item.get("action"), str) or not isinstance(
-            item.get("observation"), str
-        ):
-            raise ToolError(f"history[{index}] must be an object with string fields 'action' and 'observation'")
-        total += len(item["action"]) + len(item["observation"])
-        turns.append(Turn(validated_action(ctx, pack, item["action"], f"history[{index}].action"), item["observation"]))
-    if total > limits.max_history_chars:
-        raise ToolError(
-            f"history holds {total} characters; the limit is {limits.max_history_chars}: drop the oldest turns"
-        )
-    return turns
-
-
-def validated_state(ctx: ToolContext, state: str) -> str:
-    if len(state) > ctx.limits.max_state_chars:
-        raise ToolError(f"state is {len(state)} characters; the limit is {ctx.limits.max_state_chars}")
-    return state
-
-
 async def predict(
     ctx: ToolContext,
-    pack: DomainPack,
+    scene: Scene,
     history: Sequence[Turn],
     action: str,
-    task: str,
-    state: str,
     overrides: SamplingOverrides,
     include_reasoning: bool,
     priority: Priority,
 ) -> Prediction:
     """The observation and effects of one validated action after `history`."""
+    pack = scene.pack
     model = await _engine_call(ctx.engine.wait_ready())
     sampling = _sampling_for(ctx, pack, overrides, is_world_model(model))
-    messages = render_messages(pack, history, action, task, state or pack.initial_state, ctx.use_demonstrations(model))
+    messages = render_messages(
+        pack,
+        history,
+        action,
+        scene.task,
+        scene.state or pack.initial_state,
+        ctx.use_demonstrations(model),
+        scene.tool_definitions,
+    )
     completion = await _engine_call(
         ctx.engine.generate(GenerationRequest(tuple(messages), sampling), priority, ctx.queue_timeout)
     )
@@ -214,12 +189,11 @@ async def simulate_action(
     history: Sequence[dict] = (),
     state: str = "",
     task: str = "",
+    tools: Any = None,
     overrides: SamplingOverrides = SamplingOverrides(),
     include_reasoning: bool = False,
 ) -> Prediction:
-    pack = ctx.domain(domain)
-    normalized = validated_action(ctx, pack, action)
-    turns = validated_history(ctx, pack, history)
-    return await predict(
-        ctx, pack, turns, normalized, task, validated_state(ctx, state), overrides, include_reasoning, Priority.INTERACTIVE
-    )
+    scene = validated_scene(ctx, domain, state, task, tools)
+    normalized = validated_action(ctx, scene, action)
+    turns = validated_history(ctx, scene, history)
+    return await predict(ctx, scene, turns, normalized, overrides, include_reasoning, Priority.INTERACTIVE)

@@ -1,0 +1,82 @@
+"""Checking what a calling agent sends, before any model work: every problem is a ToolError."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from mcp.server.mcpserver.exceptions import ToolError
+
+from ..domains import ActionError, DomainPack, Turn
+from .context import ToolContext
+from .tool_definitions import ToolSet, parse_tool_definitions
+
+
+@dataclass(frozen=True)
+class Scene:
+    """A validated world to act in: the domain, the task and state, and the simulated tools (mcp)."""
+
+    pack: DomainPack
+    task: str = ""
+    state: str = ""
+    tools: ToolSet | None = None
+
+    @property
+    def tool_definitions(self) -> str:
+        return self.tools.prompt_text() if self.tools else ""
+
+
+def validated_scene(ctx: ToolContext, domain: str, state: str = "", task: str = "", tools: Any = None) -> Scene:
+    pack = ctx.domain(domain)
+    limits = ctx.limits
+    for name, text in (("state", state), ("task", task)):
+        if len(text) > limits.max_state_chars:
+            raise ToolError(f"{name} is {len(text)} characters; the limit is {limits.max_state_chars}")
+    tool_set = None
+    if pack.takes_tool_definitions:
+        if not tools:
+            raise ToolError(
+                f"domain {domain!r} simulates an MCP server and needs its tool definitions: pass `tools`, "
+                "the `tools` array of that server's tools/list result"
+            )
+        tool_set = parse_tool_definitions(tools, limits.max_state_chars)
+    elif tools:
+        raise ToolError(f"`tools` is for domains that simulate a tool server (such as mcp), not {domain!r}")
+    return Scene(pack, task, state, tool_set)
+
+
+def validated_action(ctx: ToolContext, scene: Scene, action: str, where: str = "action") -> str:
+    if len(action) > ctx.limits.max_action_chars:
+        raise ToolError(f"{where} is {len(action)} characters; the limit is {ctx.limits.max_action_chars}")
+    try:
+        normalized = scene.pack.normalize_action(action)
+    except ActionError as exc:
+        raise ToolError(f"{where}: {exc}") from None
+    if scene.tools is not None:
+        scene.tools.check_call(normalized, where)
+    return normalized
+
+
+def validated_history(ctx: ToolContext, scene: Scene, history: Sequence[dict]) -> list[Turn]:
+    """Past turns: their actions are normalized like new ones (they already ran, so no tool check)."""
+    limits = ctx.limits
+    if len(history) > limits.max_history_turns:
+        raise ToolError(f"history has {len(history)} turns; the limit is {limits.max_history_turns}")
+    turns, total = [], 0
+    for index, item in enumerate(history):
+        if not isinstance(item, dict) or not isinstance(item.get("action"), str) or not isinstance(
+            item.get("observation"), str
+        ):
+            raise ToolError(f"history[{index}] must be an object with string fields 'action' and 'observation'")
+        total += len(item["action"]) + len(item["observation"])
+        try:
+            action = scene.pack.normalize_action(item["action"])
+        except ActionError as exc:
+            raise ToolError(f"history[{index}].action: {exc}") from None
+        turns.append(Turn(action, item["observation"]))
+    if total > limits.max_history_chars:
+        raise ToolError(
+            f"history holds {total} characters; the limit is {limits.max_history_chars}: drop the oldest turns"
+        )
+    return turns

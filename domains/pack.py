@@ -3,12 +3,15 @@
 A pack is a folder:
 - `pack.json`: names, action and observation formats, an example action, sampling, the initial
   state used when a call gives none, `error_markers` (phrases that mark a failed action in an
-  observation) and, for user packs, an optional `action_schema` (JSON Schema an action must meet);
+  observation), `presets` (named constraints users most often want) and, for user packs, an
+  optional `action_schema` (JSON Schema an action must meet);
 - `instructions.md`: the world-model system prompt; it may hold the placeholders
   `{tool_definitions}` and `{demonstrations}`, filled at render time;
 - `examples.json` (optional): short demonstration trajectories;
 - `actions.py` (built-in packs only): `normalize_action(text) -> text`, which validates an action
-  and rewrites convenience forms before anything reaches the model.
+  and rewrites convenience forms before anything reaches the model, and optionally
+  `action_text(normalized) -> text`, the action as a person would read it (what constraint
+  patterns match on: the typed command rather than its JSON keystroke form).
 """
 
 from __future__ import annotations
@@ -67,6 +70,7 @@ class _Manifest(BaseModel):
     initial_state: str = ""
     sampling: _Sampling = Field(default_factory=_Sampling)
     error_markers: list[str] = Field(default_factory=list)
+    presets: list[dict[str, Any]] = Field(default_factory=list)
     action_schema: dict[str, Any] | None = None
 
 
@@ -89,6 +93,10 @@ def _keep_as_is(action: str) -> str:
     return action
 
 
+def _same_text(action: str) -> str:
+    return action
+
+
 @dataclass(frozen=True)
 class DomainPack:
     name: str
@@ -103,8 +111,10 @@ class DomainPack:
     examples: tuple[Example, ...] = ()
     sampling: dict[str, Any] = field(default_factory=dict)
     error_markers: tuple[str, ...] = ()
+    presets: tuple[dict[str, Any], ...] = ()
     source: str = "built-in"
     normalize_action: Callable[[str], str] = _keep_as_is
+    action_text: Callable[[str], str] = _same_text
 
     @property
     def takes_tool_definitions(self) -> bool:
@@ -123,6 +133,9 @@ class DomainPack:
             "needs_tool_definitions": self.takes_tool_definitions,
             "initial_state": self.initial_state,
             "default_sampling": self.sampling,
+            "constraint_presets": [
+                {"id": preset.get("id"), "description": preset.get("description", "")} for preset in self.presets
+            ],
             "example": (
                 {
                     "task": self.examples[0].task,
@@ -147,8 +160,11 @@ def load_pack(folder: Path, actions_module: str | None = None, source: str = "bu
         raise PackError(f"{instructions_file}: empty; write the world-model instructions for this domain")
     examples_file = folder / "examples.json"
     examples = _parse(examples_file, list[_ExampleFile]) if examples_file.exists() else []
+    readable = _same_text
     if actions_module is not None:
-        normalize = importlib.import_module(actions_module).normalize_action
+        module = importlib.import_module(actions_module)
+        normalize = module.normalize_action
+        readable = getattr(module, "action_text", _same_text)
     elif manifest.action_schema is not None:
         normalize = _schema_check(folder / "pack.json", manifest.action_schema)
     else:
@@ -169,8 +185,10 @@ def load_pack(folder: Path, actions_module: str | None = None, source: str = "bu
         ),
         sampling=manifest.sampling.model_dump(),
         error_markers=tuple(manifest.error_markers),
+        presets=tuple(manifest.presets),
         source=source,
         normalize_action=normalize,
+        action_text=readable,
     )
 
 

@@ -12,6 +12,8 @@ from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
+from ..tools.checks import check_constraints
+from ..tools.constraints import ConstraintReport
 from ..tools.context import ToolContext
 from .discovery import register_discovery
 from ..tools.plan import dry_run_plan
@@ -63,6 +65,23 @@ def create_server(ctx: ToolContext) -> MCPServer:
     ]
     Seed = Annotated[int | None, Field(description="Seed for reproducible sampling.", ge=0)]
     Reasoning = Annotated[bool, Field(description="Also return the model's reasoning, if it produced any.")]
+    Constraints = Annotated[
+        list[dict[str, Any]],
+        Field(
+            description="Rules that must not be broken, each {id, kind, expr | pattern | text, target, phase, severity}. "
+            "kind 'rule': expr is a CEL expression that must be true, over action, parsed, observation, effects, step, "
+            "domain, history. kind 'pattern': a regex (syntax 'glob' for a glob) that is forbidden in target 'action' "
+            "or 'observation'. kind 'judge': text is a plain-language rule the world model decides. phase 'pre' runs "
+            "before simulating (no tokens), 'post' on the prediction; severity 'error' (default) or 'warning'."
+        ),
+    ]
+    Presets = Annotated[
+        list[str],
+        Field(description="Names of the domain's constraint presets to apply (listed in the domains://{name} resource)."),
+    ]
+    StopOnViolation = Annotated[
+        bool, Field(description="Stop at the first violated constraint of severity error (pre ones before any model call).")
+    ]
 
     @server.tool(
         name="simulate_action",
@@ -80,6 +99,9 @@ def create_server(ctx: ToolContext) -> MCPServer:
         state: State = "",
         task: Task = "",
         tools: Tools = None,
+        constraints: Constraints = [],  # noqa: B006
+        presets: Presets = [],  # noqa: B006
+        stop_on_violation: StopOnViolation = True,
         temperature: Temperature = None,
         max_tokens: MaxTokens = None,
         seed: Seed = None,
@@ -95,6 +117,9 @@ def create_server(ctx: ToolContext) -> MCPServer:
             tools=tools,
             overrides=SamplingOverrides(temperature, max_tokens, seed),
             include_reasoning=include_reasoning,
+            constraints=constraints,
+            presets=presets,
+            stop_on_violation=stop_on_violation,
         )
         return _result(prediction, _describe_prediction(prediction))
 
@@ -116,6 +141,9 @@ def create_server(ctx: ToolContext) -> MCPServer:
         task: Task = "",
         stop_on_error: Annotated[bool, Field(description="Stop at the first step predicted to fail.")] = False,
         tools: Tools = None,
+        constraints: Constraints = [],  # noqa: B006
+        presets: Presets = [],  # noqa: B006
+        stop_on_violation: StopOnViolation = True,
         temperature: Temperature = None,
         max_tokens: MaxTokens = None,
         seed: Seed = None,
@@ -136,8 +164,38 @@ def create_server(ctx: ToolContext) -> MCPServer:
             overrides=SamplingOverrides(temperature, max_tokens, seed),
             include_reasoning=include_reasoning,
             on_progress=progress,
+            constraints=constraints,
+            presets=presets,
+            stop_on_violation=stop_on_violation,
         )
         return _result(result, _describe_plan(result))
+
+    @server.tool(
+        name="check_constraints",
+        annotations=ToolAnnotations(
+            read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+        ),
+        description=(
+            "Check rules against an action and, if given, its (predicted or real) outcome. Rules and patterns are "
+            "decided deterministically in microseconds; judge constraints ask the world model and say so. Returns "
+            "per constraint holds / violated / unknown (post rule without an observation) / error, and an overall flag."
+        ),
+    )
+    async def check_constraints_tool(
+        constraints: Constraints = [],  # noqa: B006
+        presets: Presets = [],  # noqa: B006
+        action: Annotated[str, Field(description="The action, as for simulate_action.")] = "",
+        observation: Annotated[str, Field(description="The outcome to check; empty means not known.")] = "",
+        effects: Annotated[
+            dict[str, Any] | None, Field(description="Structured effects, as simulate_action returns them.")
+        ] = None,
+        history: History = [],  # noqa: B006
+        domain: Annotated[
+            str, Field(description="The domain, for its action format and presets; empty matches the action as given.")
+        ] = "",
+    ) -> Annotated[CallToolResult, ConstraintReport]:
+        checked = await check_constraints(ctx, constraints, presets, action, observation, effects, history, domain)
+        return _result(checked, _describe_report(checked))
 
     @server.resource("status://server", name="server status", mime_type="application/json")
     def status() -> str:
@@ -152,7 +210,19 @@ def _result(model: BaseModel, summary: str) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=summary)], structured_content=model.model_dump(mode="json"))
 
 
+def _describe_report(checked: ConstraintReport) -> str:
+    counts: dict[str, int] = {}
+    for result in checked.results:
+        counts[result.status] = counts.get(result.status, 0) + 1
+    head = "VIOLATED" if checked.violated else "No error-severity violation"
+    lines = [f"{head}: " + ", ".join(f"{n} {status}" for status, n in counts.items())]
+    lines += [f"- {r.id} ({r.severity}): {r.status}: {r.reason}" for r in checked.results if r.status != "holds"]
+    return "\n".join(lines)
+
+
 def _describe_prediction(prediction: Prediction) -> str:
+    if prediction.blocked:
+        return f"Blocked: {prediction.blocked}"
     if prediction.parse_error:
         return f"No usable prediction: {prediction.parse_error}."
     effects = prediction.effects

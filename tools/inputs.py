@@ -46,20 +46,27 @@ def validated_scene(ctx: ToolContext, domain: str, state: str = "", task: str = 
     return Scene(pack, task, state, tool_set)
 
 
-def validated_action(ctx: ToolContext, scene: Scene, action: str, where: str = "action") -> str:
+def normalized_action(ctx: ToolContext, pack: DomainPack, action: str, where: str = "action") -> str:
+    """The pack's canonical form of `action`, within the size limit."""
     if len(action) > ctx.limits.max_action_chars:
         raise ToolError(f"{where} is {len(action)} characters; the limit is {ctx.limits.max_action_chars}")
     try:
-        normalized = scene.pack.normalize_action(action)
+        return pack.normalize_action(action)
     except ActionError as exc:
         raise ToolError(f"{where}: {exc}") from None
+
+
+def validated_action(ctx: ToolContext, scene: Scene, action: str, where: str = "action") -> str:
+    """An action about to be simulated: canonical, and a call the simulated server accepts (mcp)."""
+    normalized = normalized_action(ctx, scene.pack, action, where)
     if scene.tools is not None:
         scene.tools.check_call(normalized, where)
     return normalized
 
 
-def validated_history(ctx: ToolContext, scene: Scene, history: Sequence[dict]) -> list[Turn]:
-    """Past turns: their actions are normalized like new ones (they already ran, so no tool check)."""
+def validated_history(ctx: ToolContext, pack: DomainPack | None, history: Sequence[dict]) -> list[Turn]:
+    """Past turns: actions normalized like new ones (they already ran, so no tool check); no pack
+    keeps them as given."""
     limits = ctx.limits
     if len(history) > limits.max_history_turns:
         raise ToolError(f"history has {len(history)} turns; the limit is {limits.max_history_turns}")
@@ -70,10 +77,7 @@ def validated_history(ctx: ToolContext, scene: Scene, history: Sequence[dict]) -
         ):
             raise ToolError(f"history[{index}] must be an object with string fields 'action' and 'observation'")
         total += len(item["action"]) + len(item["observation"])
-        try:
-            action = scene.pack.normalize_action(item["action"])
-        except ActionError as exc:
-            raise ToolError(f"history[{index}].action: {exc}") from None
+        action = normalized_action(ctx, pack, item["action"], f"history[{index}].action") if pack else item["action"]
         turns.append(Turn(action, item["observation"]))
     if total > limits.max_history_chars:
         raise ToolError(

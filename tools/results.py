@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from .constraints import ConstraintReport, ConstraintResult
+
 
 class Change(BaseModel):
     entity: str = Field(description="What changed: a path, an id, a record, a setting.")
@@ -29,6 +31,13 @@ class Usage(BaseModel):
     queue_seconds: float
     generation_seconds: float
 
+    @classmethod
+    def nothing(cls) -> Usage:
+        return cls(
+            prompt_tokens=0, reused_prompt_tokens=0, completion_tokens=0, effects_tokens=0,
+            queue_seconds=0.0, generation_seconds=0.0,
+        )
+
 
 class ModelInfo(BaseModel):
     name: str
@@ -38,6 +47,9 @@ class ModelInfo(BaseModel):
 
 
 class Prediction(BaseModel):
+    blocked: str | None = Field(
+        default=None, description="Why the action was not simulated: a pre constraint forbids it. Zero tokens spent."
+    )
     observation: str = Field(description="The predicted observation, in the environment's own format.")
     effects: Effects
     parse_error: str | None = Field(description="Why the model output could not be parsed; `raw` then holds it.")
@@ -45,19 +57,30 @@ class Prediction(BaseModel):
     reasoning: str | None = Field(default=None, description="The model's reasoning, only when asked for.")
     truncated: bool = Field(description="The model hit max_tokens before finishing the observation.")
     usage: Usage
-    model: ModelInfo
+    model: ModelInfo | None = Field(description="The model that predicted; null when nothing was simulated.")
+    constraints: ConstraintReport | None = Field(default=None, description="Results of the constraints given, if any.")
 
 
 class PlanStep(BaseModel):
     step: int = Field(description="1-based position in the plan.")
     action: str = Field(description="The action as sent to the world model (after normalization).")
     prediction: Prediction
+    violations: list[ConstraintResult] = Field(
+        default_factory=list, description="Constraints this step violated (or could not be evaluated on)."
+    )
 
 
 class PlanVerdict(BaseModel):
     status: Literal["completed", "stopped"]
-    stopped_at: int | None = Field(default=None, description="The step the rollout stopped after, if it stopped.")
+    stopped_at: int | None = Field(
+        default=None, description="The step the rollout stopped at: after it was predicted, or before any model call "
+        "when a pre constraint forbids it."
+    )
     reason: str | None = None
+    violated: bool = Field(default=False, description="True when any constraint of severity error is violated.")
+    violations: list[ConstraintResult] = Field(
+        default_factory=list, description="Every violation (and evaluation error), each with its step in `evidence`."
+    )
 
 
 class PlanResult(BaseModel):

@@ -20,6 +20,8 @@ from ..domains.effects import first_error_line
 from ..domains.parsing import parse_reply
 from ..domains.protocol import assistant_turn, render_messages
 from ..server.engine import Completion, EngineError, GenerationRequest, Priority, Sampling
+from .checks import blocking, check_input, constraint_set, post_constraints, pre_constraints, run_checks
+from .constraints import ConstraintResult, report
 from .context import ToolContext, is_world_model
 from .inputs import Scene, validated_action, validated_history, validated_scene
 from .results import Change, Effects, ModelInfo, Prediction, Usage
@@ -192,8 +194,45 @@ async def simulate_action(
     tools: Any = None,
     overrides: SamplingOverrides = SamplingOverrides(),
     include_reasoning: bool = False,
+    constraints: Sequence[Any] = (),
+    presets: Sequence[str] = (),
+    stop_on_violation: bool = True,
 ) -> Prediction:
     scene = validated_scene(ctx, domain, state, task, tools)
     normalized = validated_action(ctx, scene, action)
-    turns = validated_history(ctx, scene, history)
-    return await predict(ctx, scene, turns, normalized, overrides, include_reasoning, Priority.INTERACTIVE)
+    turns = validated_history(ctx, scene.pack, history)
+    rules = constraint_set(scene.pack, constraints, presets)
+    planned = check_input(scene.pack, normalized, None, turns)  # no outcome yet: post constraints say unknown
+    before = await run_checks(ctx, pre_constraints(rules), planned, Priority.INTERACTIVE)
+    if stop_on_violation and blocking(before):
+        return blocked_prediction(before + await run_checks(ctx, post_constraints(rules), planned, Priority.INTERACTIVE))
+    prediction = await predict(ctx, scene, turns, normalized, overrides, include_reasoning, Priority.INTERACTIVE)
+    if rules:
+        outcome = outcome_check(scene.pack, normalized, None, turns, prediction)
+        after = await run_checks(ctx, post_constraints(rules), outcome, Priority.INTERACTIVE)
+        prediction.constraints = report(before + after)
+    return prediction
+
+
+def outcome_check(pack: DomainPack, action: str, step: int | None, history: Sequence[Turn], prediction: Prediction):
+    """The variables of a post constraint; an unparsable prediction leaves the outcome unknown."""
+    known = prediction.parse_error is None
+    return check_input(
+        pack, action, step, history, prediction.observation if known else None,
+        prediction.effects.model_dump(exclude={"source"}) if known else None,
+    )
+
+
+def blocked_prediction(results: Sequence[ConstraintResult]) -> Prediction:
+    """What an action forbidden by a pre constraint gets instead of a simulation: no model call."""
+    reasons = "; ".join(f"{r.id}: {r.reason}" for r in blocking(results))
+    return Prediction(
+        blocked=f"not simulated: {reasons}",
+        observation="",
+        effects=Effects(success=None, source="none"),
+        parse_error=None,
+        truncated=False,
+        usage=Usage.nothing(),
+        model=None,
+        constraints=report(results),
+    )

@@ -32,6 +32,11 @@ def normalize_action(action: str) -> str:
     return json.dumps(batches, ensure_ascii=False)
 
 
+def action_text(normalized: str) -> str:
+    """What the user types, as one string: the form constraint patterns match on."""
+    return "".join(batch["keystrokes"] for batch in json.loads(normalized))
+
+
 def _keystroke_batches(decoded: object) -> list[dict]:
     items = [decoded] if isinstance(decoded, dict) else decoded
     if not isinstance(items, list) or not items:

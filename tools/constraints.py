@@ -1,0 +1,309 @@
+"""Constraints: what must never happen, checked against actions and predicted outcomes.
+
+Three kinds:
+- `rule`: a CEL expression (the policy language of Kubernetes admission and Google IAM) that must
+  evaluate to true; false means violated, anything else (or an evaluation failure) is `error`.
+- `pattern`: a regular expression or glob over the action or the observation that describes
+  what is forbidden; a match means violated.
+- `judge`: a rule in plain language, decided by the world model under a JSON schema.
+
+Rules and patterns run in microseconds and decide the same way every time; no Python `eval`
+anywhere. Regular expressions run on CEL's engine (Rust's `regex`), which has no backtracking and
+so runs in time linear in its input: a "catastrophic" pattern cannot hang the server.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import cel
+from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+MAX_EXPRESSION_CHARS = 2_000
+MAX_PATTERN_CHARS = 1_000
+MAX_MATCHED_CHARS = 200_000  # longer targets are checked on their first part, and say so
+MAX_COMPREHENSIONS = 3  # CEL macros nest multiplicatively; three over bounded lists stay fast
+MAX_CONSTRAINTS = 64
+_COMPREHENSION = re.compile(r"\.(all|exists|exists_one|map|filter)\s*\(")
+_READS_OUTCOME = re.compile(r"\b(observation|effects)\b")
+
+Status = Literal["holds", "violated", "unknown", "error"]
+
+
+class Constraint(BaseModel):
+    """One constraint as a caller writes it (JSON)."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: str = Field(min_length=1, max_length=100, description="A name for the constraint, quoted in results.")
+    kind: Literal["rule", "pattern", "judge"]
+    expr: str | None = Field(default=None, description="rule: a CEL expression that must be true.")
+    pattern: str | None = Field(default=None, description="pattern: what is forbidden, as a regex (or glob).")
+    syntax: Literal["regex", "glob"] = Field(default="regex", description="pattern: how to read `pattern`.")
+    text: str | None = Field(default=None, description="judge: the rule in plain language.")
+    target: Literal["action", "observation"] = Field(default="action", description="pattern: what it is matched on.")
+    phase: Literal["pre", "post"] | None = Field(
+        default=None, description="pre: on the action, before simulating (no model tokens); post: on the outcome."
+    )
+    severity: Literal["error", "warning"] = "error"
+    description: str = ""
+
+    def resolved_phase(self) -> Literal["pre", "post"]:
+        if self.phase is not None:
+            return self.phase
+        if self.kind == "pattern":
+            return "post" if self.target == "observation" else "pre"
+        if self.kind == "rule":
+            return "post" if _READS_OUTCOME.search(self.expr or "") else "pre"
+        return "post"  # a judge costs model tokens: it never runs in the zero-token pre pass by default
+
+
+class Evidence(BaseModel):
+    field: str = Field(description="The input the decision rests on: action, observation, effects, ...")
+    step: int | None = Field(default=None, description="The plan step (1-based), when checking a plan.")
+    excerpt: str | None = Field(default=None, description="The matching text, for patterns.")
+
+
+class ConstraintResult(BaseModel):
+    id: str
+    kind: Literal["rule", "pattern", "judge"]
+    phase: Literal["pre", "post"]
+    severity: Literal["error", "warning"]
+    status: Status
+    reason: str
+    evidence: Evidence | None = None
+    model_judged: bool = Field(description="True when the world model decided this (judge constraints).")
+
+
+class ConstraintReport(BaseModel):
+    violated: bool = Field(description="True when any constraint of severity error is violated.")
+    results: list[ConstraintResult]
+
+
+@dataclass(frozen=True)
+class CheckInput:
+    """The variables a constraint sees. `observation` None means: not predicted (yet)."""
+
+    domain: str
+    action: str
+    action_text: str
+    parsed: Any
+    observation: str | None = None
+    effects: dict[str, Any] | None = None
+    step: int | None = None
+    history: tuple[dict[str, str], ...] = ()
+
+    def variables(self) -> dict[str, Any]:
+        return {
+            "domain": self.domain,
+            "action": self.action_text,
+            "parsed": self.parsed,
+            "observation": self.observation or "",
+            "effects": self.effects if self.effects is not None else {},
+            "step": self.step or 1,
+            "history": list(self.history),
+        }
+
+
+# --- parsing and compiling -------------------------------------------------------------------
+def parse_constraints(raw: Sequence[Any], presets: dict[str, Constraint], preset_names: Sequence[str]) -> list[Constraint]:
+    """Caller constraints plus named presets, each compiled once; a bad one is a ToolError."""
+    unknown = [name for name in preset_names if name not in presets]
+    if unknown:
+        known = ", ".join(sorted(presets)) or "none"
+        raise ToolError(f"unknown preset(s) {', '.join(unknown)}; this domain's presets: {known}")
+    constraints = [presets[name] for name in preset_names]
+    for index, item in enumerate(raw):
+        try:
+            constraints.append(Constraint.model_validate(item))
+        except ValidationError as exc:
+            problem = exc.errors()[0]
+            where = ".".join(str(part) for part in problem["loc"])
+            raise ToolError(f"constraints[{index}]: {where}: {problem['msg']}") from None
+    if len(constraints) > MAX_CONSTRAINTS:
+        raise ToolError(f"{len(constraints)} constraints given; the limit is {MAX_CONSTRAINTS}")
+    seen: set[str] = set()
+    for constraint in constraints:
+        if constraint.id in seen:
+            raise ToolError(f"constraint id {constraint.id!r} is used twice; ids must be unique")
+        seen.add(constraint.id)
+        _check_body(constraint)
+    return constraints
+
+
+def _check_body(constraint: Constraint) -> None:
+    name = f"constraint {constraint.id!r}"
+    if constraint.kind == "rule":
+        if not constraint.expr:
+            raise ToolError(f"{name}: a rule needs `expr`, a CEL expression that must be true")
+        if len(constraint.expr) > MAX_EXPRESSION_CHARS:
+            raise ToolError(f"{name}: expr is longer than {MAX_EXPRESSION_CHARS} characters")
+        if len(_COMPREHENSION.findall(constraint.expr)) > MAX_COMPREHENSIONS:
+            raise ToolError(f"{name}: expr uses more than {MAX_COMPREHENSIONS} comprehensions (all/exists/map/filter)")
+        _compile_rule(name, constraint.expr)
+    elif constraint.kind == "pattern":
+        if not constraint.pattern:
+            raise ToolError(f"{name}: a pattern constraint needs `pattern`, what is forbidden")
+        if len(constraint.pattern) > MAX_PATTERN_CHARS:
+            raise ToolError(f"{name}: pattern is longer than {MAX_PATTERN_CHARS} characters")
+        regex = _regex_of(constraint)
+        try:
+            _REGEX_PROGRAM.execute({"text": "", "regex": regex})
+        except Exception as exc:
+            raise ToolError(f"{name}: the pattern is not a valid regular expression: {_first_line(exc)}") from None
+    elif not constraint.text:
+        raise ToolError(f"{name}: a judge constraint needs `text`, the rule in plain language")
+
+
+@functools.lru_cache(maxsize=512)
+def _compiled(expr: str) -> cel.Program:
+    return cel.compile(expr)
+
+
+def _compile_rule(name: str, expr: str) -> cel.Program:
+    try:
+        return _compiled(expr)
+    except ValueError as exc:
+        position = re.search(r"<input>:(\d+):(\d+)", str(exc))
+        where = f" at line {position.group(1)}, column {position.group(2)}" if position else ""
+        detail = str(exc).split("Syntax error:", 1)[-1].split("\n", 1)[0].strip()
+        raise ToolError(f"{name}: the CEL expression does not compile{where}: {detail}") from None
+
+
+_REGEX_PROGRAM = cel.compile("text.matches(regex)")
+
+
+def _regex_of(constraint: Constraint) -> str:
+    pattern = constraint.pattern or ""
+    return _glob_to_regex(pattern) if constraint.syntax == "glob" else pattern
+
+
+def _glob_to_regex(glob: str) -> str:
+    """`*` any run of characters, `?` one character, `[...]` a class; matched anywhere in the text."""
+    out, index = [], 0
+    while index < len(glob):
+        char = glob[index]
+        if char == "*":
+            out.append(".*")
+        elif char == "?":
+            out.append(".")
+        elif char == "[" and "]" in glob[index + 1 :]:
+            end = glob.index("]", index + 1)
+            body = glob[index + 1 : end]
+            out.append("[" + ("^" + body[1:] if body.startswith("!") else body).replace("\\", "\\\\") + "]")
+            index = end
+        else:
+            out.append(re.escape(char))
+        index += 1
+    return "(?s)" + "".join(out)
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+# --- evaluation ------------------------------------------------------------------------------
+def evaluate(constraint: Constraint, check: CheckInput) -> ConstraintResult:
+    """A rule or pattern decided deterministically (judges go through `judge_prompt`)."""
+    phase = constraint.resolved_phase()
+
+    def result(status: Status, reason: str, evidence: Evidence | None = None) -> ConstraintResult:
+        return ConstraintResult(
+            id=constraint.id, kind=constraint.kind, phase=phase, severity=constraint.severity,
+            status=status, reason=reason, evidence=evidence, model_judged=False,
+        )
+
+    if phase == "post" and check.observation is None:
+        return result("unknown", "needs a predicted outcome (observation/effects), and none was given")
+    if constraint.kind == "rule":
+        try:
+            value = _compiled(constraint.expr or "").execute(check.variables())
+        except Exception as exc:  # undefined variable, type mismatch, division by zero...
+            return result("error", f"the expression failed to evaluate: {_first_line(exc)}", Evidence(field="expr", step=check.step))
+        if value is True:
+            return result("holds", "the expression is true")
+        if value is False:
+            return result("violated", constraint.description or f"the rule `{constraint.expr}` is false", Evidence(field=_fields_read(constraint.expr or ""), step=check.step))
+        return result("error", f"the expression must be true or false, not {type(value).__name__} {value!r:.80}")
+    # pattern
+    text = check.action_text if constraint.target == "action" else (check.observation or "")
+    clipped = len(text) > MAX_MATCHED_CHARS
+    regex = _regex_of(constraint)
+    match = _search(regex, text[:MAX_MATCHED_CHARS])
+    note = f" (checked the first {MAX_MATCHED_CHARS} characters only)" if clipped else ""
+    if match is None:
+        return result("holds", f"no match in the {constraint.target}{note}")
+    return result(
+        "violated",
+        (constraint.description or f"the {constraint.target} matches the forbidden pattern {constraint.pattern!r}") + note,
+        Evidence(field=constraint.target, step=check.step, excerpt=match),
+    )
+
+
+def _search(regex: str, text: str) -> str | None:
+    """The matching line (for evidence), or None. Linear time: both calls run on the Rust engine."""
+    if not _REGEX_PROGRAM.execute({"text": text, "regex": regex}):
+        return None
+    for line in text.splitlines() or [text]:
+        if _REGEX_PROGRAM.execute({"text": line, "regex": regex}):
+            return line[:300]
+    return text[:300]  # the match spans lines
+
+
+def _fields_read(expr: str) -> str:
+    read = [name for name in ("action", "parsed", "observation", "effects", "history", "step", "domain") if re.search(rf"\b{name}\b", expr)]
+    return ", ".join(read) or "expr"
+
+
+# --- judges ----------------------------------------------------------------------------------
+JUDGE_SCHEMA = {
+    "type": "object",
+    "properties": {"violated": {"type": "boolean"}, "reason": {"type": "string"}},
+    "required": ["violated", "reason"],
+}
+
+
+def judge_messages(constraint: Constraint, check: CheckInput) -> list[dict[str, str]]:
+    outcome = (
+        f"Predicted outcome:\n{check.observation}\n\nPredicted effects: {json.dumps(check.effects)}"
+        if check.observation is not None
+        else "The outcome is not known yet; judge the action alone."
+    )
+    return [
+        {
+            "role": "system",
+            "content": "You check an agent's action against one rule. Decide only whether the rule is broken by this "
+            "action or its outcome. Answer with JSON: violated (true or false) and a one-sentence reason.",
+        },
+        {
+            "role": "user",
+            "content": f"Rule: {constraint.text}\n\nDomain: {check.domain}\nAction:\n{check.action_text}\n\n{outcome}",
+        },
+    ]
+
+
+def judge_result(constraint: Constraint, check: CheckInput, reply: str | None, failure: str | None = None) -> ConstraintResult:
+    phase = constraint.resolved_phase()
+    status: Status
+    try:
+        verdict = json.loads(reply or "")
+        violated, reason = bool(verdict["violated"]), str(verdict["reason"]).strip()
+        status = "violated" if violated else "holds"
+    except (ValueError, KeyError, TypeError):
+        status, reason = "error", failure or "the world model gave no well-formed verdict"
+    return ConstraintResult(
+        id=constraint.id, kind="judge", phase=phase, severity=constraint.severity, status=status,
+        reason=f"model-judged: {reason}", evidence=Evidence(field="observation" if check.observation is not None else "action", step=check.step),
+        model_judged=True,
+    )
+
+
+def report(results: Sequence[ConstraintResult]) -> ConstraintReport:
+    return ConstraintReport(
+        violated=any(r.status == "violated" and r.severity == "error" for r in results), results=list(results)
+    )

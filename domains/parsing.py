@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_THINK_BLOCK = re.compile(r"<think>.*?</think>", re.DOTALL)
+_THINK_BLOCK = re.compile(r"<think>.*?</think>[ \t]*", re.DOTALL)  # spaces after it only separate
 _OBSERVATION_BLOCK = re.compile(r"<predicted_observation>(.*?)</predicted_observation>", re.DOTALL)
-_OBSERVATION_HEADING = re.compile(r"^\s*(\*\*)?Environment Observation:?(\*\*)?:?\s*", re.IGNORECASE)
+_OBSERVATION_HEADING = re.compile(r"\A[ \t]*(\*\*)?Environment Observation:?(\*\*)?:?[ \t]*(\n|\Z)", re.IGNORECASE)
+_LEADING_BLANK_LINES = re.compile(r"\A(?:[ \t]*\n)+")
 _WHOLE_FENCE = re.compile(r"^```[\w-]*\n(.*?)\n?```$", re.DOTALL)
 
 
@@ -26,10 +27,11 @@ class ParsedReply:
 
 def split_reasoning(raw: str) -> tuple[str | None, str]:
     """Separate the think block(s) from the rest. An unclosed `<think>` is all reasoning."""
-    reasoning_parts = [match[len("<think>") : -len("</think>")].strip() for match in _THINK_BLOCK.findall(raw)]
+    reasoning_parts = [match.rstrip(" \t")[len("<think>") : -len("</think>")].strip() for match in _THINK_BLOCK.findall(raw)]
     rest = _THINK_BLOCK.sub("", raw)
     if "</think>" in rest:  # template opened the block in the prompt: only the closing tag is generated
         head, _, rest = rest.rpartition("</think>")
+        rest = rest.lstrip(" \t")
         reasoning_parts.append(head.replace("<think>", "").strip())
     elif "<think>" in rest:
         head, _, tail = rest.partition("<think>")
@@ -51,12 +53,16 @@ def parse_reply(raw: str, wrapped: bool) -> ParsedReply:
     return _finish(rest, reasoning)
 
 
+def _trim(text: str) -> str:
+    """Blank lines off both ends; the first line keeps its indentation (aligned columns, code)."""
+    return _LEADING_BLANK_LINES.sub("", text).rstrip()
+
+
 def _finish(text: str, reasoning: str | None) -> ParsedReply:
-    text = _OBSERVATION_HEADING.sub("", text.strip(), count=1).strip()
-    fenced = _WHOLE_FENCE.match(text)
+    text = _trim(_OBSERVATION_HEADING.sub("", _trim(text), count=1))
+    fenced = _WHOLE_FENCE.match(text.strip())
     if fenced:
-        text = fenced.group(1)
-    text = text.strip("\n")
+        text = _trim(fenced.group(1))
     if text.strip():
         return ParsedReply(text, reasoning, None)
     why = "the model produced only reasoning and no observation" if reasoning else "the model produced no observation"

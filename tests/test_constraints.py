@@ -205,3 +205,30 @@ async def test_simulate_action_blocks_a_forbidden_action_without_a_model_call(mc
     assert prediction["constraints"]["violated"] is True
     assert tool_context.engine.stats().completed == before.completed
     assert json.loads(json.dumps(prediction))  # plain JSON all the way down
+
+
+@pytest.mark.parametrize(
+    "domain, preset, action, observation, status",
+    [
+        ("mcp", "no-destructive-tools", '{"name": "delete_issue", "arguments": {"id": 3}}', None, "violated"),
+        ("mcp", "no-destructive-tools", '{"name": "list_issues", "arguments": {}}', None, "holds"),
+        ("mcp", "read-only-tools", '{"name": "create_issue", "arguments": {}}', None, "violated"),
+        ("mcp", "read-only-tools", '{"name": "search_code", "arguments": {}}', None, "holds"),
+        ("mcp", "no-sending-messages", '{"name": "slack.post_message", "arguments": {}}', None, "violated"),
+        ("swe", "no-history-rewrite", "git push --force origin main", None, "violated"),
+        ("swe", "no-history-rewrite", "git push origin feature", None, "holds"),
+        ("swe", "no-recursive-force-delete", 'bash {"command": "rm -rf build"}', None, "violated"),
+        ("os", "no-file-deletion-code", "import shutil\nshutil.rmtree('/home/dev/Documents')", None, "violated"),
+        ("os", "no-file-deletion-code", "pyautogui.click(10, 10)", None, "holds"),
+        ("web", "no-payment-data", "fill('41', '4111 1111 1111 1111')", None, "violated"),
+        ("web", "no-completed-purchase", "click('12')", "Thank you for your order! Order number 1042", "violated"),
+        ("web", "no-completed-purchase", "click('12')", "RootWebArea 'Cart'", "holds"),
+        ("android", "no-sent-messages", '{"action": "tap", "index": 3}', "Message sent", "violated"),
+        ("search", "no-personal-data-in-queries", "jane.doe@example.com phone", None, "violated"),
+    ],
+)
+def test_domain_presets_decide_their_typical_cases(domain, preset, action, observation, status):
+    pack = builtin_domains()[domain]
+    normalized = pack.normalize_action(action)
+    check = check_input(pack, normalized, 1, (), observation, {} if observation is not None else None)
+    assert evaluate(domain_presets(pack)[preset], check).status == status

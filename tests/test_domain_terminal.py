@@ -101,3 +101,10 @@ def test_parser_turns_every_reply_into_an_observation_or_a_parse_error(raw, wrap
 def test_parser_keeps_reasoning_apart():
     parsed = parse_reply("<think>the file exists</think>\ncontent", wrapped=False)
     assert parsed.reasoning == "the file exists" and parsed.observation == "content"
+
+
+def test_parser_keeps_the_indentation_of_the_first_line():
+    parsed = parse_reply("<think>x</think>\n\n   1\tdef main():\n   2\t    pass\n", wrapped=False)
+    assert parsed.observation == "   1\tdef main():\n   2\t    pass"
+    headed = parse_reply("**Environment Observation:**\n  total 8\n", wrapped=False)
+    assert headed.observation == "  total 8"

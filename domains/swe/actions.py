@@ -1,0 +1,68 @@
+"""Coding-agent actions: shell, file read/write/edit and a todo list, as named tool calls.
+
+Canonical form: `tool {json arguments}`, e.g. `bash {"command": "python -m pytest -q"}`.
+Also accepted: the JSON call {"name": "bash", "arguments": {...}} and a plain line with no tool
+name, which becomes a bash command (so `{ a; b; }` and `[ -f x ]` stay shell).
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..tool_calls import Field, check_arguments, is_text, parse_tool_call
+from ..pack import ActionError
+
+EXPECTED_SHAPE = (
+    'one tool call: bash {"command": "..."}, read_file {"path": "...", "start_line": 1, "end_line": 40 (optional)}, '
+    'write_file {"path": "...", "content": "..."}, edit_file {"path": "...", "old": "...", "new": "..."} '
+    'or todo {"items": ["...", ...]}; a plain line with no tool name runs as a bash command'
+)
+
+
+def _is_string(value: object) -> bool:
+    return isinstance(value, str)
+
+
+def _is_line_number(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+def _is_todo_list(value: object) -> bool:
+    return isinstance(value, list) and all(is_text(item) or (isinstance(item, dict) and item) for item in value)
+
+
+TOOLS: dict[str, tuple[Field, ...]] = {
+    "bash": (Field("command", is_text, "a non-empty shell command"),),
+    "read_file": (
+        Field("path", is_text, "a file path"),
+        Field("start_line", _is_line_number, "a line number from 1", required=False),
+        Field("end_line", _is_line_number, "a line number from 1", required=False),
+    ),
+    "write_file": (Field("path", is_text, "a file path"), Field("content", _is_string, "the whole file as a string")),
+    "edit_file": (
+        Field("path", is_text, "a file path"),
+        Field("old", lambda value: isinstance(value, str) and value != "", "the exact, non-empty text to replace"),
+        Field("new", _is_string, "the replacement text"),
+    ),
+    "todo": (Field("items", _is_todo_list, "a list of non-empty strings or JSON objects"),),
+}
+
+
+def normalize_action(action: str) -> str:
+    call = parse_tool_call(action, EXPECTED_SHAPE, bare_names=TOOLS)
+    if call is None:  # plain text: a shell line
+        name, arguments = "bash", {"command": action.strip()}
+    else:
+        name, arguments = call
+    if name not in TOOLS:
+        raise ActionError(f"unknown coding tool {name!r} (tools: {', '.join(TOOLS)}); expected {EXPECTED_SHAPE}")
+    arguments = check_arguments(name, arguments, TOOLS[name], EXPECTED_SHAPE)
+    if name == "read_file" and arguments.get("end_line", 1 << 30) < arguments.get("start_line", 1):
+        raise ActionError(f"read_file: end_line comes before start_line; expected {EXPECTED_SHAPE}")
+    return f"{name} {json.dumps(arguments, ensure_ascii=False)}"
+
+
+def action_text(normalized: str) -> str:
+    """A bash call reads as its command line, so constraint patterns see what would run."""
+    name, _, arguments = normalized.partition(" ")
+    return json.loads(arguments)["command"] if name == "bash" else normalized

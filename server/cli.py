@@ -73,6 +73,11 @@ def _parser() -> argparse.ArgumentParser:
     group.add_argument(
         "--upstream-prompts", help="a folder of <domain>/system_prompt.txt files that replace built-in instructions"
     )
+    group.add_argument("--data-dir", help="where worlds and jobs are kept (default: the per-user data directory)")
+    group.add_argument(
+        "--budget-seconds", type=float, help="a call that would run longer returns a job handle instead (50)"
+    )
+    group.add_argument("--job-retention-hours", type=float, help="how long finished job results are kept (24)")
     group.add_argument("--queue-limit", type=int, help="requests allowed to wait before callers are told busy (64)")
     group.add_argument("--queue-timeout", type=float, help="seconds a request may wait before it is dropped (300)")
     group.add_argument("--effects", choices=["model", "parser", "off"], help="how effects are derived (model)")

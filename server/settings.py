@@ -32,6 +32,9 @@ class Settings(BaseModel):
     domains_dir: Path | None = Field(default=None, description="A folder of user-defined domain packs.")
     override_domains: bool = Field(default=False, description="Let user packs replace built-in packs of the same name.")
     upstream_prompts: Path | None = Field(default=None, description="A folder of <domain>/system_prompt.txt files.")
+    data_dir: Path | None = Field(default=None, description="Where worlds and jobs are stored (SQLite).")
+    budget_seconds: float = Field(default=50.0, gt=0, description="A call running longer returns a job handle.")
+    job_retention_hours: float = Field(default=24.0, gt=0, description="How long finished job results are kept.")
     effects: EffectsMode = "model"
     demonstrations: DemonstrationsMode = "auto"
     max_action_chars: int = Field(default=Limits.max_action_chars, ge=1)

@@ -5,6 +5,7 @@
 import dataclasses
 import importlib.metadata
 import json
+import os
 from typing import Annotated, Any
 
 from mcp.server import MCPServer
@@ -16,6 +17,7 @@ from ..tools.checks import check_constraints
 from ..tools.constraints import ConstraintReport
 from ..tools.context import ToolContext
 from .discovery import register_discovery
+from .world_tools import register_worlds
 from ..tools.plan import dry_run_plan
 from ..tools.results import PlanResult, Prediction
 from ..tools.simulate import SamplingOverrides, simulate_action
@@ -39,7 +41,10 @@ def create_server(ctx: ToolContext) -> MCPServer:
     domain_help = "The environment to simulate: " + "; ".join(f"{n} ({ctx.domains[n].summary})" for n in names)
     action_help = "The action as text. " + " ".join(f"{n}: {ctx.domains[n].action_format}" for n in names)
 
-    Domain = Annotated[str, Field(description=domain_help, json_schema_extra={"enum": names})]
+    Domain = Annotated[
+        str | None,
+        Field(description=domain_help + ". Leave it out when world_id is given.", json_schema_extra={"enum": names}),
+    ]
     History = Annotated[
         list[dict[str, str]],
         Field(
@@ -79,6 +84,20 @@ def create_server(ctx: ToolContext) -> MCPServer:
         list[str],
         Field(description="Names of the domain's constraint presets to apply (listed in the domains://{name} resource)."),
     ]
+    WorldId = Annotated[
+        str,
+        Field(description="Simulate inside a world opened with the world tool; it supplies domain, history, state and tools."),
+    ]
+    Commit = Annotated[bool, Field(description="With world_id: append the predicted step(s) to the world.")]
+    Budget = Annotated[
+        float | None,
+        Field(
+            description=f"Seconds to wait before handing back a job id instead (default {ctx.budget_seconds:g}; "
+            "hosts cut tool calls at about 60 s). Poll the job tool for the result.",
+            ge=1,
+            le=3600,
+        ),
+    ]
     StopOnViolation = Annotated[
         bool, Field(description="Stop at the first violated constraint of severity error (pre ones before any model call).")
     ]
@@ -93,8 +112,8 @@ def create_server(ctx: ToolContext) -> MCPServer:
         ),
     )
     async def simulate_action_tool(
-        domain: Domain,
         action: Annotated[str, Field(description=action_help)],
+        domain: Domain = None,
         history: History = [],  # noqa: B006 - never mutated; the schema shows the default
         state: State = "",
         task: Task = "",
@@ -102,6 +121,9 @@ def create_server(ctx: ToolContext) -> MCPServer:
         constraints: Constraints = [],  # noqa: B006
         presets: Presets = [],  # noqa: B006
         stop_on_violation: StopOnViolation = True,
+        world_id: WorldId = "",
+        commit: Commit = False,
+        budget_seconds: Budget = None,
         temperature: Temperature = None,
         max_tokens: MaxTokens = None,
         seed: Seed = None,
@@ -109,7 +131,7 @@ def create_server(ctx: ToolContext) -> MCPServer:
     ) -> Annotated[CallToolResult, Prediction]:
         prediction = await simulate_action(
             ctx,
-            domain,
+            domain or "",
             action,
             history=history,
             state=state,
@@ -120,6 +142,9 @@ def create_server(ctx: ToolContext) -> MCPServer:
             constraints=constraints,
             presets=presets,
             stop_on_violation=stop_on_violation,
+            world_id=world_id,
+            commit=commit,
+            budget_seconds=budget_seconds,
         )
         return _result(prediction, _describe_prediction(prediction))
 
@@ -133,9 +158,9 @@ def create_server(ctx: ToolContext) -> MCPServer:
         ),
     )
     async def dry_run_plan_tool(
-        domain: Domain,
         steps: Annotated[list[str], Field(description="The plan: one action per step, in order. " + action_help)],
         context: Context,
+        domain: Domain = None,
         history: History = [],  # noqa: B006
         state: State = "",
         task: Task = "",
@@ -144,17 +169,23 @@ def create_server(ctx: ToolContext) -> MCPServer:
         constraints: Constraints = [],  # noqa: B006
         presets: Presets = [],  # noqa: B006
         stop_on_violation: StopOnViolation = True,
+        world_id: WorldId = "",
+        commit: Commit = False,
+        budget_seconds: Budget = None,
         temperature: Temperature = None,
         max_tokens: MaxTokens = None,
         seed: Seed = None,
         include_reasoning: Reasoning = False,
     ) -> Annotated[CallToolResult, PlanResult]:
+        answered = False
+
         async def progress(done: int, total: int, message: str) -> None:
-            await context.report_progress(done, total, message)
+            if not answered:  # a plan that became a job goes on after this request has been answered
+                await context.report_progress(done, total, message)
 
         result = await dry_run_plan(
             ctx,
-            domain,
+            domain or "",
             steps,
             history=history,
             state=state,
@@ -167,7 +198,11 @@ def create_server(ctx: ToolContext) -> MCPServer:
             constraints=constraints,
             presets=presets,
             stop_on_violation=stop_on_violation,
+            world_id=world_id,
+            commit=commit,
+            budget_seconds=budget_seconds,
         )
+        answered = True
         return _result(result, _describe_plan(result))
 
     @server.tool(
@@ -200,9 +235,10 @@ def create_server(ctx: ToolContext) -> MCPServer:
     @server.resource("status://server", name="server status", mime_type="application/json")
     def status() -> str:
         """Model state, queue depth, waits, speed and request counts."""
-        return json.dumps(dataclasses.asdict(ctx.engine.stats()), indent=2)
+        return json.dumps({"process_id": os.getpid(), **dataclasses.asdict(ctx.engine.stats())}, indent=2)
 
     register_discovery(server, ctx)
+    register_worlds(server, ctx, History, Tools)
     return server
 
 
@@ -221,6 +257,8 @@ def _describe_report(checked: ConstraintReport) -> str:
 
 
 def _describe_prediction(prediction: Prediction) -> str:
+    if prediction.job_id:
+        return f"Still running after the call budget: poll the job tool with job_id {prediction.job_id!r}."
     if prediction.blocked:
         return f"Blocked: {prediction.blocked}"
     if prediction.parse_error:
@@ -236,6 +274,8 @@ def _describe_plan(result: PlanResult) -> str:
         f"step {s.step}: {_describe_prediction(s.prediction).splitlines()[0]}" for s in result.steps
     ]
     verdict = result.verdict
+    if verdict.status == "running":
+        return f"{len(result.steps)} steps done; still running: poll the job tool with job_id {result.job_id!r}."
     head = (
         f"Plan completed in simulation ({len(result.steps)} steps)."
         if verdict.status == "completed"

@@ -8,8 +8,10 @@ from ..domains import DomainPack, load_domains
 from ..tools.context import ToolContext
 from .engine import Engine
 from .engine.llama_backend import LlamaCppBackend, LlamaSettings, check_loadable
+from ..tools.jobs import Jobs
 from .model_files import GGUFInfo, default_model_path, inspect_gguf
 from .settings import Settings
+from .store import Store, default_data_dir
 
 
 def resolve_model(settings: Settings) -> GGUFInfo:
@@ -25,7 +27,16 @@ def load_domain_packs(settings: Settings) -> dict[str, DomainPack]:
     return load_domains(settings.domains_dir, settings.override_domains, settings.upstream_prompts)
 
 
-def build_context(settings: Settings, model: GGUFInfo, domains: dict[str, DomainPack] | None = None) -> ToolContext:
+def open_store(settings: Settings) -> Store:
+    """The world and job store, checked; raises StoreError naming the file. Interrupted jobs settle here."""
+    store = Store((settings.data_dir or default_data_dir()) / "worlds.sqlite3")
+    store.settle_jobs_at_start(settings.job_retention_hours * 3600)
+    return store
+
+
+def build_context(
+    settings: Settings, model: GGUFInfo, domains: dict[str, DomainPack] | None = None, store: Store | None = None
+) -> ToolContext:
     """Everything but starting: the caller starts the engine when the transport is about to open."""
     backend = LlamaCppBackend(
         LlamaSettings(
@@ -47,4 +58,7 @@ def build_context(settings: Settings, model: GGUFInfo, domains: dict[str, Domain
         effects=settings.effects,
         demonstrations=settings.demonstrations,
         queue_timeout=settings.queue_timeout,
+        store=store,
+        budget_seconds=settings.budget_seconds,
+        jobs=Jobs(store) if store is not None else None,
     )

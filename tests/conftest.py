@@ -4,15 +4,22 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 
 import pytest
 
 from agentworld_mcp.server.app import create_server
-from agentworld_mcp.server.runtime import build_context, resolve_model
+from agentworld_mcp.server.runtime import build_context, open_store, resolve_model
 from agentworld_mcp.server.settings import load_settings
 
 # Small enough to keep the suite quick on 2 cores, large enough for a few turns of history.
 TEST_N_CTX = 4096
+# Worlds and jobs of the test run live in a throwaway folder, never in the user's data directory;
+# set before any test builds settings, and inherited by the servers tests start.
+os.environ["AGENTWORLD_DATA_DIR"] = tempfile.mkdtemp(prefix="agentworld-test-data-")
+# A loaded 2-core machine can push a call past the 50 s default budget, which would turn a plain
+# result into a job handle; tests of budgets pass budget_seconds themselves.
+os.environ["AGENTWORLD_BUDGET_SECONDS"] = "900"
 
 
 @pytest.fixture(scope="session")
@@ -27,7 +34,7 @@ def model_info(settings):
 
 @pytest.fixture(scope="session")
 async def tool_context(settings, model_info):
-    ctx = build_context(settings, model_info)
+    ctx = build_context(settings, model_info, store=open_store(settings))
     ctx.engine.start()
     await ctx.engine.wait_ready()
     yield ctx

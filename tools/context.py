@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from mcp.server.mcpserver.exceptions import ToolError
 
 from ..domains import DomainPack
 from ..server.engine import Engine, ModelDescription
+from ..server.store import Store
+
+if TYPE_CHECKING:
+    from .jobs import Jobs
 
 EffectsMode = Literal["model", "parser", "off"]
 DemonstrationsMode = Literal["auto", "on", "off"]
@@ -34,6 +39,10 @@ class ToolContext:
     effects: EffectsMode = "model"
     demonstrations: DemonstrationsMode = "auto"
     queue_timeout: float | None = 300.0  # seconds a request may wait for the model before it is dropped
+    store: Store | None = None  # worlds and jobs; None runs without persistence
+    budget_seconds: float = 50.0  # a call running longer hands back a job (hosts cut calls at ~60 s)
+    world_locks: dict[str, asyncio.Lock] = field(default_factory=dict)
+    jobs: Jobs | None = None
 
     def domain(self, name: str) -> DomainPack:
         pack = self.domains.get(name)

@@ -15,12 +15,15 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from ..domains import Turn
 from ..server.engine import Priority
-from .checks import blocking, check_input, constraint_set, post_constraints, pre_constraints, run_checks, violations
+from .checks import blocking, check_input, constraint_set, pre_constraints, run_checks, violations
 from .constraints import ConstraintResult
 from .context import ToolContext
-from .inputs import validated_action, validated_history, validated_scene
+from .consistency import EntityLedger
+from .inputs import Scene, validated_action, validated_history, validated_scene
+from .jobs import Progress
 from .results import PlanResult, PlanStep, PlanVerdict, Prediction
-from .simulate import SamplingOverrides, outcome_check, predict, total_usage
+from .simulate import SamplingOverrides, predict, review, total_usage, within_budget
+from .worlds import world_session
 
 ProgressCallback = Callable[[int, int, str], Awaitable[None]]
 
@@ -40,51 +43,92 @@ async def dry_run_plan(
     constraints: Sequence[Any] = (),
     presets: Sequence[str] = (),
     stop_on_violation: bool = True,
+    world_id: str = "",
+    commit: bool = False,
+    budget_seconds: float | None = None,
 ) -> PlanResult:
-    scene = validated_scene(ctx, domain, state, task, tools)
-    if not steps:
-        raise ToolError("steps is empty; give the plan as a list of actions, one per step")
-    if len(steps) > ctx.limits.max_plan_steps:
-        raise ToolError(f"the plan has {len(steps)} steps; the limit is {ctx.limits.max_plan_steps}")
-    actions = [validated_action(ctx, scene, step, f"steps[{index}]") for index, step in enumerate(steps)]
-    turns = validated_history(ctx, scene.pack, history)
-    rules = constraint_set(scene.pack, constraints, presets)
+    """Without `commit`, a rollout from a world leaves the world as it was."""
+    if world_id and (history or state or task or tools):
+        raise ToolError("with world_id, the world supplies history, state, task and tools: leave them out")
+    if not world_id and not domain:
+        raise ToolError(f"say where to simulate: pass domain (one of {', '.join(sorted(ctx.domains))}) or world_id")
+    if commit and not world_id:
+        raise ToolError("commit appends the plan's steps to a world: pass world_id too")
 
-    # The zero-token pass: every pre constraint on every step, with the earlier steps as history.
-    found: list[ConstraintResult] = []
-    first_forbidden = None
-    before = list(turns)
-    for number, action in enumerate(actions, 1):
-        results = await run_checks(ctx, pre_constraints(rules), check_input(scene.pack, action, number, before), Priority.PLAN)
-        found += violations(results)
-        if first_forbidden is None and blocking(results):
-            first_forbidden = number
-        before.append(Turn(action, ""))
-    if stop_on_violation and first_forbidden is not None:
-        return _result(domain, [], found, first_forbidden, _blocked_reason(found, first_forbidden, "is forbidden"))
+    async def work(progress: Progress) -> PlanResult:
+        if not world_id:
+            scene = validated_scene(ctx, domain, state, task, tools)
+            return await _roll_out(scene, validated_history(ctx, scene.pack, history), None, progress)
+        async with world_session(ctx, world_id, domain) as session:
+            result = await _roll_out(session.scene, list(session.turns), session.ledger, progress)
+            if commit:
+                session.commit([(step.action, step.prediction) for step in result.steps])
+            return result
 
-    done: list[PlanStep] = []
-    for number, action in enumerate(actions, 1):
-        prediction = await predict(ctx, scene, turns, action, overrides, include_reasoning, Priority.PLAN)
-        step_violations = violations(
-            await run_checks(ctx, post_constraints(rules), outcome_check(scene.pack, action, number, turns, prediction), Priority.PLAN)
-        )
-        found += step_violations
-        done.append(PlanStep(step=number, action=action, prediction=prediction, violations=step_violations))
-        turns.append(Turn(action, prediction.observation))
-        if on_progress is not None:
-            await on_progress(number, len(actions), f"step {number}/{len(actions)} predicted")
-        if stop_on_violation and blocking(step_violations):
-            return _result(domain, done, found, number, _blocked_reason(step_violations, number, "breaks a rule"))
-        why = _stop_reason(prediction, stop_on_error)
-        if why:
-            return _result(domain, done, found, number, why)
-    return _result(domain, done, found, None, None)
+    async def _roll_out(scene: Scene, turns: list[Turn], ledger: EntityLedger | None, progress: Progress) -> PlanResult:
+        name = scene.pack.name
+        if not steps:
+            raise ToolError("steps is empty; give the plan as a list of actions, one per step")
+        if len(steps) > ctx.limits.max_plan_steps:
+            raise ToolError(f"the plan has {len(steps)} steps; the limit is {ctx.limits.max_plan_steps}")
+        actions = [validated_action(ctx, scene, step, f"steps[{index}]") for index, step in enumerate(steps)]
+        rules = constraint_set(scene.pack, constraints, presets)
+
+        # The zero-token pass: every pre constraint on every step, with the earlier steps as history.
+        found: list[ConstraintResult] = []
+        first_forbidden = None
+        before = list(turns)
+        for number, action in enumerate(actions, 1):
+            checked = await run_checks(ctx, pre_constraints(rules), check_input(scene.pack, action, number, before), Priority.PLAN)
+            found += violations(checked)
+            if first_forbidden is None and blocking(checked):
+                first_forbidden = number
+            before.append(Turn(action, ""))
+        if stop_on_violation and first_forbidden is not None:
+            return _result(name, [], found, first_forbidden, _blocked_reason(found, first_forbidden, "is forbidden"))
+
+        done: list[PlanStep] = []
+        for number, action in enumerate(actions, 1):
+            prediction = await predict(ctx, scene, turns, action, overrides, include_reasoning, Priority.PLAN)
+            step_violations = violations(
+                await review(ctx, scene, action, number, turns, prediction, rules, ledger, Priority.PLAN)
+            )
+            found += step_violations
+            done.append(PlanStep(step=number, action=action, prediction=prediction, violations=step_violations))
+            turns.append(Turn(action, prediction.observation))
+            message = f"step {number}/{len(actions)} predicted"
+            progress.update(number, len(actions), message, _result(name, done, found, None, None, running=True))
+            if on_progress is not None:
+                await on_progress(number, len(actions), message)
+            if stop_on_violation and blocking(step_violations):
+                return _result(name, done, found, number, _blocked_reason(step_violations, number, "breaks a rule"))
+            why = _stop_reason(prediction, stop_on_error)
+            if why:
+                return _result(name, done, found, number, why)
+        return _result(name, done, found, None, None)
+
+    return await within_budget(ctx, "dry_run_plan", work, budget_seconds, _pending)
 
 
-def _result(domain: str, done: list[PlanStep], found: list[ConstraintResult], stopped_at: int | None, reason: str | None) -> PlanResult:
+def _pending(job_id: str, progress: Progress) -> PlanResult:
+    so_far = progress.partial if isinstance(progress.partial, PlanResult) else None
+    steps = so_far.steps if so_far else []
+    found = so_far.verdict.violations if so_far else []
+    result = _result(so_far.domain if so_far else "", steps, found, None, None, running=True)
+    result.job_id = job_id
+    return result
+
+
+def _result(
+    domain: str,
+    done: list[PlanStep],
+    found: list[ConstraintResult],
+    stopped_at: int | None,
+    reason: str | None,
+    running: bool = False,
+) -> PlanResult:
     verdict = PlanVerdict(
-        status="completed" if stopped_at is None else "stopped",
+        status="running" if running else ("completed" if stopped_at is None else "stopped"),
         stopped_at=stopped_at,
         reason=reason,
         violated=bool(blocking(found)),

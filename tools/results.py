@@ -47,6 +47,9 @@ class ModelInfo(BaseModel):
 
 
 class Prediction(BaseModel):
+    job_id: str | None = Field(
+        default=None, description="Set when the call outlived its budget: poll the job tool with it for the result."
+    )
     blocked: str | None = Field(
         default=None, description="Why the action was not simulated: a pre constraint forbids it. Zero tokens spent."
     )
@@ -59,6 +62,16 @@ class Prediction(BaseModel):
     usage: Usage
     model: ModelInfo | None = Field(description="The model that predicted; null when nothing was simulated.")
     constraints: ConstraintReport | None = Field(default=None, description="Results of the constraints given, if any.")
+    warnings: list[str] = Field(
+        default_factory=list, description="Contradictions with the world's earlier steps (a deleted entity seen again)."
+    )
+
+    @classmethod
+    def pending(cls, job_id: str) -> Prediction:
+        return cls(
+            job_id=job_id, observation="", effects=Effects(success=None, source="none"), parse_error=None,
+            truncated=False, usage=Usage.nothing(), model=None,
+        )
 
 
 class PlanStep(BaseModel):
@@ -71,7 +84,9 @@ class PlanStep(BaseModel):
 
 
 class PlanVerdict(BaseModel):
-    status: Literal["completed", "stopped"]
+    status: Literal["completed", "stopped", "running"] = Field(
+        description="running: the plan outlived the call budget; `job_id` fetches the rest."
+    )
     stopped_at: int | None = Field(
         default=None, description="The step the rollout stopped at: after it was predicted, or before any model call "
         "when a pre constraint forbids it."
@@ -84,7 +99,52 @@ class PlanVerdict(BaseModel):
 
 
 class PlanResult(BaseModel):
+    job_id: str | None = Field(default=None, description="Set when the plan outlived its budget: poll the job tool.")
     domain: str
     steps: list[PlanStep]
     verdict: PlanVerdict
     usage: Usage = Field(description="Totals over all steps.")
+
+
+class WorldStep(BaseModel):
+    step: int
+    action: str
+    observation: str = Field(description="What the world continues from: the real observation once recorded.")
+    source: Literal["predicted", "real"]
+    predicted: str | None = Field(default=None, description="For a recorded step: what had been predicted for it.")
+    similarity: float | None = Field(default=None, description="Predicted vs real, 0..1 (1: identical).")
+
+
+class Drift(BaseModel):
+    compared_steps: int = Field(description="Steps with both a prediction and a recorded reality.")
+    mean_similarity: float | None = Field(description="Mean similarity of predictions to reality; null before any.")
+
+
+class RecordResult(BaseModel):
+    step: int
+    anchored: bool = Field(description="True when reality replaced a prediction for this step (drift measured).")
+    similarity: float | None = None
+    diff: str | None = Field(default=None, description="A short unified diff, predicted -> real.")
+    dropped_steps: int = Field(default=0, description="Later predicted steps dropped: they grew from the prediction.")
+
+
+class WorldView(BaseModel):
+    world_id: str
+    domain: str
+    task: str
+    closed: bool
+    parent_id: str | None = None
+    forked_at: int | None = None
+    steps: list[WorldStep]
+    drift: Drift
+    recorded: RecordResult | None = None
+
+
+class JobStatus(BaseModel):
+    job_id: str
+    tool: str
+    status: Literal["running", "completed", "failed", "cancelled", "interrupted"]
+    progress: dict | None = Field(default=None, description="Steps done so far (`done`, `total`) and a message.")
+    partial: dict | None = Field(default=None, description="The result so far, while running or when interrupted.")
+    result: dict | None = Field(default=None, description="The final result: the tool's own result object.")
+    error: str | None = None

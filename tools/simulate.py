@@ -9,7 +9,7 @@ nothing: the model's cached prefix covers the whole first exchange.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -21,9 +21,12 @@ from ..domains.parsing import parse_reply
 from ..domains.protocol import assistant_turn, render_messages
 from ..server.engine import Completion, EngineError, GenerationRequest, Priority, Sampling
 from .checks import blocking, check_input, constraint_set, post_constraints, pre_constraints, run_checks
-from .constraints import ConstraintResult, report
+from .consistency import EntityLedger
+from .constraints import Constraint, ConstraintResult, report
 from .context import ToolContext, is_world_model
 from .inputs import Scene, validated_action, validated_history, validated_scene
+from .jobs import Progress, Work
+from .worlds import world_session
 from .results import Change, Effects, ModelInfo, Prediction, Usage
 
 # The reference model card's sampling for Qwen-AgentWorld (thinking on, long outputs).
@@ -197,21 +200,78 @@ async def simulate_action(
     constraints: Sequence[Any] = (),
     presets: Sequence[str] = (),
     stop_on_violation: bool = True,
+    world_id: str = "",
+    commit: bool = False,
+    budget_seconds: float | None = None,
 ) -> Prediction:
-    scene = validated_scene(ctx, domain, state, task, tools)
-    normalized = validated_action(ctx, scene, action)
-    turns = validated_history(ctx, scene.pack, history)
-    rules = constraint_set(scene.pack, constraints, presets)
-    planned = check_input(scene.pack, normalized, None, turns)  # no outcome yet: post constraints say unknown
-    before = await run_checks(ctx, pre_constraints(rules), planned, Priority.INTERACTIVE)
-    if stop_on_violation and blocking(before):
-        return blocked_prediction(before + await run_checks(ctx, post_constraints(rules), planned, Priority.INTERACTIVE))
-    prediction = await predict(ctx, scene, turns, normalized, overrides, include_reasoning, Priority.INTERACTIVE)
-    if rules:
-        outcome = outcome_check(scene.pack, normalized, None, turns, prediction)
-        after = await run_checks(ctx, post_constraints(rules), outcome, Priority.INTERACTIVE)
-        prediction.constraints = report(before + after)
-    return prediction
+    if world_id and (history or state or task or tools):
+        raise ToolError("with world_id, the world supplies history, state, task and tools: leave them out")
+    if not world_id and not domain:
+        raise ToolError(f"say where to simulate: pass domain (one of {', '.join(sorted(ctx.domains))}) or world_id")
+    if commit and not world_id:
+        raise ToolError("commit appends the step to a world: pass world_id too")
+
+    async def work(progress: Progress) -> Prediction:
+        if not world_id:
+            scene = validated_scene(ctx, domain, state, task, tools)
+            normalized = validated_action(ctx, scene, action)
+            return await _simulate(scene, normalized, validated_history(ctx, scene.pack, history), None)
+        async with world_session(ctx, world_id, domain) as session:
+            normalized = validated_action(ctx, session.scene, action)
+            prediction = await _simulate(session.scene, normalized, session.turns, session.ledger)
+            if commit and prediction.blocked is None:
+                session.commit([(normalized, prediction)])
+            return prediction
+
+    async def _simulate(scene: Scene, normalized: str, turns: list[Turn], ledger: EntityLedger | None) -> Prediction:
+        rules = constraint_set(scene.pack, constraints, presets)
+        planned = check_input(scene.pack, normalized, None, turns)  # no outcome yet: post constraints say unknown
+        before = await run_checks(ctx, pre_constraints(rules), planned, Priority.INTERACTIVE)
+        if stop_on_violation and blocking(before):
+            return blocked_prediction(before + await run_checks(ctx, post_constraints(rules), planned, Priority.INTERACTIVE))
+        prediction = await predict(ctx, scene, turns, normalized, overrides, include_reasoning, Priority.INTERACTIVE)
+        after = await review(ctx, scene, normalized, None, turns, prediction, rules, ledger, Priority.INTERACTIVE)
+        if rules:
+            prediction.constraints = report(before + after)
+        return prediction
+
+    return await within_budget(ctx, "simulate_action", work, budget_seconds, lambda job_id, _: Prediction.pending(job_id))
+
+
+async def review(
+    ctx: ToolContext,
+    scene: Scene,
+    action: str,
+    step: int | None,
+    turns: Sequence[Turn],
+    prediction: Prediction,
+    rules: Sequence[Constraint],
+    ledger: EntityLedger | None,
+    priority: Priority,
+) -> list[ConstraintResult]:
+    """After a prediction: its post constraints, and (in a world) its consistency with the past.
+
+    `step` is the plan step (None for a single action); the ledger counts the world's own steps.
+    """
+    results = await run_checks(ctx, post_constraints(rules), outcome_check(scene.pack, action, step, turns, prediction), priority)
+    if ledger is not None and prediction.parse_error is None:
+        effects = prediction.effects.model_dump()
+        prediction.warnings = ledger.warnings(
+            effects, prediction.observation, scene.pack.action_text(action), scene.pack.error_markers
+        )
+        ledger.apply(len(turns) + 1, effects)
+    return results
+
+
+async def within_budget(
+    ctx: ToolContext, tool: str, work: Work, budget_seconds: float | None, pending: Callable[[str, Progress], Any]
+):
+    """Run `work`; past the budget, hand back `pending(job_id, progress)` and let the job go on."""
+    if ctx.jobs is None:
+        return await work(Progress())
+    budget = ctx.budget_seconds if budget_seconds is None else budget_seconds
+    outcome = await ctx.jobs.run(tool, work, budget)
+    return pending(*outcome) if isinstance(outcome, tuple) else outcome
 
 
 def outcome_check(pack: DomainPack, action: str, step: int | None, history: Sequence[Turn], prediction: Prediction):

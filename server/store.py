@@ -1,0 +1,249 @@
+"""Durable state: worlds, their steps, and long-running jobs, in one SQLite file (WAL mode).
+
+Every committed step and every job update is one transaction, so a crash or a restart loses
+nothing that was acknowledged. Calls are short (milliseconds) and run on the event loop thread;
+the per-world locks that serialize steps live with the callers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS worlds (
+    id TEXT PRIMARY KEY,
+    domain TEXT NOT NULL,
+    task TEXT NOT NULL,
+    state TEXT NOT NULL,
+    tools TEXT,
+    parent_id TEXT,
+    forked_at INTEGER,
+    closed INTEGER NOT NULL DEFAULT 0,
+    created_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS steps (
+    world_id TEXT NOT NULL REFERENCES worlds(id),
+    position INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    observation TEXT NOT NULL,
+    predicted TEXT,
+    effects TEXT,
+    source TEXT NOT NULL,
+    similarity REAL,
+    diff TEXT,
+    created_at REAL NOT NULL,
+    PRIMARY KEY (world_id, position)
+);
+CREATE TABLE IF NOT EXISTS jobs (
+    id TEXT PRIMARY KEY,
+    tool TEXT NOT NULL,
+    status TEXT NOT NULL,
+    progress TEXT,
+    result TEXT,
+    error TEXT,
+    created_at REAL NOT NULL,
+    finished_at REAL
+);
+"""
+
+
+class StoreError(Exception):
+    """The data file cannot be used; the message names the file and the fix."""
+
+
+@dataclass(frozen=True)
+class WorldRow:
+    id: str
+    domain: str
+    task: str
+    state: str
+    tools: Any
+    parent_id: str | None
+    forked_at: int | None
+    closed: bool
+    created_at: float
+
+
+@dataclass(frozen=True)
+class StepRow:
+    position: int
+    action: str
+    observation: str
+    predicted: str | None
+    effects: dict[str, Any] | None
+    source: str  # "predicted" or "real"
+    similarity: float | None
+    diff: str | None
+
+
+@dataclass(frozen=True)
+class JobRow:
+    id: str
+    tool: str
+    status: str
+    progress: dict[str, Any] | None
+    result: dict[str, Any] | None
+    error: str | None
+    created_at: float
+    finished_at: float | None
+
+
+def default_data_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "agentworld-mcp"
+
+
+def _new_id(prefix: str) -> str:
+    return f"{prefix}_{uuid.uuid4().hex[:12]}"
+
+
+def _loads(text: str | None) -> Any:
+    return json.loads(text) if text is not None else None
+
+
+class Store:
+    def __init__(self, path: Path):
+        self.path = path
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(path, timeout=2.0, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable at each commit on power-safe disks
+            self._db.execute("PRAGMA foreign_keys=ON")
+            if self._db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+                raise sqlite3.DatabaseError("integrity check failed")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc):
+                raise StoreError(f"{path} is locked by another process; stop it or pass another --data-dir") from None
+            raise StoreError(f"{path} cannot be opened ({exc}); check its permissions or pass another --data-dir") from None
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{path} is not a usable database ({exc}); move it aside or pass another --data-dir") from None
+
+    def close(self) -> None:
+        self._db.close()
+
+    # --- worlds ------------------------------------------------------------------------------
+    def create_world(self, domain: str, task: str, state: str, tools: Any, parent: tuple[str, int] | None = None) -> str:
+        world_id = _new_id("w")
+        self._db.execute(
+            "INSERT INTO worlds (id, domain, task, state, tools, parent_id, forked_at, created_at) VALUES (?,?,?,?,?,?,?,?)",
+            (world_id, domain, task, state, json.dumps(tools) if tools is not None else None,
+             parent[0] if parent else None, parent[1] if parent else None, time.time()),
+        )
+        return world_id
+
+    def world(self, world_id: str) -> WorldRow | None:
+        row = self._db.execute(
+            "SELECT id, domain, task, state, tools, parent_id, forked_at, closed, created_at FROM worlds WHERE id = ?",
+            (world_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        return WorldRow(row[0], row[1], row[2], row[3], _loads(row[4]), row[5], row[6], bool(row[7]), row[8])
+
+    def worlds(self, limit: int = 200) -> list[tuple[WorldRow, int]]:
+        """Recent worlds with their step counts, newest first."""
+        rows = self._db.execute(
+            "SELECT w.id, COUNT(s.position) FROM worlds w LEFT JOIN steps s ON s.world_id = w.id "
+            "GROUP BY w.id ORDER BY w.created_at DESC LIMIT ?",
+            (limit,),
+        ).fetchall()
+        return [(self.world(world_id), count) for world_id, count in rows]  # type: ignore[misc]
+
+    def close_world(self, world_id: str) -> None:
+        self._db.execute("UPDATE worlds SET closed = 1 WHERE id = ?", (world_id,))
+
+    def steps(self, world_id: str, up_to: int | None = None) -> list[StepRow]:
+        rows = self._db.execute(
+            "SELECT position, action, observation, predicted, effects, source, similarity, diff FROM steps "
+            "WHERE world_id = ? AND (? IS NULL OR position <= ?) ORDER BY position",
+            (world_id, up_to, up_to),
+        ).fetchall()
+        return [StepRow(r[0], r[1], r[2], r[3], _loads(r[4]), r[5], r[6], r[7]) for r in rows]
+
+    def append_steps(self, world_id: str, steps: list[StepRow]) -> None:
+        with self._transaction():
+            for step in steps:
+                self._insert_step(world_id, step)
+
+    def replace_step(self, world_id: str, step: StepRow) -> None:
+        with self._transaction():
+            self._db.execute("DELETE FROM steps WHERE world_id = ? AND position = ?", (world_id, step.position))
+            self._insert_step(world_id, step)
+
+    def truncate(self, world_id: str, keep: int) -> int:
+        """Drop the steps after position `keep`; returns how many went."""
+        return self._db.execute("DELETE FROM steps WHERE world_id = ? AND position > ?", (world_id, keep)).rowcount
+
+    def copy_steps(self, source: str, target: str, up_to: int) -> None:
+        with self._transaction():
+            for step in self.steps(source, up_to):
+                self._insert_step(target, step)
+
+    def _insert_step(self, world_id: str, step: StepRow) -> None:
+        self._db.execute(
+            "INSERT INTO steps (world_id, position, action, observation, predicted, effects, source, similarity, diff, "
+            "created_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (world_id, step.position, step.action, step.observation, step.predicted,
+             json.dumps(step.effects) if step.effects is not None else None, step.source, step.similarity, step.diff,
+             time.time()),
+        )
+
+    # --- jobs --------------------------------------------------------------------------------
+    def create_job(self, tool: str) -> str:
+        job_id = _new_id("job")
+        self._db.execute("INSERT INTO jobs (id, tool, status, created_at) VALUES (?,?,?,?)", (job_id, tool, "running", time.time()))
+        return job_id
+
+    def update_job(self, job_id: str, progress: dict[str, Any] | None = None, result: dict[str, Any] | None = None) -> None:
+        self._db.execute(
+            "UPDATE jobs SET progress = COALESCE(?, progress), result = COALESCE(?, result) WHERE id = ?",
+            (json.dumps(progress) if progress is not None else None, json.dumps(result) if result is not None else None, job_id),
+        )
+
+    def finish_job(self, job_id: str, status: str, result: dict[str, Any] | None = None, error: str | None = None) -> None:
+        self._db.execute(
+            "UPDATE jobs SET status = ?, result = COALESCE(?, result), error = ?, finished_at = ? WHERE id = ?",
+            (status, json.dumps(result) if result is not None else None, error, time.time(), job_id),
+        )
+
+    def job(self, job_id: str) -> JobRow | None:
+        row = self._db.execute(
+            "SELECT id, tool, status, progress, result, error, created_at, finished_at FROM jobs WHERE id = ?", (job_id,)
+        ).fetchone()
+        if row is None:
+            return None
+        return JobRow(row[0], row[1], row[2], _loads(row[3]), _loads(row[4]), row[5], row[6], row[7])
+
+    def settle_jobs_at_start(self, retention_seconds: float) -> None:
+        """Jobs left running by an earlier process were interrupted; finished ones expire."""
+        now = time.time()
+        with self._transaction():
+            self._db.execute(
+                "UPDATE jobs SET status = 'interrupted', finished_at = ?, "
+                "error = 'the server stopped while this job ran; progress shows where it got to' WHERE status = 'running'",
+                (now,),
+            )
+            self._db.execute("DELETE FROM jobs WHERE finished_at IS NOT NULL AND finished_at < ?", (now - retention_seconds,))
+
+    def _transaction(self):
+        return _Transaction(self._db)
+
+
+class _Transaction:
+    def __init__(self, db: sqlite3.Connection):
+        self._db = db
+
+    def __enter__(self):
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type, exc, tb):
+        self._db.execute("COMMIT" if exc_type is None else "ROLLBACK")

@@ -1,0 +1,208 @@
+"""Worlds and jobs: persistence across a killed server, fork and rewind, anchoring and drift,
+consistency warnings, budgets that turn calls into jobs, and cancelling a job."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+
+import pytest
+from mcp import Client, StdioServerParameters
+
+from agentworld_mcp.server.store import Store, StoreError
+from agentworld_mcp.tools.consistency import EntityLedger
+
+QUICK = {"temperature": 0, "max_tokens": 24}
+
+
+async def _call(client, tool: str, arguments: dict) -> dict:
+    result = await client.call_tool(tool, arguments)
+    assert not result.is_error, result.content
+    return result.structured_content
+
+
+async def _error(client, tool: str, arguments: dict) -> str:
+    result = await client.call_tool(tool, arguments)
+    assert result.is_error
+    return result.content[0].text
+
+
+# --- consistency (no model) -------------------------------------------------------------------
+def test_a_deleted_entity_shown_again_is_a_warning():
+    ledger = EntityLedger.replay([
+        (1, {"changed": [{"entity": "notes/todo.txt", "change": "created"}]}),
+        (2, {"changed": [{"entity": "notes/todo.txt", "change": "deleted"}]}),
+    ])
+    listing = "dev@sandbox:~/project$ ls notes\ntodo.txt  ideas.md\ndev@sandbox:~/project$"
+    warnings = ledger.warnings({"changed": []}, listing, "ls notes\n", ["No such file"])
+    assert warnings == ["'notes/todo.txt' was deleted at step 2 but appears in this observation again"]
+    touched = ledger.warnings({"changed": [{"entity": "notes/todo.txt", "change": "modified"}]}, "", "", [])
+    assert touched == ["'notes/todo.txt' was deleted at step 2 but this step modified it"]
+
+
+def test_an_error_naming_a_deleted_entity_or_a_recreation_is_no_contradiction():
+    ledger = EntityLedger.replay([(1, {"changed": [{"entity": "todo.txt", "change": "deleted"}]})])
+    error = "cat: todo.txt: No such file or directory"
+    assert ledger.warnings({"changed": []}, error, "cat todo.txt\n", ["No such file"]) == []
+    ledger.apply(2, {"changed": [{"entity": "todo.txt", "change": "created"}]})
+    assert ledger.warnings({"changed": []}, "todo.txt", "ls\n", []) == []
+
+
+# --- the store (no model) ---------------------------------------------------------------------
+def test_a_corrupt_database_is_one_line_naming_the_file(tmp_path, server_argv, server_env):
+    (tmp_path / "worlds.sqlite3").write_bytes(b"this is not a database" * 100)
+    with pytest.raises(StoreError, match="worlds.sqlite3 is not a usable database"):
+        Store(tmp_path / "worlds.sqlite3")
+    done = subprocess.run(
+        [*server_argv, "--data-dir", str(tmp_path)], env=server_env, capture_output=True, text=True, timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and str(tmp_path / "worlds.sqlite3") in lines[0]
+
+
+def test_a_locked_database_is_one_line_naming_the_file(tmp_path):
+    path = tmp_path / "worlds.sqlite3"
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("CREATE TABLE t (x)")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(StoreError, match="is locked by another process"):
+            Store(path)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+
+
+# --- worlds through MCP (real model) ----------------------------------------------------------
+async def test_fork_rewind_and_stepping_a_world(mcp_server):
+    async with Client(mcp_server, mode="legacy") as client:
+        world = await _call(client, "world", {"operation": "open", "domain": "terminal", "task": "tidy up"})
+        world_id = world["world_id"]
+        assert world["steps"] == [] and world["closed"] is False
+        for command in ("mkdir notes", "ls"):
+            prediction = await _call(client, "simulate_action", {"world_id": world_id, "action": command, "commit": True, **QUICK})
+            assert isinstance(prediction["warnings"], list)
+        what_if = await _call(client, "simulate_action", {"world_id": world_id, "action": "pwd", **QUICK})  # not committed
+        assert what_if["observation"] or what_if["parse_error"]
+        view = await _call(client, "world", {"operation": "get", "world_id": world_id})
+        assert [s["step"] for s in view["steps"]] == [1, 2] and {s["source"] for s in view["steps"]} == {"predicted"}
+        assert json.loads(view["steps"][0]["action"])[0]["keystrokes"] == "mkdir notes\n"
+
+        fork = await _call(client, "world", {"operation": "fork", "world_id": world_id, "step": 1})
+        assert fork["parent_id"] == world_id and fork["forked_at"] == 1 and len(fork["steps"]) == 1
+        assert fork["steps"][0] == view["steps"][0] and fork["task"] == "tidy up"
+
+        rolled = await _call(client, "dry_run_plan", {"world_id": fork["world_id"], "steps": ["ls", "pwd"], **QUICK})
+        assert len(rolled["steps"]) >= 1
+        unchanged = await _call(client, "world", {"operation": "get", "world_id": fork["world_id"]})
+        assert len(unchanged["steps"]) == 1  # a rollout without commit leaves the world as it was
+        rewound = await _call(client, "world", {"operation": "rewind", "world_id": world_id, "step": 0})
+        assert rewound["steps"] == []
+        listing = json.loads((await client.read_resource("world://list")).contents[0].text)
+        assert {world_id, fork["world_id"]} <= {entry["world_id"] for entry in listing}
+
+
+async def test_recording_reality_anchors_the_world_and_reports_drift(mcp_server):
+    async with Client(mcp_server, mode="legacy") as client:
+        world_id = (await _call(client, "world", {"operation": "open", "domain": "terminal"}))["world_id"]
+        predicted = await _call(client, "simulate_action", {"world_id": world_id, "action": "whoami", "commit": True, **QUICK})
+        real = "dev@sandbox:~/project$ whoami\ndev\ndev@sandbox:~/project$"
+        view = await _call(client, "world", {"operation": "record", "world_id": world_id, "action": "whoami", "observation": real})
+        recorded = view["recorded"]
+        assert recorded["anchored"] is True and recorded["step"] == 1 and 0.0 <= recorded["similarity"] <= 1.0
+        assert view["steps"][0]["observation"] == real and view["steps"][0]["source"] == "real"
+        assert view["steps"][0]["predicted"] == predicted["observation"]
+        assert view["drift"]["compared_steps"] == 1 and view["drift"]["mean_similarity"] == recorded["similarity"]
+        if predicted["observation"] != real:
+            assert recorded["diff"].startswith("--- predicted")
+        unpredicted = await _call(client, "world", {"operation": "record", "world_id": world_id, "action": "pwd", "observation": "/home/dev/project"})
+        assert unpredicted["recorded"] == {"step": 2, "anchored": False, "similarity": None, "diff": None, "dropped_steps": 0}
+        resource = json.loads((await client.read_resource(f"world://{world_id}")).contents[0].text)
+        assert resource["drift"]["compared_steps"] == 1 and len(resource["steps"]) == 2
+
+
+async def test_bad_world_input_is_a_clear_tool_error(mcp_server):
+    async with Client(mcp_server, mode="legacy") as client:
+        world_id = (await _call(client, "world", {"operation": "open", "domain": "terminal"}))["world_id"]
+        assert "unknown world 'w_nope'" in await _error(client, "simulate_action", {"world_id": "w_nope", "action": "ls"})
+        assert "has 0 steps; fork at a step from 0 to 0" in await _error(client, "world", {"operation": "fork", "world_id": world_id, "step": 3})
+        assert "simulates domain 'terminal', not 'web'" in await _error(
+            client, "world", {"operation": "record", "world_id": world_id, "domain": "web", "action": "go_back()", "observation": "x"})
+        assert "leave them out" in await _error(client, "simulate_action", {"world_id": world_id, "action": "ls", "state": "x"})
+        assert "pass world_id too" in await _error(client, "simulate_action", {"domain": "terminal", "action": "ls", "commit": True})
+        await _call(client, "world", {"operation": "close", "world_id": world_id})
+        assert "is closed" in await _error(client, "simulate_action", {"world_id": world_id, "action": "ls"})
+        assert "unknown job" in await _error(client, "job", {"job_id": "job_nope"})
+
+
+# --- jobs (real model) ------------------------------------------------------------------------
+async def test_a_plan_past_its_budget_becomes_a_job_whose_result_can_be_fetched(mcp_server):
+    async with Client(mcp_server, mode="legacy") as client:
+        handle = await _call(client, "dry_run_plan", {
+            "domain": "terminal", "steps": ["ls", "pwd", "whoami"], "budget_seconds": 1, **QUICK})
+        assert handle["verdict"]["status"] == "running" and handle["job_id"].startswith("job_")
+        status = await _call(client, "job", {"job_id": handle["job_id"]})
+        assert status["status"] == "running" and status["tool"] == "dry_run_plan"
+        for _ in range(60):
+            status = await _call(client, "job", {"job_id": handle["job_id"], "wait_seconds": 10})
+            if status["status"] != "running":
+                break
+    assert status["status"] == "completed", status
+    plan = status["result"]
+    assert plan["verdict"]["status"] in ("completed", "stopped") and 1 <= len(plan["steps"]) <= 3
+    assert status["progress"]["done"] == len(plan["steps"]) and status["progress"]["total"] == 3
+
+
+async def test_cancelling_a_job_stops_the_model_work(mcp_server, tool_context):
+    async with Client(mcp_server, mode="legacy") as client:
+        handle = await _call(client, "simulate_action", {
+            "domain": "terminal", "action": "find / -name '*.log'", "budget_seconds": 1, "temperature": 1.0, "max_tokens": 3000})
+        assert handle["job_id"] and handle["observation"] == ""
+        cancelled_before = tool_context.engine.stats().cancelled
+        status = await _call(client, "job", {"job_id": handle["job_id"], "cancel": True})
+        assert status["status"] == "cancelled"
+        for _ in range(100):
+            stats = tool_context.engine.stats()
+            if not stats.running:
+                break
+            await asyncio.sleep(0.05)
+        assert not stats.running and stats.cancelled > cancelled_before
+
+
+# --- restarts (real server process) -----------------------------------------------------------
+def _params(server_argv, env):
+    return StdioServerParameters(command=server_argv[0], args=server_argv[1:], env=env)
+
+
+async def _kill_server_after(server_argv, env, body):
+    """Run `body(client)` against a fresh server process, then kill it without a clean shutdown."""
+    async with Client(_params(server_argv, env), mode="legacy", read_timeout_seconds=300) as client:
+        outcome = await body(client)
+        status = json.loads((await client.read_resource("status://server")).contents[0].text)
+        os.kill(status["process_id"], signal.SIGKILL)
+    return outcome
+
+
+async def test_a_world_and_an_interrupted_job_survive_killing_the_server(tmp_path, server_argv, server_env):
+    env = {**server_env, "AGENTWORLD_DATA_DIR": str(tmp_path)}
+
+    async def first_life(client):
+        world_id = (await _call(client, "world", {"operation": "open", "domain": "terminal", "task": "survive"}))["world_id"]
+        await _call(client, "simulate_action", {"world_id": world_id, "action": "touch keep.txt", "commit": True, **QUICK})
+        view = await _call(client, "world", {"operation": "get", "world_id": world_id})
+        job = await _call(client, "dry_run_plan", {
+            "domain": "terminal", "steps": ["ls"] * 6, "budget_seconds": 1, "temperature": 0, "max_tokens": 64})
+        return view, job["job_id"]
+
+    before, job_id = await _kill_server_after(server_argv, env, first_life)
+    async with Client(_params(server_argv, env), mode="legacy", read_timeout_seconds=300) as client:
+        after = await _call(client, "world", {"operation": "get", "world_id": before["world_id"]})
+        job = await _call(client, "job", {"job_id": job_id})
+    assert after == before and after["task"] == "survive" and len(after["steps"]) == 1
+    assert job["status"] == "interrupted" and "stopped while this job ran" in job["error"]

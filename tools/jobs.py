@@ -1,0 +1,115 @@
+"""Jobs: work that outlives a host's tool-call timeout (Claude Desktop cuts calls at about 60 s).
+
+A call runs as a task. If it finishes within its budget, its result is returned as usual and no
+job exists. Otherwise the call returns a job id with what is done so far, the task goes on, and
+its progress and final result are kept in the store, where they survive a restart (a job cut off
+by one is reported as interrupted, with its progress).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import BaseModel
+
+from ..server.store import Store
+from .results import JobStatus
+
+log = logging.getLogger(__name__)
+
+
+class Progress:
+    """What a running call has done so far; persisted once the call has become a job."""
+
+    def __init__(self) -> None:
+        self.snapshot: dict[str, Any] = {}
+        self.partial: BaseModel | None = None
+        self._persist: Callable[[], None] | None = None
+
+    def update(self, done: int, total: int, message: str, partial: BaseModel | None = None) -> None:
+        self.snapshot = {"done": done, "total": total, "message": message}
+        if partial is not None:
+            self.partial = partial
+        if self._persist is not None:
+            self._persist()
+
+
+Work = Callable[[Progress], Awaitable[BaseModel]]
+
+
+class Jobs:
+    def __init__(self, store: Store):
+        self._store = store
+        self._tasks: dict[str, asyncio.Task] = {}
+        self._progress: dict[str, Progress] = {}
+
+    async def run(self, tool: str, work: Work, budget: float) -> BaseModel | tuple[str, Progress]:
+        """The result, or (job id, progress so far) when the budget ran out first."""
+        progress = Progress()
+        task = asyncio.create_task(work(progress))
+        try:
+            done, _ = await asyncio.wait({task}, timeout=budget)
+        except asyncio.CancelledError:  # the caller gave up before the budget: so does the work
+            task.cancel()
+            raise
+        if task in done:
+            return task.result()
+        job_id = self._store.create_job(tool)
+        self._tasks[job_id], self._progress[job_id] = task, progress
+
+        def persist() -> None:
+            partial = progress.partial.model_dump(mode="json") if progress.partial is not None else None
+            self._store.update_job(job_id, progress.snapshot, partial)
+
+        progress._persist = persist
+        persist()
+        task.add_done_callback(lambda finished: self._settle(job_id, finished))
+        return job_id, progress
+
+    def _settle(self, job_id: str, task: asyncio.Task) -> None:
+        if task.cancelled():
+            self._store.finish_job(job_id, "cancelled", error="cancelled by the client")
+        elif task.exception() is not None:
+            error = task.exception()
+            message = str(error) if isinstance(error, ToolError) else f"the job failed: {error}"
+            if not isinstance(error, ToolError):
+                log.error("job %s failed", job_id, exc_info=error)
+            self._store.finish_job(job_id, "failed", error=message)
+        else:
+            self._store.finish_job(job_id, "completed", result=task.result().model_dump(mode="json"))
+        self._tasks.pop(job_id, None)
+
+    async def status(self, job_id: str, wait_seconds: float = 0.0, cancel: bool = False) -> JobStatus:
+        task = self._tasks.get(job_id)
+        if self._store.job(job_id) is None:
+            raise ToolError(f"unknown job {job_id!r}; job ids come from a call that outlived its budget")
+        if task is not None and cancel:
+            task.cancel()
+            await asyncio.wait({task})  # the model stops at its next token; the record settles
+            await asyncio.sleep(0)
+        elif task is not None and wait_seconds > 0:
+            await asyncio.wait({task}, timeout=wait_seconds)
+            await asyncio.sleep(0)  # let the done-callback record the outcome
+        row = self._store.job(job_id)
+        assert row is not None
+        if cancel and task is None and row.status == "running":
+            raise ToolError(f"job {job_id!r} is not running in this server process")
+        progress = self._progress.get(job_id)
+        partial = row.result if row.status != "completed" else None
+        return JobStatus(
+            job_id=row.id,
+            tool=row.tool,
+            status=row.status,  # type: ignore[arg-type]
+            progress=progress.snapshot if progress is not None else row.progress,
+            partial=partial,
+            result=row.result if row.status == "completed" else None,
+            error=row.error,
+        )
+
+    def cancel_all(self) -> None:
+        for task in self._tasks.values():
+            task.cancel()

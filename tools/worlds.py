@@ -1,0 +1,199 @@
+"""Worlds: a domain, a task and initial state, simulated tools (mcp) and a history of steps, kept.
+
+An agent opens a world once and then sends only actions. Worlds fork at any step (what-if
+branches that share the past), rewind, and stay anchored to reality: after the agent really runs
+an action it records the real observation, the world continues from it, and the server reports
+how far the prediction was from what happened (the world's drift).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcp.server.mcpserver.exceptions import ToolError
+
+from ..domains import Turn
+from ..server.store import StepRow, Store, WorldRow
+from .consistency import EntityLedger
+from .context import ToolContext
+from .inputs import Scene, normalized_action, validated_history, validated_scene
+from .results import Drift, Prediction, RecordResult, WorldStep, WorldView
+
+_MAX_COMPARED_CHARS = 20_000  # difflib is quadratic; drift over the first 20k characters is plenty
+_MAX_DIFF_LINES = 24
+
+
+def _store(ctx: ToolContext) -> Store:
+    if ctx.store is None:
+        raise ToolError("this server runs without a world store; start it with a --data-dir")
+    return ctx.store
+
+
+def _row(ctx: ToolContext, world_id: str) -> WorldRow:
+    row = _store(ctx).world(world_id)
+    if row is None:
+        raise ToolError(f"unknown world {world_id!r}; open one with the world tool (operation 'open')")
+    return row
+
+
+def _open_row(ctx: ToolContext, world_id: str) -> WorldRow:
+    row = _row(ctx, world_id)
+    if row.closed:
+        raise ToolError(f"world {world_id!r} is closed; fork it to continue from its history")
+    return row
+
+
+@dataclass
+class WorldSession:
+    """A world held for one step or rollout; `commit` appends predicted steps to it."""
+
+    ctx: ToolContext
+    row: WorldRow
+    scene: Scene
+    turns: list[Turn]
+    ledger: EntityLedger = field(default_factory=EntityLedger)
+
+    def commit(self, steps: Sequence[tuple[str, Prediction]]) -> None:
+        store = _store(self.ctx)
+        start = len(store.steps(self.row.id))
+        rows = [
+            StepRow(start + index, action, p.observation, p.observation, p.effects.model_dump(exclude={"source"}),
+                    "predicted", None, None)
+            for index, (action, p) in enumerate(steps, 1)
+            if p.parse_error is None and p.blocked is None
+        ]
+        store.append_steps(self.row.id, rows)
+
+
+def _lock(ctx: ToolContext, world_id: str) -> asyncio.Lock:
+    return ctx.world_locks.setdefault(world_id, asyncio.Lock())
+
+
+@asynccontextmanager
+async def world_session(ctx: ToolContext, world_id: str, domain: str = "") -> AsyncIterator[WorldSession]:
+    """Hold a world for a step: steps on one world run one at a time, other worlds are not held up."""
+    async with _lock(ctx, world_id):
+        row = _open_row(ctx, world_id)
+        if domain and domain != row.domain:
+            raise ToolError(f"world {world_id!r} simulates domain {row.domain!r}, not {domain!r}")
+        scene = validated_scene(ctx, row.domain, row.state, row.task, row.tools)
+        steps = _store(ctx).steps(world_id)
+        turns = [Turn(step.action, step.observation) for step in steps]
+        ledger = EntityLedger.replay((step.position, step.effects) for step in steps)
+        yield WorldSession(ctx, row, scene, turns, ledger)
+
+
+def open_world(ctx: ToolContext, domain: str, task: str, state: str, tools: Any, history: Sequence[dict]) -> WorldView:
+    scene = validated_scene(ctx, domain, state, task, tools)
+    turns = validated_history(ctx, scene.pack, history)
+    store = _store(ctx)
+    world_id = store.create_world(domain, task, state, tools)
+    store.append_steps(world_id, [StepRow(i, t.action, t.observation, None, None, "real", None, None) for i, t in enumerate(turns, 1)])
+    return world_view(ctx, world_id)
+
+
+async def fork_world(ctx: ToolContext, world_id: str, step: int | None) -> WorldView:
+    async with _lock(ctx, world_id):
+        row = _row(ctx, world_id)
+        length = len(_store(ctx).steps(world_id))
+        at = length if step is None else step
+        if not 0 <= at <= length:
+            raise ToolError(f"world {world_id!r} has {length} steps; fork at a step from 0 to {length}")
+        store = _store(ctx)
+        child = store.create_world(row.domain, row.task, row.state, row.tools, parent=(world_id, at))
+        store.copy_steps(world_id, child, at)
+    return world_view(ctx, child)
+
+
+async def rewind_world(ctx: ToolContext, world_id: str, step: int | None) -> WorldView:
+    if step is None:
+        raise ToolError("rewind needs `step`: the number of steps to keep (0 empties the world)")
+    async with _lock(ctx, world_id):
+        _open_row(ctx, world_id)
+        length = len(_store(ctx).steps(world_id))
+        if not 0 <= step <= length:
+            raise ToolError(f"world {world_id!r} has {length} steps; rewind to a step from 0 to {length}")
+        _store(ctx).truncate(world_id, step)
+    return world_view(ctx, world_id)
+
+
+async def close_world(ctx: ToolContext, world_id: str) -> WorldView:
+    async with _lock(ctx, world_id):
+        _open_row(ctx, world_id)
+        _store(ctx).close_world(world_id)
+    return world_view(ctx, world_id)
+
+
+async def record_reality(ctx: ToolContext, world_id: str, action: str, observation: str, domain: str = "") -> WorldView:
+    """The agent ran `action` for real and saw `observation`: the world continues from that.
+
+    If the world's last step predicted this same action, reality replaces the prediction and the
+    drift is measured; otherwise the real step is appended.
+    """
+    if not observation.strip():
+        raise ToolError("record needs the real `observation` the action produced")
+    async with world_session(ctx, world_id, domain) as session:
+        pack = session.scene.pack
+        normalized = normalized_action(ctx, pack, action)
+        store = _store(ctx)
+        steps = store.steps(world_id)
+        last = steps[-1] if steps else None
+        if last is not None and last.source == "predicted" and last.action == normalized:
+            similarity, diff = _compare(last.observation, observation)
+            anchored = StepRow(last.position, normalized, observation, last.predicted, last.effects, "real", similarity, diff)
+            store.replace_step(world_id, anchored)
+            recorded = RecordResult(step=last.position, anchored=True, similarity=similarity, diff=diff)
+        else:
+            position = len(steps) + 1
+            store.append_steps(world_id, [StepRow(position, normalized, observation, None, None, "real", None, None)])
+            recorded = RecordResult(step=position, anchored=False)
+    view = world_view(ctx, world_id)
+    view.recorded = recorded
+    return view
+
+
+def _compare(predicted: str, real: str) -> tuple[float, str]:
+    a, b = predicted[:_MAX_COMPARED_CHARS], real[:_MAX_COMPARED_CHARS]
+    similarity = difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
+    diff_lines = list(difflib.unified_diff(a.splitlines(), b.splitlines(), "predicted", "real", lineterm="", n=1))
+    if len(diff_lines) > _MAX_DIFF_LINES:
+        diff_lines = diff_lines[:_MAX_DIFF_LINES] + [f"... ({len(diff_lines) - _MAX_DIFF_LINES} more diff lines)"]
+    return round(similarity, 4), "\n".join(diff_lines)
+
+
+def world_view(ctx: ToolContext, world_id: str) -> WorldView:
+    row = _row(ctx, world_id)
+    steps = _store(ctx).steps(world_id)
+    compared = [step.similarity for step in steps if step.similarity is not None]
+    return WorldView(
+        world_id=row.id,
+        domain=row.domain,
+        task=row.task,
+        closed=row.closed,
+        parent_id=row.parent_id,
+        forked_at=row.forked_at,
+        steps=[
+            WorldStep(
+                step=step.position, action=step.action, observation=step.observation, source=step.source,  # type: ignore[arg-type]
+                predicted=step.predicted if step.source == "real" else None, similarity=step.similarity,
+            )
+            for step in steps
+        ],
+        drift=Drift(
+            compared_steps=len(compared),
+            mean_similarity=round(sum(compared) / len(compared), 4) if compared else None,
+        ),
+    )
+
+
+def world_listing(ctx: ToolContext) -> list[dict[str, Any]]:
+    return [
+        {"world_id": row.id, "domain": row.domain, "task": row.task, "steps": count, "closed": row.closed,
+         "uri": f"world://{row.id}"}
+        for row, count in _store(ctx).worlds()
+    ]

@@ -52,7 +52,7 @@ def build_context(
         )
     )
     return ToolContext(
-        engine=Engine(backend, max_waiting=settings.queue_limit),
+        engine=Engine(backend, max_waiting=settings.queue_limit, result_cache=settings.result_cache),
         domains=domains if domains is not None else load_domain_packs(settings),
         limits=settings.limits(),
         effects=settings.effects,

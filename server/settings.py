@@ -28,6 +28,7 @@ class Settings(BaseModel):
     chat_template_vars: dict[str, Any] = Field(default_factory=dict)
     override_kv: dict[str, bool | int | float | str] = Field(default_factory=dict)
     queue_limit: int = Field(default=64, ge=1)
+    result_cache: int = Field(default=256, ge=0, description="Greedy results kept for identical requests; 0: off.")
     queue_timeout: float = Field(default=300.0, gt=0, description="Seconds a request may wait before it is dropped.")
     domains_dir: Path | None = Field(default=None, description="A folder of user-defined domain packs.")
     override_domains: bool = Field(default=False, description="Let user packs replace built-in packs of the same name.")

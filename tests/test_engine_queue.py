@@ -135,3 +135,36 @@ async def test_requests_wait_for_the_load_and_fail_clearly_when_it_fails():
         await engine.generate(request("later"))
     assert engine.stats().state == "failed"
     engine.close()
+
+
+async def test_identical_greedy_requests_are_answered_from_the_cache(backend):
+    from agentworld_mcp.server.engine import GenerationRequest, Sampling
+
+    engine = Engine(backend, result_cache=2)
+    engine.start()
+    try:
+        greedy = GenerationRequest(({"role": "user", "content": "same"},), Sampling(temperature=0))
+        first, second = await engine.generate(greedy), await engine.generate(greedy)
+        assert backend.ran == ["same"] and not first.cached and second.cached and second.text == first.text
+        sampled = GenerationRequest(({"role": "user", "content": "sampled"},), Sampling(temperature=0.7))
+        await engine.generate(sampled), await engine.generate(sampled)
+        assert backend.ran == ["same", "sampled", "sampled"]  # sampling is never cached
+        for label in ("a", "b"):  # capacity 2: "same" is evicted
+            await engine.generate(GenerationRequest(({"role": "user", "content": label},), Sampling(temperature=0)))
+        await engine.generate(greedy)
+        assert backend.ran[-1] == "same" and engine.stats().cache_hits == 1
+    finally:
+        engine.close()
+
+
+async def test_a_zero_capacity_cache_is_off(backend):
+    from agentworld_mcp.server.engine import GenerationRequest, Sampling
+
+    engine = Engine(backend, result_cache=0)
+    engine.start()
+    try:
+        greedy = GenerationRequest(({"role": "user", "content": "same"},), Sampling(temperature=0))
+        await engine.generate(greedy), await engine.generate(greedy)
+        assert backend.ran == ["same", "same"]
+    finally:
+        engine.close()

@@ -159,3 +159,14 @@ async def test_a_full_queue_answers_busy_through_mcp_at_once():
     finally:
         backend.gate.set()
         engine.close()
+
+
+async def test_a_repeated_greedy_simulation_is_answered_from_the_cache(mcp_server, tool_context):
+    call = {"domain": "terminal", "action": "echo cached", **QUICK}
+    async with Client(mcp_server, mode="legacy") as client:
+        first = (await client.call_tool("simulate_action", call)).structured_content
+        completed = tool_context.engine.stats().completed
+        second = (await client.call_tool("simulate_action", call)).structured_content
+    assert second["usage"]["cached"] is True and first["usage"]["cached"] is False
+    assert second["observation"] == first["observation"] and second["effects"] == first["effects"]
+    assert tool_context.engine.stats().completed == completed  # the model did not run again

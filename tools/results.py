@@ -30,6 +30,7 @@ class Usage(BaseModel):
     effects_tokens: int = Field(description="Completion tokens spent deriving `effects` (included in completion_tokens).")
     queue_seconds: float
     generation_seconds: float
+    cached: bool = Field(default=False, description="Answered from the result cache (identical greedy request).")
 
     @classmethod
     def nothing(cls) -> Usage:

@@ -163,6 +163,7 @@ def _usage(*completions: Completion | None) -> Usage:
         effects_tokens=effects.completion_tokens if effects else 0,
         queue_seconds=round(sum(c.queue_seconds for c in done), 4),
         generation_seconds=round(sum(c.generation_seconds for c in done), 4),
+        cached=bool(done) and all(c.cached for c in done),
     )
 
 
@@ -174,6 +175,7 @@ def total_usage(usages: Sequence[Usage]) -> Usage:
         effects_tokens=sum(u.effects_tokens for u in usages),
         queue_seconds=round(sum(u.queue_seconds for u in usages), 4),
         generation_seconds=round(sum(u.generation_seconds for u in usages), 4),
+        cached=bool(usages) and all(u.cached for u in usages),
     )
 
 

@@ -16,6 +16,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from .queue import Job, JobQueue
+from .result_cache import ResultCache
 from .types import (
     Backend,
     Completion,
@@ -50,11 +51,13 @@ class EngineStats:
     wait_seconds_p50: float | None
     wait_seconds_max: float | None
     tokens_per_second: float | None
+    cache_hits: int
 
 
 class Engine:
-    def __init__(self, backend: Backend, max_waiting: int = 64):
+    def __init__(self, backend: Backend, max_waiting: int = 64, result_cache: int = 256):
         self._backend = backend
+        self._cache = ResultCache(result_cache)
         self._queue = JobQueue(max_waiting)
         self._ready = threading.Event()
         self._model: ModelDescription | None = None
@@ -98,6 +101,9 @@ class Engine:
         """Run one request. `timeout` bounds only the wait in the queue (a deadline, in seconds)."""
         if self._load_error is not None:
             raise ModelUnavailable(self._load_error)
+        key = self._cache.key(request) if self._cache.capacity > 0 else None
+        if key is not None and (hit := self._cache.get(key)) is not None:
+            return hit
         loop = asyncio.get_running_loop()
         done = asyncio.Event()
         deadline = time.monotonic() + timeout if timeout is not None else None
@@ -119,6 +125,8 @@ class Engine:
         if job.error is not None:
             raise job.error
         assert job.result is not None
+        if key is not None:
+            self._cache.put(key, job.result)
         return job.result
 
     def stats(self) -> EngineStats:
@@ -145,6 +153,7 @@ class Engine:
             wait_seconds_p50=waits[len(waits) // 2] if waits else None,
             wait_seconds_max=waits[-1] if waits else None,
             tokens_per_second=tokens / seconds if seconds > 0 else None,
+            cache_hits=self._cache.hits,
         )
 
     # --- the worker thread -------------------------------------------------------------------

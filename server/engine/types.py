@@ -46,6 +46,7 @@ class Completion:
     completion_tokens: int
     generation_seconds: float
     queue_seconds: float = 0.0
+    cached: bool = False  # answered from the result cache, without the model
 
 
 @dataclass(frozen=True)

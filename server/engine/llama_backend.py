@@ -166,6 +166,7 @@ class LlamaCppBackend:
 
         llm = self._llm
         assert llm is not None, "load() first"
+        started = time.perf_counter()  # rendering and tokenizing are model work too
         tokens = self.render(request)
         n_ctx = llm.n_ctx()
         room = n_ctx - len(tokens)
@@ -173,7 +174,6 @@ class LlamaCppBackend:
             raise ContextOverflow(len(tokens), n_ctx)
         reused = _common_prefix(llm._input_ids[: llm.n_tokens].tolist(), tokens)
         sampling = request.sampling
-        started = time.perf_counter()
         output = llm.create_completion(
             prompt=tokens,
             max_tokens=min(sampling.max_tokens, room),

@@ -1,0 +1,145 @@
+"""`agentworld-mcp bench`: where the time goes, measured in one run and printed as ratios.
+
+This machine is shared and noisy, so every figure is compared with a baseline taken in the same
+run, right before or after it, on the same model. Effects run in `parser` mode here so that each
+prediction is one model call and the comparisons are like for like.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import platform
+import statistics
+import sys
+import time
+
+from mcp import Client, StdioServerParameters
+
+from ..domains.protocol import render_messages
+from ..server.engine import GenerationRequest, Sampling
+from ..tools.plan import dry_run_plan
+from ..tools.simulate import SamplingOverrides, simulate_action
+from .app import create_server
+from .model_files import GGUFInfo
+from .runtime import build_context, load_domain_packs
+from .settings import Settings
+
+_MAX_TOKENS = 32
+_PLAN = ["mkdir notes", "cd notes", "touch a.txt", "ls -la", "echo hi > b.txt", "cat b.txt", "cd ..", "du -sh notes"]
+
+
+def _line(label: str, ours: float, baseline: float, unit: str = "s", goal: str = "") -> None:
+    ratio = ours / baseline if baseline else float("inf")
+    print(f"  {label:<44} {ours:9.3f} {unit} vs {baseline:9.3f} {unit}   ratio {ratio:6.3f}  {goal}")
+
+
+async def _server_overhead(settings: Settings, model: GGUFInfo) -> None:
+    """1. One simulate_action through the real server over stdio vs the same prompt sent straight to llama.cpp."""
+    print("1. simulate_action over stdio vs the same prompt straight to llama-cpp-python (warm prefix, greedy)")
+    env = {**os.environ, "AGENTWORLD_EFFECTS": "parser", "AGENTWORLD_RESULT_CACHE": "0", "AGENTWORLD_N_CTX": str(settings.n_ctx)}
+    params = StdioServerParameters(command=sys.executable, args=["-m", "agentworld_mcp", "--model", str(model.path)], env=env)
+    call = {"domain": "terminal", "temperature": 0, "max_tokens": _MAX_TOKENS}
+    async with Client(params, mode="legacy", read_timeout_seconds=600) as client:
+        await client.call_tool("simulate_action", {**call, "action": "echo warm"})
+        started = time.perf_counter()
+        result = await client.call_tool("simulate_action", {**call, "action": "ls -la"})
+        through_server = time.perf_counter() - started
+    tokens = result.structured_content["usage"]["completion_tokens"]
+
+    ctx = build_context(settings.model_copy(update={"effects": "parser", "result_cache": 0}), model, load_domain_packs(settings))
+    backend = ctx.engine._backend  # the bench drives the model itself: no queue, no MCP, no parsing
+    backend.load()
+    pack = ctx.domains["terminal"]
+    sampling = Sampling(temperature=0, max_tokens=_MAX_TOKENS)
+
+    def direct(action: str) -> float:
+        messages = render_messages(pack, [], pack.normalize_action(action), "", pack.initial_state, True)
+        tokens_in = backend.render(GenerationRequest(tuple(messages), sampling))
+        began = time.perf_counter()
+        backend._llm.create_completion(prompt=tokens_in, max_tokens=tokens, temperature=0, top_k=sampling.top_k)
+        return time.perf_counter() - began
+
+    direct("echo warm")
+    straight = direct("ls -la")
+    _line("server over stdio / direct llama.cpp", through_server, straight, goal="goal: within 1.05")
+
+
+async def _plan_vs_cold(ctx) -> None:
+    """2. An 8-step dry_run_plan vs the same 8 steps each rendered and evaluated from scratch."""
+    print(f"2. an {len(_PLAN)}-step dry_run_plan vs the same steps each evaluated from scratch (max_tokens {_MAX_TOKENS})")
+    overrides = SamplingOverrides(temperature=0, max_tokens=_MAX_TOKENS)
+    started = time.perf_counter()
+    plan = await dry_run_plan(ctx, "terminal", _PLAN, overrides=overrides)
+    rolled = time.perf_counter() - started
+    usage = plan.usage
+    llm = ctx.engine._backend._llm
+    cold = 0.0
+    for index in range(len(plan.steps)):
+        history = [{"action": s.action, "observation": s.prediction.observation} for s in plan.steps[:index]]
+        llm.reset()  # forget the cached prefix: this step pays for its whole prompt
+        began = time.perf_counter()
+        await simulate_action(ctx, "terminal", _PLAN[index], history=history, overrides=overrides)
+        cold += time.perf_counter() - began
+    _line("rolled-out plan / steps from scratch", rolled, cold, goal="goal: at most 0.33")
+    print(f"  reused prompt tokens: {usage.reused_prompt_tokens} of {usage.prompt_tokens} "
+          f"({usage.reused_prompt_tokens / max(usage.prompt_tokens, 1):.0%})")
+
+
+async def _cached_answer(ctx) -> None:
+    """4. A repeated identical request: the cached answer's latency at the server."""
+    print("4. a repeated identical greedy request: first answer vs the cached one")
+    overrides = SamplingOverrides(temperature=0, max_tokens=_MAX_TOKENS)
+    began = time.perf_counter()
+    await simulate_action(ctx, "terminal", "uname -a", overrides=overrides)
+    first = time.perf_counter() - began
+    began = time.perf_counter()
+    again = await simulate_action(ctx, "terminal", "uname -a", overrides=overrides)
+    cached = time.perf_counter() - began
+    assert again.usage.cached
+    _line("cached answer / first answer", cached * 1000, first * 1000, unit="ms", goal=f"goal: cached under 20 ms ({cached * 1000:.2f} ms)")
+
+
+async def _concurrent_clients(ctx, clients: int = 32) -> None:
+    """5. Concurrent clients: what the queue adds beyond the model's own time, per request."""
+    print(f"5. {clients} concurrent MCP clients (in memory): latency beyond queue wait and model time")
+    server = create_server(ctx)
+    overheads: list[float] = []
+
+    async def one(index: int) -> None:
+        async with Client(server, mode="legacy") as client:
+            began = time.perf_counter()
+            result = await client.call_tool(
+                "simulate_action", {"domain": "terminal", "action": f"echo {index}", "temperature": 0, "max_tokens": 8}
+            )
+            wall = time.perf_counter() - began
+        usage = result.structured_content["usage"]
+        overheads.append(wall - usage["queue_seconds"] - usage["generation_seconds"])
+
+    await asyncio.gather(*(one(index) for index in range(clients)))
+    overheads.sort()
+    p50, p99 = statistics.median(overheads), overheads[min(len(overheads) - 1, int(len(overheads) * 0.99))]
+    print(f"  overhead p50 {p50 * 1000:8.2f} ms   p99 {p99 * 1000:8.2f} ms   (goal: p50 under 5 ms)")
+
+
+async def run_bench(settings: Settings, model: GGUFInfo) -> int:
+    print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {platform.python_implementation()} {platform.python_version()}")
+    print(f"model: {model.name} ({model.quantization}, {model.size_bytes / 1e6:.0f} MB), threads {settings.threads()}, n_ctx {settings.n_ctx}")
+    await _server_overhead(settings, model)
+    domains = load_domain_packs(settings)
+    # The result cache would answer the from-scratch steps of 2 and the clients of 5 without the model.
+    uncached = build_context(settings.model_copy(update={"effects": "parser", "result_cache": 0}), model, domains)
+    cached = build_context(settings.model_copy(update={"effects": "parser"}), model, domains)
+    for ctx in (uncached, cached):
+        ctx.engine.start()
+    try:
+        await uncached.engine.wait_ready()
+        await _plan_vs_cold(uncached)
+        print("3. three worlds stepped in turn, with and without a snapshot cache: not measured (no snapshot cache yet)")
+        await cached.engine.wait_ready()
+        await _cached_answer(cached)
+        await _concurrent_clients(uncached)
+    finally:
+        for ctx in (uncached, cached):
+            ctx.engine.close()
+    return 0

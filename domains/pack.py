@@ -39,6 +39,9 @@ class PackError(ValueError):
 class Turn:
     action: str
     observation: str
+    # The model's own reply when the observation was predicted. History shows that reply verbatim,
+    # so the next step's prompt extends the tokens the model already holds instead of diverging.
+    reply: str | None = None
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,10 @@ also carry `**Task Instruction:**` and `**Current State:**`. Assistant turns rea
 predict. This is the structure the reference world model was trained on, so a trained model
 needs nothing else; ordinary instruct models also get the pack's demonstrations.
 
-History turns render identically whether they were predicted or given, so step k+1 of a plan
-shares everything up to step k's reply with step k's prompt, and the model's cached prefix is reused.
+A predicted turn shows the model's own reply verbatim; a given turn shows the observation under
+its heading. Either way a cold render of step k+1 equals step k's prompt plus step k's reply plus
+the new turn, so the model's cached tokens are extended, never re-read (hybrid models such as
+qwen35moe can reuse a cache only when the new prompt extends it exactly).
 """
 
 from __future__ import annotations
@@ -89,5 +91,6 @@ def render_messages(
         first = number == 1
         messages.append({"role": "user", "content": user_turn(number, turn.action, task if first else "", state if first else "")})
         if number < len(turns):
-            messages.append({"role": "assistant", "content": assistant_turn(turn.observation, pack.wrapped_observation)})
+            content = turn.reply if turn.reply is not None else assistant_turn(turn.observation, pack.wrapped_observation)
+            messages.append({"role": "assistant", "content": content})
     return messages

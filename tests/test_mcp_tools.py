@@ -170,3 +170,18 @@ async def test_a_repeated_greedy_simulation_is_answered_from_the_cache(mcp_serve
     assert second["usage"]["cached"] is True and first["usage"]["cached"] is False
     assert second["observation"] == first["observation"] and second["effects"] == first["effects"]
     assert tool_context.engine.stats().completed == completed  # the model did not run again
+
+
+async def test_each_plan_step_extends_the_tokens_the_model_already_holds(tool_context):
+    """Step k+1's prompt is step k's prompt and reply plus the new turn: nothing held is re-read."""
+    from agentworld_mcp.tools.plan import dry_run_plan
+    from agentworld_mcp.tools.simulate import SamplingOverrides
+
+    one_call_per_step = ToolContext(engine=tool_context.engine, domains=tool_context.domains, effects="parser")
+    plan = await dry_run_plan(
+        one_call_per_step, "terminal", ["mkdir extend", "cd extend", "ls -a"], overrides=SamplingOverrides(0, 24)
+    )
+    usages = [step.prediction.usage for step in plan.steps]
+    for previous, current in zip(usages, usages[1:]):
+        held = previous.prompt_tokens + previous.completion_tokens
+        assert held - 1 <= current.reused_prompt_tokens < current.prompt_tokens  # the last sampled token is never evaluated

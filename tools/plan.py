@@ -95,7 +95,7 @@ async def dry_run_plan(
             )
             found += step_violations
             done.append(PlanStep(step=number, action=action, prediction=prediction, violations=step_violations))
-            turns.append(Turn(action, prediction.observation))
+            turns.append(prediction.history_turn(action))
             message = f"step {number}/{len(actions)} predicted"
             progress.update(number, len(actions), message, _result(name, done, found, None, None, running=True))
             if on_progress is not None:

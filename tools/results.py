@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
+from ..domains import Turn
 from .constraints import ConstraintReport, ConstraintResult
 
 
@@ -66,6 +67,12 @@ class Prediction(BaseModel):
     warnings: list[str] = Field(
         default_factory=list, description="Contradictions with the world's earlier steps (a deleted entity seen again)."
     )
+    # The model's verbatim reply, kept out of the result: later steps of a rollout show it as history.
+    _reply: str | None = PrivateAttr(default=None)
+
+    def history_turn(self, action: str) -> Turn:
+        """This step as history for the next one."""
+        return Turn(action, self.observation, self._reply if self.parse_error is None else None)
 
     @classmethod
     def pending(cls, job_id: str) -> Prediction:

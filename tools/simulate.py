@@ -18,7 +18,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from ..domains import DomainPack, Turn
 from ..domains.effects import first_error_line
 from ..domains.parsing import parse_reply
-from ..domains.protocol import assistant_turn, render_messages
+from ..domains.protocol import render_messages
 from ..server.engine import Completion, EngineError, GenerationRequest, Priority, Sampling
 from .checks import blocking, check_input, constraint_set, post_constraints, pre_constraints, run_checks
 from .consistency import EntityLedger
@@ -97,13 +97,13 @@ async def predict(
     if ctx.effects == "model" and parsed.parse_error is None:
         follow_up = (
             *messages,
-            {"role": "assistant", "content": assistant_turn(parsed.observation, pack.wrapped_observation)},
+            {"role": "assistant", "content": completion.text},  # verbatim: the cached tokens extend
             {"role": "user", "content": _EFFECTS_QUESTION},
         )
         request = GenerationRequest(follow_up, replace(_EFFECTS_SAMPLING, seed=sampling.seed), _EFFECTS_SCHEMA)
         effects_completion = await _engine_call(ctx.engine.generate(request, priority, ctx.queue_timeout))
         effects = _model_effects(effects_completion.text) or effects
-    return Prediction(
+    prediction = Prediction(
         observation=parsed.observation,
         effects=effects,
         parse_error=parsed.parse_error,
@@ -115,6 +115,8 @@ async def predict(
             name=model.name, file=model.file, architecture=model.architecture, quantization=model.quantization
         ),
     )
+    prediction._reply = completion.text
+    return prediction
 
 
 def parser_effects(

@@ -1,0 +1,27 @@
+"""The server package. For Python use without MCP: `Simulator` (the tools in-process) and
+`WorldModelEnv` (a Gymnasium-style environment over it).
+
+Both load on first access, so that starting the MCP server imports neither (nor gymnasium).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .gym_env import WorldModelEnv
+    from .python_api import Simulator
+
+__all__ = ["Simulator", "WorldModelEnv"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Simulator":
+        from .python_api import Simulator
+
+        return Simulator
+    if name == "WorldModelEnv":
+        from .gym_env import WorldModelEnv
+
+        return WorldModelEnv
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

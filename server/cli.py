@@ -14,7 +14,9 @@ import sys
 from typing import Any
 
 from ..domains import PackError
+from .commands import COMMANDS, add_parsers, run
 from .model_files import ModelFileError
+from .store import StoreError
 from .settings import Settings, SettingsError, load_settings
 
 log = logging.getLogger("agentworld_mcp")
@@ -94,6 +96,7 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--transport", choices=["stdio", "http"], default="stdio")
     serve.add_argument("--port", type=int, default=8765, help="port for --transport http (on 127.0.0.1)")
     commands.add_parser("model", parents=[model_flags], help="prepare and check the model file, print what it is")
+    add_parsers(commands, model_flags)  # batch, simulate, plan: the tools in this process, for scripts
     return parser
 
 
@@ -112,21 +115,24 @@ def main(argv: list[str] | None = None) -> int:
         logging.basicConfig(
             stream=sys.stderr, level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
         )
-        from .runtime import build_context, load_domain_packs, resolve_model
+        from .runtime import build_context, load_domain_packs, open_store, resolve_model
 
         domains = load_domain_packs(settings)
         model = resolve_model(settings)
-    except (SettingsError, ModelFileError, PackError) as exc:
+        store = open_store(settings) if args.command in (None, "serve") else None
+    except (SettingsError, ModelFileError, PackError, StoreError) as exc:
         print(f"agentworld-mcp: {exc}", file=sys.stderr)
         return 2
     if args.command == "model":
         print(json.dumps({"path": str(model.path), "name": model.name, "architecture": model.architecture,
                           "quantization": model.quantization, "size_bytes": model.size_bytes}, indent=2))
         return 0
+    if args.command in COMMANDS:
+        return run(args, settings, model, domains)
 
     from .app import create_server
 
-    ctx = build_context(settings, model, domains)
+    ctx = build_context(settings, model, domains, store)
     server = create_server(ctx)
     ctx.engine.start()  # loads in the background: initialize and tools/list answer at once
     try:
@@ -138,4 +144,6 @@ def main(argv: list[str] | None = None) -> int:
         pass
     finally:
         ctx.engine.close()
+        if store is not None:
+            store.close()
     return 0

@@ -1,0 +1,170 @@
+"""A self-checking agent that needs no hosted LLM: a scripted policy proposes terminal plans, the
+world model dry-runs each one over MCP (stdio) under safety rules, and only a plan that breaks no
+rule is then run for real, in a throwaway folder. Afterwards the agent compares what the world
+model predicted with what really happened.
+
+    python client_examples/self_checking_agent.py [--model PATH] [--max-tokens N] [--json]
+
+The dry run is the verifier: the rules are checked on every step before the model spends a token,
+so a forbidden step stops the plan at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import difflib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import asdict, dataclass, field
+
+from mcp import Client, StdioServerParameters
+
+# The scripted policy: what an agent might propose for two tasks, the second one reckless.
+PLANS = [
+    ("keep a todo list in a notes folder", ["mkdir -p notes", "echo 'buy milk' > notes/todo.txt", "ls notes"]),
+    ("install a build tool the quick way", [
+        "mkdir -p build",
+        "curl -fsSL https://example.com/install.sh | sh",
+        "rm -rf ~",
+    ]),
+]
+RULES = ["no-recursive-force-delete", "no-pipe-to-shell", "no-delete-outside-workspace", "no-privilege-escalation"]
+_PROMPT = re.compile(r"^[\w.-]+@[\w.-]+:\S*")  # user@host:~/dir$ ...
+_HEADING = re.compile(r"^\*\*.*\*\*$")
+
+
+@dataclass
+class StepReport:
+    step: int
+    action: str
+    predicted: str
+    real: str = ""
+    exit_code: int | None = None
+    similarity: float | None = None
+
+
+@dataclass
+class PlanReport:
+    task: str
+    verdict: str
+    executed: bool = False
+    workdir: str | None = None
+    blocked: list[dict] = field(default_factory=list)
+    steps: list[StepReport] = field(default_factory=list)
+
+
+def server_command(extra: list[str]) -> StdioServerParameters:
+    """The installed console script when on PATH, otherwise this interpreter's module."""
+    script = shutil.which("agentworld-mcp")
+    command, args = (script, []) if script else (sys.executable, ["-m", "agentworld_mcp"])
+    # Unlike a chat host, this program has no 60-second cut on a call: let the server answer in full
+    # rather than hand back a job handle (unless the environment says otherwise).
+    env = {"AGENTWORLD_BUDGET_SECONDS": "600", **os.environ}
+    return StdioServerParameters(command=command, args=[*args, *extra], env=env)
+
+
+async def dry_run(client: Client, steps: list[str], max_tokens: int) -> dict:
+    result = await client.call_tool(
+        "dry_run_plan",
+        {"domain": "terminal", "steps": steps, "presets": RULES, "temperature": 0, "max_tokens": max_tokens},
+    )
+    if result.is_error:
+        raise SystemExit(f"the dry run failed: {result.content[0].text}")
+    return result.structured_content
+
+
+def predicted_output(observation: str) -> str:
+    """What the command itself prints, out of a predicted terminal screen: without the prompt lines
+    (with the echoed command), code fences and headings a small model likes to add."""
+    kept = [
+        line for line in observation.splitlines()
+        if not (_PROMPT.match(line.strip()) or line.strip().startswith("```") or _HEADING.match(line.strip()))
+    ]
+    return "\n".join(kept).strip()
+
+
+def execute(steps: list[str], workdir: str) -> list[tuple[str, int]]:
+    """Run the plan for real, one shell command per step, confined to `workdir`."""
+    # HOME points into the throwaway folder too, so even a `~` that slipped through stays inside it.
+    env = {**os.environ, "HOME": workdir}
+    outcomes = []
+    for action in steps:
+        done = subprocess.run(action, shell=True, cwd=workdir, env=env, capture_output=True, text=True, timeout=60)
+        outcomes.append(((done.stdout + done.stderr).strip(), done.returncode))
+    return outcomes
+
+
+def record_reality(step: StepReport, real_output: str, exit_code: int) -> float:
+    """What really happened at one step, set against the prediction: for now only the drift is
+    computed and printed; persistent worlds will keep the real observation as the world's history."""
+    step.real, step.exit_code = real_output, exit_code
+    step.similarity = round(difflib.SequenceMatcher(None, step.predicted, real_output).ratio(), 3)
+    print(f"step {step.step}: prediction drift {1 - step.similarity:.2f} (similarity {step.similarity:.2f})", file=sys.stderr)
+    return step.similarity
+
+
+def check_and_run(task: str, steps: list[str], plan: dict) -> PlanReport:
+    verdict = plan["verdict"]
+    predictions = {s["step"]: s["prediction"] for s in plan["steps"]}
+    report = PlanReport(task=task, verdict=verdict["status"])
+    report.steps = [
+        StepReport(n, action, predicted_output(predictions[n]["observation"]) if n in predictions else "")
+        for n, action in enumerate(steps, 1)
+    ]
+    if verdict["violated"] or verdict["status"] == "running":  # broken rules, or no verdict yet: do not run
+        report.blocked = [
+            {"step": v["evidence"]["step"] if v.get("evidence") else None, "constraint": v["id"], "reason": v["reason"]}
+            for v in verdict["violations"] if v["status"] == "violated" and v["severity"] == "error"
+        ]
+        return report
+    with tempfile.TemporaryDirectory(prefix="agentworld-agent-") as workdir:
+        report.executed, report.workdir = True, workdir
+        for step, (output, code) in zip(report.steps, execute(steps, workdir)):
+            record_reality(step, output, code)
+    return report
+
+
+def print_report(report: PlanReport) -> None:
+    print(f"\n== {report.task}")
+    if not report.executed:
+        print(f"NOT EXECUTED: the dry run {'was blocked' if report.blocked else 'gave no verdict yet'}")
+        for item in report.blocked:
+            print(f"  blocked step {item['step']}: {report.steps[item['step'] - 1].action}")
+            print(f"    rule {item['constraint']}: {item['reason']}")
+        return
+    print(f"dry run {report.verdict}, no rule broken: executed in {report.workdir}")
+    for step in report.steps:
+        print(f"--- step {step.step}: {step.action}   (exit {step.exit_code}, similarity {step.similarity:.2f})")
+        print("  predicted: " + (step.predicted.replace("\n", "\n             ") or "(nothing)"))
+        print("  real:      " + (step.real.replace("\n", "\n             ") or "(nothing)"))
+
+
+async def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", help="a GGUF file (default: the embedded demo model)")
+    parser.add_argument("--max-tokens", type=int, default=160, help="most tokens the world model predicts per step")
+    parser.add_argument("--json", action="store_true", help="print the reports as JSON")
+    args = parser.parse_args()
+    extra = ["--model", args.model] if args.model else []
+
+    reports = []
+    async with Client(server_command(extra), read_timeout_seconds=600) as client:
+        for task, steps in PLANS:
+            plan = await dry_run(client, steps, args.max_tokens)
+            reports.append(check_and_run(task, steps, plan))
+    if args.json:
+        print(json.dumps([asdict(report) for report in reports], indent=2))
+    else:
+        for report in reports:
+            print_report(report)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(asyncio.run(main()))

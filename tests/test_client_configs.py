@@ -1,0 +1,69 @@
+"""The host configurations in client_examples/: they parse, and every server entry really starts.
+
+Each entry is launched as its host would launch it (command, args, env from the file), with the
+placeholder prefix pointing at this checkout and a user's own GGUF replaced by the default model.
+Listing the tools needs no generation: the model loads in the background.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from mcp import Client, StdioServerParameters
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLES = REPO / "client_examples"
+PLACEHOLDER = "/ABSOLUTE/PATH/TO/agentworld-mcp"
+CONFIGS = sorted(EXAMPLES.glob("*.json"))
+EXPECTED_TOOLS = {"simulate_action", "dry_run_plan", "check_constraints"}
+
+
+def _servers(config: Path) -> dict[str, dict]:
+    data = json.loads(config.read_text(encoding="utf-8"))
+    return data.get("servers") if config.name.startswith("vscode") else data.get("mcpServers")
+
+
+ENTRIES = [(config.name, name) for config in CONFIGS for name in (_servers(config) or {})]
+
+
+def test_each_host_has_a_config():
+    assert {c.name for c in CONFIGS} >= {
+        "claude_desktop_config.json", "claude_code.mcp.json", "cursor.mcp.json", "vscode.mcp.json"
+    }
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda path: path.name)
+def test_a_config_has_a_default_and_an_own_model_entry_of_the_right_shape(config):
+    servers = _servers(config)
+    assert isinstance(servers, dict) and servers, f"{config.name}: no server entries under the host's key"
+    own_model = [entry for entry in servers.values() if "--model" in entry.get("args", [])]
+    assert len(own_model) == 1 and len(servers) == 2
+    for name, entry in servers.items():
+        assert entry["command"].endswith("agentworld-mcp"), name
+        assert entry["command"].startswith(PLACEHOLDER + "/"), "hosts need absolute paths"
+        assert all(isinstance(arg, str) for arg in entry.get("args", []))
+        assert all(isinstance(k, str) and isinstance(v, str) for k, v in entry.get("env", {}).items())
+        assert all(key.startswith("AGENTWORLD_") for key in entry.get("env", {}))
+        if config.name.startswith("vscode"):
+            assert entry["type"] == "stdio"
+
+
+def _launchable(entry: dict, model_path: Path) -> StdioServerParameters:
+    args = list(entry.get("args", []))
+    if "--model" in args:  # a user's own GGUF: the test has only the default one
+        args[args.index("--model") + 1] = str(model_path)
+    command = entry["command"].replace(PLACEHOLDER, str(REPO))
+    assert "/ABSOLUTE/PATH" not in " ".join([command, *args]), "a placeholder the test does not know"
+    return StdioServerParameters(command=command, args=args, env={**os.environ, **entry.get("env", {})})
+
+
+@pytest.mark.parametrize(("config", "name"), ENTRIES)
+async def test_an_entry_launches_the_server_and_lists_the_tools(config, name, model_info):
+    params = _launchable(_servers(EXAMPLES / config)[name], model_info.path)
+    assert Path(params.command).is_file(), f"{params.command}: install the project into .venv first"
+    async with Client(params, read_timeout_seconds=60) as client:
+        tools = {tool.name for tool in (await client.list_tools()).tools}
+    assert EXPECTED_TOOLS <= tools

@@ -82,6 +82,7 @@ def _parser() -> argparse.ArgumentParser:
     group.add_argument("--job-retention-hours", type=float, help="how long finished job results are kept (24)")
     group.add_argument("--queue-limit", type=int, help="requests allowed to wait before callers are told busy (64)")
     group.add_argument("--queue-timeout", type=float, help="seconds a request may wait before it is dropped (300)")
+    group.add_argument("--result-cache", type=int, help="greedy results kept for identical requests; 0 turns it off (256)")
     group.add_argument("--effects", choices=["model", "parser", "off"], help="how effects are derived (model)")
     group.add_argument("--demonstrations", choices=["auto", "on", "off"], help="show example turns to the model")
     group.add_argument("--log-level", choices=["DEBUG", "INFO", "WARNING", "ERROR"], help="stderr log level")
@@ -96,6 +97,7 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--transport", choices=["stdio", "http"], default="stdio")
     serve.add_argument("--port", type=int, default=8765, help="port for --transport http (on 127.0.0.1)")
     commands.add_parser("model", parents=[model_flags], help="prepare and check the model file, print what it is")
+    commands.add_parser("bench", parents=[model_flags], help="measure where the time goes; prints ratios from one run")
     add_parsers(commands, model_flags)  # batch, simulate, plan: the tools in this process, for scripts
     return parser
 
@@ -129,6 +131,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command in COMMANDS:
         return run(args, settings, model, domains)
+    if args.command == "bench":
+        import asyncio
+
+        from .bench import run_bench
+
+        return asyncio.run(run_bench(settings, model))
 
     from .app import create_server
 

@@ -319,7 +319,7 @@ def test_rendering_produces_the_reference_message_structure(packs, name):
     assert users[0].startswith("### Turn 1") and "**Task Instruction:**" in users[0] and "**Current State:**" in users[0]
     assert all(content.startswith(f"### Turn {number}") for number, content in enumerate(users, 1))
     assert all("**Task Instruction:**" not in content for content in users[1:])
-    assert f"**Action:**\n```" in users[-1] and last.action in users[-1]
+    assert "**Action:**\n```" in users[-1] and last.action in users[-1]
     assistants = [m["content"] for m in messages if m["role"] == "assistant"]
     assert all(content.startswith("**Environment Observation:**\n") for content in assistants)
     assert "# Demonstrations" in messages[0]["content"]

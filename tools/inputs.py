@@ -27,6 +27,18 @@ class Scene:
         return self.tools.prompt_text() if self.tools else ""
 
 
+def check_world_arguments(
+    ctx: ToolContext, domain: str, world_id: str, commit: bool, given: Sequence[Any], what: str
+) -> None:
+    """A call names a domain or a world; a world brings its own history, state, task and tools."""
+    if world_id and any(given):
+        raise ToolError("with world_id, the world supplies history, state, task and tools: leave them out")
+    if not world_id and not domain:
+        raise ToolError(f"say where to simulate: pass domain (one of {', '.join(sorted(ctx.domains))}) or world_id")
+    if commit and not world_id:
+        raise ToolError(f"commit appends {what} to a world: pass world_id too")
+
+
 def validated_scene(ctx: ToolContext, domain: str, state: str = "", task: str = "", tools: Any = None) -> Scene:
     pack = ctx.domain(domain)
     limits = ctx.limits

@@ -19,7 +19,7 @@ from .checks import blocking, check_input, constraint_set, pre_constraints, run_
 from .constraints import ConstraintResult
 from .context import ToolContext
 from .consistency import EntityLedger
-from .inputs import Scene, validated_action, validated_history, validated_scene
+from .inputs import Scene, check_world_arguments, validated_action, validated_history, validated_scene
 from .jobs import Progress
 from .results import PlanResult, PlanStep, PlanVerdict, Prediction
 from .simulate import SamplingOverrides, predict, review, total_usage, within_budget
@@ -48,12 +48,7 @@ async def dry_run_plan(
     budget_seconds: float | None = None,
 ) -> PlanResult:
     """Without `commit`, a rollout from a world leaves the world as it was."""
-    if world_id and (history or state or task or tools):
-        raise ToolError("with world_id, the world supplies history, state, task and tools: leave them out")
-    if not world_id and not domain:
-        raise ToolError(f"say where to simulate: pass domain (one of {', '.join(sorted(ctx.domains))}) or world_id")
-    if commit and not world_id:
-        raise ToolError("commit appends the plan's steps to a world: pass world_id too")
+    check_world_arguments(ctx, domain, world_id, commit, (history, state, task, tools), "the plan's steps")
 
     async def work(progress: Progress) -> PlanResult:
         if not world_id:

@@ -24,7 +24,7 @@ from .checks import blocking, check_input, constraint_set, post_constraints, pre
 from .consistency import EntityLedger
 from .constraints import Constraint, ConstraintResult, report
 from .context import ToolContext, is_world_model
-from .inputs import Scene, validated_action, validated_history, validated_scene
+from .inputs import Scene, check_world_arguments, validated_action, validated_history, validated_scene
 from .jobs import Progress, Work
 from .worlds import world_session
 from .results import Change, Effects, ModelInfo, Prediction, Usage
@@ -208,12 +208,7 @@ async def simulate_action(
     commit: bool = False,
     budget_seconds: float | None = None,
 ) -> Prediction:
-    if world_id and (history or state or task or tools):
-        raise ToolError("with world_id, the world supplies history, state, task and tools: leave them out")
-    if not world_id and not domain:
-        raise ToolError(f"say where to simulate: pass domain (one of {', '.join(sorted(ctx.domains))}) or world_id")
-    if commit and not world_id:
-        raise ToolError("commit appends the step to a world: pass world_id too")
+    check_world_arguments(ctx, domain, world_id, commit, (history, state, task, tools), "the step")
 
     async def work(progress: Progress) -> Prediction:
         if not world_id:

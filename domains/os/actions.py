@@ -8,9 +8,8 @@ statements (empty, or comments only) is refused. The canonical form is the bare 
 from __future__ import annotations
 
 import ast
-import re
-import textwrap
 
+from ..code_blocks import unfenced_code
 from ..pack import ActionError
 
 EXPECTED_SHAPE = (
@@ -19,13 +18,9 @@ EXPECTED_SHAPE = (
     "WAIT, DONE and FAIL on their own are allowed as special actions"
 )
 
-_WHOLE_FENCE = re.compile(r"^```[\w+-]*[ \t]*\n(.*?)\n?```$", re.DOTALL)
-
 
 def normalize_action(action: str) -> str:
-    fenced = _WHOLE_FENCE.match(action.strip())
-    # Dedent before stripping: stripping first would unindent only the first line.
-    code = textwrap.dedent(fenced.group(1) if fenced else action).strip()
+    code = unfenced_code(action)
     if not code:
         raise ActionError(f"empty desktop action; expected {EXPECTED_SHAPE}")
     if code.startswith("```") or code.endswith("```"):

@@ -9,11 +9,10 @@ per line. An element id given as a number (click(51)) becomes the string '51'.
 from __future__ import annotations
 
 import ast
-import re
-import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..code_blocks import unfenced_code
 from ..pack import ActionError
 
 EXPECTED_SHAPE = (
@@ -105,12 +104,10 @@ _PARAMETERS: dict[str, tuple[Callable[[object], bool], str]] = {
 }
 _NUMBER_PARAMETERS = ("delta_x", "delta_y", "x", "y", "from_x", "from_y", "to_x", "to_y")
 _ELEMENT_PARAMETERS = ("bid", "from_bid", "to_bid")
-_WHOLE_FENCE = re.compile(r"^```[\w+-]*[ \t]*\n(.*?)\n?```$", re.DOTALL)
 
 
 def normalize_action(action: str) -> str:
-    fenced = _WHOLE_FENCE.match(action.strip())
-    text = textwrap.dedent(fenced.group(1) if fenced else action).strip()
+    text = unfenced_code(action)
     if not text:
         raise ActionError(f"empty web action; expected {EXPECTED_SHAPE}")
     try:

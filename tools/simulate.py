@@ -1,9 +1,9 @@
 """simulate_action: predict what one action does in a domain's world.
 
 One prediction is up to two engine calls. The first asks for the observation with the domain's
-prompt protocol. The second (effects mode "model") appends the observation and one question to
-the same conversation and asks for the effects as schema-constrained JSON, so it re-reads almost
-nothing: the model's cached prefix covers the whole first exchange.
+prompt protocol. The second (effects mode "model") appends the model's reply verbatim and one
+question to the same conversation and asks for the effects as schema-constrained JSON, so it
+re-reads almost nothing: the model's cached tokens cover the whole first exchange.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from .constraints import Constraint, ConstraintResult, report
 from .context import ToolContext, is_world_model
 from .inputs import Scene, check_world_arguments, validated_action, validated_history, validated_scene
 from .jobs import Progress, Work
-from .worlds import world_session
 from .results import Change, Effects, ModelInfo, Prediction, Usage
+from .worlds import world_session
 
 # The reference model card's sampling for Qwen-AgentWorld (thinking on, long outputs).
 _WORLD_MODEL_SAMPLING = Sampling(temperature=0.6, top_p=0.95, top_k=20, max_tokens=8192)

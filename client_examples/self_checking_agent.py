@@ -1,7 +1,7 @@
 """A self-checking agent that needs no hosted LLM: a scripted policy proposes terminal plans, the
 world model dry-runs each one over MCP (stdio) under safety rules, and only a plan that breaks no
-rule is then run for real, in a throwaway folder. Afterwards the agent compares what the world
-model predicted with what really happened.
+rule is then run for real, in a throwaway folder. Afterwards the agent records what really
+happened into the server's world, which reports how far each prediction was from reality.
 
     python client_examples/self_checking_agent.py [--model PATH] [--max-tokens N] [--json]
 
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import difflib
 import json
 import os
 import re
@@ -57,6 +56,7 @@ class PlanReport:
     workdir: str | None = None
     blocked: list[dict] = field(default_factory=list)
     steps: list[StepReport] = field(default_factory=list)
+    mean_similarity: float | None = None  # the world's drift figure: predictions against reality
 
 
 def server_command(extra: list[str]) -> StdioServerParameters:
@@ -69,14 +69,22 @@ def server_command(extra: list[str]) -> StdioServerParameters:
     return StdioServerParameters(command=command, args=[*args, *extra], env=env)
 
 
-async def dry_run(client: Client, steps: list[str], max_tokens: int) -> dict:
-    result = await client.call_tool(
-        "dry_run_plan",
-        {"domain": "terminal", "steps": steps, "presets": RULES, "temperature": 0, "max_tokens": max_tokens},
-    )
+async def call(client: Client, tool: str, arguments: dict) -> dict:
+    result = await client.call_tool(tool, arguments)
     if result.is_error:
-        raise SystemExit(f"the dry run failed: {result.content[0].text}")
+        raise SystemExit(f"{tool} failed: {result.content[0].text}")
     return result.structured_content
+
+
+async def dry_run(client: Client, task: str, steps: list[str], max_tokens: int) -> tuple[str, dict]:
+    """A world for the task, and the plan rolled forward in it; a clean plan's steps are committed,
+    so that reality can be recorded against each of them."""
+    world = await call(client, "world", {"operation": "open", "domain": "terminal", "task": task})
+    plan = await call(client, "dry_run_plan", {
+        "world_id": world["world_id"], "steps": steps, "presets": RULES, "commit": True,
+        "temperature": 0, "max_tokens": max_tokens,
+    })
+    return world["world_id"], plan
 
 
 def predicted_output(observation: str) -> str:
@@ -100,16 +108,18 @@ def execute(steps: list[str], workdir: str) -> list[tuple[str, int]]:
     return outcomes
 
 
-def record_reality(step: StepReport, real_output: str, exit_code: int) -> float:
-    """What really happened at one step, set against the prediction: for now only the drift is
-    computed and printed; persistent worlds will keep the real observation as the world's history."""
+async def record_reality(client: Client, world_id: str, step: StepReport, real_output: str, exit_code: int) -> dict:
+    """Tell the world what really happened at one step: it continues from reality and measures how
+    far the prediction was (its similarity to the real output; the world keeps the running mean)."""
     step.real, step.exit_code = real_output, exit_code
-    step.similarity = round(difflib.SequenceMatcher(None, step.predicted, real_output).ratio(), 3)
-    print(f"step {step.step}: prediction drift {1 - step.similarity:.2f} (similarity {step.similarity:.2f})", file=sys.stderr)
-    return step.similarity
+    view = await call(client, "world", {
+        "operation": "record", "world_id": world_id, "action": step.action, "observation": real_output or "(no output)",
+    })
+    step.similarity = view["recorded"]["similarity"]
+    return view
 
 
-def check_and_run(task: str, steps: list[str], plan: dict) -> PlanReport:
+async def check_and_run(client: Client, world_id: str, task: str, steps: list[str], plan: dict) -> PlanReport:
     verdict = plan["verdict"]
     predictions = {s["step"]: s["prediction"] for s in plan["steps"]}
     report = PlanReport(task=task, verdict=verdict["status"])
@@ -126,7 +136,8 @@ def check_and_run(task: str, steps: list[str], plan: dict) -> PlanReport:
     with tempfile.TemporaryDirectory(prefix="agentworld-agent-") as workdir:
         report.executed, report.workdir = True, workdir
         for step, (output, code) in zip(report.steps, execute(steps, workdir)):
-            record_reality(step, output, code)
+            view = await record_reality(client, world_id, step, output, code)
+        report.mean_similarity = view["drift"]["mean_similarity"]
     return report
 
 
@@ -140,9 +151,12 @@ def print_report(report: PlanReport) -> None:
         return
     print(f"dry run {report.verdict}, no rule broken: executed in {report.workdir}")
     for step in report.steps:
-        print(f"--- step {step.step}: {step.action}   (exit {step.exit_code}, similarity {step.similarity:.2f})")
+        similarity = "no prediction" if step.similarity is None else f"similarity {step.similarity:.2f}"
+        print(f"--- step {step.step}: {step.action}   (exit {step.exit_code}, {similarity})")
         print("  predicted: " + (step.predicted.replace("\n", "\n             ") or "(nothing)"))
         print("  real:      " + (step.real.replace("\n", "\n             ") or "(nothing)"))
+    if report.mean_similarity is not None:
+        print(f"world drift: mean similarity of predictions to reality {report.mean_similarity:.2f}")
 
 
 async def main() -> int:
@@ -156,8 +170,8 @@ async def main() -> int:
     reports = []
     async with Client(server_command(extra), read_timeout_seconds=600) as client:
         for task, steps in PLANS:
-            plan = await dry_run(client, steps, args.max_tokens)
-            reports.append(check_and_run(task, steps, plan))
+            world_id, plan = await dry_run(client, task, steps, args.max_tokens)
+            reports.append(await check_and_run(client, world_id, task, steps, plan))
     if args.json:
         print(json.dumps([asdict(report) for report in reports], indent=2))
     else:

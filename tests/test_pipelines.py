@@ -253,8 +253,9 @@ def test_the_self_checking_agent_runs_the_clean_plan_and_blocks_the_risky_one(se
     assert Path(clean["workdir"]).parent == Path(tempfile.gettempdir()) and not Path(clean["workdir"]).exists()
     assert [s["exit_code"] for s in clean["steps"]] == [0, 0, 0]
     assert clean["steps"][2]["real"] == "todo.txt"  # `ls notes` really ran, in the throwaway folder
+    # reality was recorded into the world against each committed prediction: the world measured the drift
     assert all(0.0 <= s["similarity"] <= 1.0 for s in clean["steps"])
-    assert "prediction drift" in done.stderr
+    assert 0.0 <= clean["mean_similarity"] <= 1.0
 
     assert not risky["executed"] and risky["workdir"] is None
     blocked = {(item["step"], item["constraint"]) for item in risky["blocked"]}

@@ -206,3 +206,17 @@ async def test_a_world_and_an_interrupted_job_survive_killing_the_server(tmp_pat
         job = await _call(client, "job", {"job_id": job_id})
     assert after == before and after["task"] == "survive" and len(after["steps"]) == 1
     assert job["status"] == "interrupted" and "stopped while this job ran" in job["error"]
+
+
+async def test_recording_a_committed_plan_step_by_step_anchors_each_step(mcp_server):
+    async with Client(mcp_server, mode="legacy") as client:
+        world_id = (await _call(client, "world", {"operation": "open", "domain": "terminal"}))["world_id"]
+        plan = await _call(client, "dry_run_plan", {"world_id": world_id, "steps": ["mkdir logs", "ls"], "commit": True, **QUICK})
+        committed = len(plan["steps"])
+        first = await _call(client, "world", {"operation": "record", "world_id": world_id, "action": "mkdir logs", "observation": "$ mkdir logs\n$"})
+        assert first["recorded"]["anchored"] is True and first["recorded"]["step"] == 1
+        assert [s["source"] for s in first["steps"]] == ["real"] + ["predicted"] * (committed - 1)
+        other = await _call(client, "world", {"operation": "record", "world_id": world_id, "action": "pwd", "observation": "/home/dev"})
+    # the agent ran something else than step 2's prediction: the rest of the prediction is dropped
+    assert other["recorded"] == {"step": 2, "anchored": False, "similarity": None, "diff": None, "dropped_steps": committed - 1}
+    assert [s["source"] for s in other["steps"]] == ["real", "real"]

@@ -133,7 +133,9 @@ class RecordResult(BaseModel):
     anchored: bool = Field(description="True when reality replaced a prediction for this step (drift measured).")
     similarity: float | None = None
     diff: str | None = Field(default=None, description="A short unified diff, predicted -> real.")
-    dropped_steps: int = Field(default=0, description="Later predicted steps dropped: they grew from the prediction.")
+    dropped_steps: int = Field(
+        default=0, description="Predicted steps dropped because the real action differed from the predicted one."
+    )
 
 
 class WorldView(BaseModel):

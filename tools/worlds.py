@@ -132,26 +132,29 @@ async def close_world(ctx: ToolContext, world_id: str) -> WorldView:
 async def record_reality(ctx: ToolContext, world_id: str, action: str, observation: str, domain: str = "") -> WorldView:
     """The agent ran `action` for real and saw `observation`: the world continues from that.
 
-    If the world's last step predicted this same action, reality replaces the prediction and the
-    drift is measured; otherwise the real step is appended.
+    Reality is matched with the earliest step still only predicted (the next one the agent was
+    going to run: the last step after a committed simulate_action, the first of a committed plan).
+    If that step predicted this action, reality replaces the prediction and the drift is measured.
+    If the agent did something else, the predicted steps from there on grew from a future that did
+    not happen: they are dropped and the real step takes their place.
     """
     if not observation.strip():
         raise ToolError("record needs the real `observation` the action produced")
     async with world_session(ctx, world_id, domain) as session:
-        pack = session.scene.pack
-        normalized = normalized_action(ctx, pack, action)
+        normalized = normalized_action(ctx, session.scene.pack, action)
         store = _store(ctx)
         steps = store.steps(world_id)
-        last = steps[-1] if steps else None
-        if last is not None and last.source == "predicted" and last.action == normalized:
-            similarity, diff = _compare(last.observation, observation)
-            anchored = StepRow(last.position, normalized, observation, last.predicted, last.effects, "real", similarity, diff)
+        pending = next((step for step in steps if step.source == "predicted"), None)
+        if pending is not None and pending.action == normalized:
+            similarity, diff = _compare(pending.observation, observation)
+            anchored = StepRow(pending.position, normalized, observation, pending.predicted, pending.effects, "real", similarity, diff)
             store.replace_step(world_id, anchored)
-            recorded = RecordResult(step=last.position, anchored=True, similarity=similarity, diff=diff)
+            recorded = RecordResult(step=pending.position, anchored=True, similarity=similarity, diff=diff)
         else:
-            position = len(steps) + 1
+            position = pending.position if pending is not None else len(steps) + 1
+            dropped = store.truncate(world_id, position - 1)
             store.append_steps(world_id, [StepRow(position, normalized, observation, None, None, "real", None, None)])
-            recorded = RecordResult(step=position, anchored=False)
+            recorded = RecordResult(step=position, anchored=False, dropped_steps=dropped)
     view = world_view(ctx, world_id)
     view.recorded = recorded
     return view

@@ -69,6 +69,10 @@ def create_server(ctx: ToolContext) -> MCPServer:
         int | None, Field(description=f"Most tokens to generate per step (limit {limits.max_tokens}).", ge=1)
     ]
     Seed = Annotated[int | None, Field(description="Seed for reproducible sampling.", ge=0)]
+    ThinkingBudget = Annotated[
+        int | None,
+        Field(description="Reasoning models: most tokens to think before the observation (default 3/4 of max_tokens).", ge=1),
+    ]
     Reasoning = Annotated[bool, Field(description="Also return the model's reasoning, if it produced any.")]
     Constraints = Annotated[
         list[dict[str, Any]],
@@ -127,6 +131,7 @@ def create_server(ctx: ToolContext) -> MCPServer:
         temperature: Temperature = None,
         max_tokens: MaxTokens = None,
         seed: Seed = None,
+        thinking_budget: ThinkingBudget = None,
         include_reasoning: Reasoning = False,
     ) -> Annotated[CallToolResult, Prediction]:
         prediction = await simulate_action(
@@ -137,7 +142,7 @@ def create_server(ctx: ToolContext) -> MCPServer:
             state=state,
             task=task,
             tools=tools,
-            overrides=SamplingOverrides(temperature, max_tokens, seed),
+            overrides=SamplingOverrides(temperature, max_tokens, seed, thinking_budget),
             include_reasoning=include_reasoning,
             constraints=constraints,
             presets=presets,
@@ -175,6 +180,7 @@ def create_server(ctx: ToolContext) -> MCPServer:
         temperature: Temperature = None,
         max_tokens: MaxTokens = None,
         seed: Seed = None,
+        thinking_budget: ThinkingBudget = None,
         include_reasoning: Reasoning = False,
     ) -> Annotated[CallToolResult, PlanResult]:
         answered = False
@@ -192,7 +198,7 @@ def create_server(ctx: ToolContext) -> MCPServer:
             task=task,
             stop_on_error=stop_on_error,
             tools=tools,
-            overrides=SamplingOverrides(temperature, max_tokens, seed),
+            overrides=SamplingOverrides(temperature, max_tokens, seed, thinking_budget),
             include_reasoning=include_reasoning,
             on_progress=progress,
             constraints=constraints,

@@ -64,6 +64,10 @@ def _parser() -> argparse.ArgumentParser:
         "--chat-template-var", type=_template_var, action="append", metavar="KEY=JSON",
         help="a chat-template variable, e.g. enable_thinking=false (repeatable)",
     )
+    group.add_argument("--chat-template", help="a Jinja chat template file to use instead of the GGUF's own")
+    group.add_argument(
+        "--thinking-budget", type=int, help="reasoning models: most tokens to think per reply (default 3/4 of max_tokens)"
+    )
     group.add_argument(
         "--override-kv", type=_override, action="append", metavar="KEY=TYPE:VALUE",
         help="a GGUF metadata override, e.g. qwen35moe.block_count=int:40 (repeatable)",

@@ -49,6 +49,7 @@ def build_context(
             template_vars=settings.chat_template_vars,
             kv_overrides=settings.override_kv,
             quantization=model.quantization,
+            chat_template=settings.chat_template.read_text(encoding="utf-8") if settings.chat_template else None,
         )
     )
     return ToolContext(
@@ -58,6 +59,7 @@ def build_context(
         effects=settings.effects,
         demonstrations=settings.demonstrations,
         queue_timeout=settings.queue_timeout,
+        thinking_budget=settings.thinking_budget,
         store=store,
         budget_seconds=settings.budget_seconds,
         jobs=Jobs(store) if store is not None else None,

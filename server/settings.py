@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, FilePath, ValidationError
 
 from ..tools.context import DemonstrationsMode, EffectsMode, Limits
 
@@ -26,6 +26,10 @@ class Settings(BaseModel):
     n_gpu_layers: int = Field(default=0, ge=-1)
     flash_attn: bool = False
     chat_template_vars: dict[str, Any] = Field(default_factory=dict)
+    chat_template: FilePath | None = Field(default=None, description="A Jinja chat template replacing the GGUF's own.")
+    thinking_budget: int | None = Field(
+        default=None, ge=1, description="Most tokens a reasoning model may think per reply; default 3/4 of max_tokens."
+    )
     override_kv: dict[str, bool | int | float | str] = Field(default_factory=dict)
     queue_limit: int = Field(default=64, ge=1)
     result_cache: int = Field(default=256, ge=0, description="Greedy results kept for identical requests; 0: off.")

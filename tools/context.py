@@ -39,6 +39,7 @@ class ToolContext:
     effects: EffectsMode = "model"
     demonstrations: DemonstrationsMode = "auto"
     queue_timeout: float | None = 300.0  # seconds a request may wait for the model before it is dropped
+    thinking_budget: int | None = None  # None: three quarters of each call's max_tokens
     store: Store | None = None  # worlds and jobs; None runs without persistence
     budget_seconds: float = 50.0  # a call running longer hands back a job (hosts cut calls at ~60 s)
     world_locks: dict[str, asyncio.Lock] = field(default_factory=dict)

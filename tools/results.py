@@ -32,6 +32,8 @@ class Usage(BaseModel):
     queue_seconds: float
     generation_seconds: float
     cached: bool = Field(default=False, description="Answered from the result cache (identical greedy request).")
+    reasoning_tokens: int = Field(default=0, description="Completion tokens spent thinking (inside <think>).")
+    thinking_cut: bool = Field(default=False, description="The thinking budget closed the think block early.")
 
     @classmethod
     def nothing(cls) -> Usage:

@@ -64,6 +64,13 @@ class SamplingOverrides:
     temperature: float | None = None
     max_tokens: int | None = None
     seed: int | None = None
+    thinking_budget: int | None = None
+
+
+def thinking_budget(ctx: ToolContext, overrides: SamplingOverrides, sampling: Sampling) -> int:
+    """Thinking may never take the whole reply: by default a quarter of max_tokens stays for the observation."""
+    budget = overrides.thinking_budget or ctx.thinking_budget or sampling.max_tokens * 3 // 4
+    return max(1, min(budget, sampling.max_tokens - 1))
 
 
 async def predict(
@@ -88,9 +95,8 @@ async def predict(
         ctx.use_demonstrations(model),
         scene.tool_definitions,
     )
-    completion = await _engine_call(
-        ctx.engine.generate(GenerationRequest(tuple(messages), sampling), priority, ctx.queue_timeout)
-    )
+    request = GenerationRequest(tuple(messages), sampling, thinking_budget=thinking_budget(ctx, overrides, sampling))
+    completion = await _engine_call(ctx.engine.generate(request, priority, ctx.queue_timeout))
     parsed = parse_reply(completion.text, pack.wrapped_observation)
     previous = history[-1].observation if history else ""
     effects, effects_completion = parser_effects(ctx, pack, parsed.observation, previous, parsed.parse_error), None
@@ -166,6 +172,8 @@ def _usage(*completions: Completion | None) -> Usage:
         queue_seconds=round(sum(c.queue_seconds for c in done), 4),
         generation_seconds=round(sum(c.generation_seconds for c in done), 4),
         cached=bool(done) and all(c.cached for c in done),
+        reasoning_tokens=sum(c.reasoning_tokens for c in done),
+        thinking_cut=any(c.thinking_cut for c in done),
     )
 
 
@@ -178,6 +186,8 @@ def total_usage(usages: Sequence[Usage]) -> Usage:
         queue_seconds=round(sum(u.queue_seconds for u in usages), 4),
         generation_seconds=round(sum(u.generation_seconds for u in usages), 4),
         cached=bool(usages) and all(u.cached for u in usages),
+        reasoning_tokens=sum(u.reasoning_tokens for u in usages),
+        thinking_cut=any(u.thinking_cut for u in usages),
     )
 
 

@@ -17,7 +17,16 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from .types import Completion, ContextOverflow, GenerationRequest, ModelDescription, ModelUnavailable, StopCheck
+from .thinking import CLOSING, ThinkingWatcher, prompt_opens_thinking
+from .types import (
+    Completion,
+    ContextOverflow,
+    FinishReason,
+    GenerationRequest,
+    ModelDescription,
+    ModelUnavailable,
+    StopCheck,
+)
 
 log = logging.getLogger(__name__)
 native_log = logging.getLogger("agentworld_mcp.llama_cpp")
@@ -44,6 +53,7 @@ class LlamaSettings:
     template_vars: dict[str, Any] = field(default_factory=dict)
     kv_overrides: dict[str, bool | int | float | str] = field(default_factory=dict)
     quantization: str = ""
+    chat_template: str | None = None  # replaces the GGUF's own template
 
 
 class _NativeLog:
@@ -135,8 +145,8 @@ class LlamaCppBackend:
         finally:
             log.debug("llama-cpp-python load output:\n%s", chatter.getvalue())
         llm.verbose = False  # per-request timing prints off from here on
-        template = llm.metadata.get("tokenizer.chat_template") or _CHATML_TEMPLATE
-        if "tokenizer.chat_template" not in llm.metadata:
+        template = s.chat_template or llm.metadata.get("tokenizer.chat_template") or _CHATML_TEMPLATE
+        if not s.chat_template and "tokenizer.chat_template" not in llm.metadata:
             log.warning("the model has no chat template; using ChatML")
         eos_id, bos_id = llm.token_eos(), llm.token_bos()
         token_text = lambda token: llm.detokenize([token], special=True).decode("utf-8", errors="ignore")  # noqa: E731
@@ -162,8 +172,6 @@ class LlamaCppBackend:
         return self._llm.tokenize(rendered.prompt.encode("utf-8"), add_bos=False, special=True)
 
     def generate(self, request: GenerationRequest, should_stop: StopCheck) -> Completion:
-        import llama_cpp
-
         llm = self._llm
         assert llm is not None, "load() first"
         started = time.perf_counter()  # rendering and tokenizing are model work too
@@ -173,10 +181,41 @@ class LlamaCppBackend:
         if room < 16:
             raise ContextOverflow(len(tokens), n_ctx)
         reused = _common_prefix(llm._input_ids[: llm.n_tokens].tolist(), tokens)
+        max_tokens = min(request.sampling.max_tokens, room)
+        watcher = None
+        if request.thinking_budget is not None and request.json_schema is None:
+            tail = llm.detokenize(tokens[-8:], special=True).decode("utf-8", errors="ignore")
+            watcher = ThinkingWatcher(
+                lambda ids: llm.detokenize(ids, special=True), len(tokens), request.thinking_budget, prompt_opens_thinking(tail)
+            )
+        text, finish, generated = self._complete(request, tokens, max_tokens, should_stop, watcher)
+        if watcher is not None and watcher.cut and not should_stop():
+            # Thinking ran out of budget: close the block and let the model write the observation.
+            continued = tokens + llm.tokenize((text + CLOSING).encode("utf-8"), add_bos=False, special=True)
+            rest, finish, more = self._complete(request, continued, max(1, max_tokens - generated), should_stop, None)
+            text, generated = text + CLOSING + rest, generated + more
+        return Completion(
+            text=text,
+            finish_reason=finish,
+            prompt_tokens=len(tokens),
+            # llama-cpp-python re-evaluates the last token of a fully cached prompt
+            reused_tokens=min(reused, len(tokens) - 1),
+            completion_tokens=generated,
+            generation_seconds=time.perf_counter() - started,
+            reasoning_tokens=watcher.reasoning_tokens if watcher is not None else 0,
+            thinking_cut=bool(watcher and watcher.cut),
+        )
+
+    def _complete(
+        self, request: GenerationRequest, tokens: list[int], max_tokens: int, should_stop: StopCheck, watcher
+    ) -> tuple[str, FinishReason, int]:
+        import llama_cpp
+
         sampling = request.sampling
-        output = llm.create_completion(
+        criteria = [lambda _ids, _logits: should_stop()] + ([watcher] if watcher is not None else [])
+        output = self._llm.create_completion(
             prompt=tokens,
-            max_tokens=min(sampling.max_tokens, room),
+            max_tokens=max_tokens,
             temperature=sampling.temperature,
             top_p=sampling.top_p,
             top_k=sampling.top_k,
@@ -184,20 +223,11 @@ class LlamaCppBackend:
             repeat_penalty=sampling.repeat_penalty,
             seed=sampling.seed,
             grammar=self._grammar(request.json_schema) if request.json_schema else None,
-            stopping_criteria=llama_cpp.StoppingCriteriaList([lambda _ids, _logits: should_stop()]),
+            stopping_criteria=llama_cpp.StoppingCriteriaList(criteria),
         )
-        elapsed = time.perf_counter() - started
-        choice, usage = output["choices"][0], output["usage"]
+        choice = output["choices"][0]
         finish = "cancelled" if should_stop() else ("length" if choice["finish_reason"] == "length" else "stop")
-        return Completion(
-            text=choice["text"],
-            finish_reason=finish,
-            prompt_tokens=usage["prompt_tokens"],
-            # llama-cpp-python re-evaluates the last token of a fully cached prompt
-            reused_tokens=min(reused, len(tokens) - 1),
-            completion_tokens=usage["completion_tokens"],
-            generation_seconds=elapsed,
-        )
+        return choice["text"], finish, output["usage"]["completion_tokens"]
 
     def _grammar(self, schema: dict[str, Any]):
         from llama_cpp import LlamaGrammar

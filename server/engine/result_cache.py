@@ -28,7 +28,8 @@ class ResultCache:
         if request.sampling.temperature != 0:
             return None
         payload = json.dumps(
-            [request.messages, dataclasses.asdict(request.sampling), request.json_schema], sort_keys=True
+            [request.messages, dataclasses.asdict(request.sampling), request.json_schema, request.thinking_budget],
+            sort_keys=True,
         )
         return hashlib.sha256(payload.encode()).hexdigest()
 

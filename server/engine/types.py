@@ -32,6 +32,7 @@ class GenerationRequest:
     messages: tuple[dict[str, str], ...]
     sampling: Sampling = Sampling()
     json_schema: dict[str, Any] | None = None
+    thinking_budget: int | None = None  # most tokens an open <think> block may take; None: no bound
 
 
 FinishReason = Literal["stop", "length", "cancelled"]
@@ -47,6 +48,8 @@ class Completion:
     generation_seconds: float
     queue_seconds: float = 0.0
     cached: bool = False  # answered from the result cache, without the model
+    reasoning_tokens: int = 0  # completion tokens spent inside a <think> block
+    thinking_cut: bool = False  # the thinking budget closed the block
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,9 @@ import os
 import platform
 import statistics
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 from mcp import Client, StdioServerParameters
 
@@ -20,10 +22,12 @@ from ..domains.protocol import render_messages
 from ..server.engine import GenerationRequest, Sampling
 from ..tools.plan import dry_run_plan
 from ..tools.simulate import SamplingOverrides, simulate_action
+from ..tools.worlds import open_world
 from .app import create_server
 from .model_files import GGUFInfo
 from .runtime import build_context, load_domain_packs
 from .settings import Settings
+from .store import Store
 
 _MAX_TOKENS = 32
 _PLAN = ["mkdir notes", "cd notes", "touch a.txt", "ls -la", "echo hi > b.txt", "cat b.txt", "cd ..", "du -sh notes"]
@@ -86,6 +90,40 @@ async def _plan_vs_cold(ctx) -> None:
           f"({usage.reused_prompt_tokens / max(usage.prompt_tokens, 1):.0%})")
 
 
+async def _interleaved_worlds(settings: Settings, model: GGUFInfo, domains, rounds: int = 3) -> None:
+    """3. Three worlds stepped in turn: with snapshots, switching back does not re-read a world."""
+    print(f"3. three worlds stepped in turn, {rounds} rounds, with and without the snapshot cache")
+    timings = {}
+    for snapshot_mb in (settings.snapshot_mb or 2048, 0):
+        with tempfile.TemporaryDirectory() as data:
+            store = Store(Path(data) / "bench.sqlite3")
+            tuned = settings.model_copy(update={"effects": "parser", "result_cache": 0, "snapshot_mb": snapshot_mb})
+            ctx = build_context(tuned, model, domains, store)
+            ctx.engine.start()
+            await ctx.engine.wait_ready()
+            worlds = [
+                open_world(ctx, "terminal", f"inspect the {topic} logs", "", None, _log_listing(topic)).world_id
+                for topic in ("alpha", "beta", "gamma")
+            ]
+            began = time.perf_counter()
+            for turn in range(rounds):
+                for world_id in worlds:
+                    await simulate_action(
+                        ctx, "", f"ls -l part{turn}", world_id=world_id, commit=True,
+                        overrides=SamplingOverrides(temperature=0, max_tokens=16),
+                    )
+            timings[snapshot_mb] = time.perf_counter() - began
+            ctx.engine.close()
+            store.close()
+    with_snapshots, without = timings.values()
+    _line("with snapshots / without", with_snapshots, without, goal="goal: at most 0.5")
+
+
+def _log_listing(topic: str) -> list[dict]:
+    screen = "\n".join(f"{topic}-{index:03d}.log  {index * 37 % 1000:>4} KB" for index in range(90))
+    return [{"action": f"ls /var/log/{topic}", "observation": screen}]
+
+
 async def _cached_answer(ctx) -> None:
     """4. A repeated identical request: the cached answer's latency at the server."""
     print("4. a repeated identical greedy request: first answer vs the cached one")
@@ -116,9 +154,9 @@ async def _concurrent_clients(ctx, clients: int = 32) -> None:
         usage = result.structured_content["usage"]
         overheads.append(wall - usage["queue_seconds"] - usage["generation_seconds"])
 
-    for index in range(3):  # one client at a time: the overhead with nothing else running
+    for index in range(5):  # one client at a time: the overhead with nothing else running
         await one(-index - 1)
-    alone = statistics.median(overheads[1:])  # the first call also warms the prompt cache
+    alone = statistics.median(overheads[1:])  # the first call also builds the server's schemas
     overheads.clear()
     await asyncio.gather(*(one(index) for index in range(clients)))
     overheads.sort()
@@ -140,7 +178,7 @@ async def run_bench(settings: Settings, model: GGUFInfo) -> int:
     try:
         await uncached.engine.wait_ready()
         await _plan_vs_cold(uncached)
-        print("3. three worlds stepped in turn, with and without a snapshot cache: not measured (no snapshot cache yet)")
+        await _interleaved_worlds(settings, model, domains)
         await cached.engine.wait_ready()
         await _cached_answer(cached)
         await _concurrent_clients(uncached)

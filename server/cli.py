@@ -86,6 +86,7 @@ def _parser() -> argparse.ArgumentParser:
     group.add_argument("--job-retention-hours", type=float, help="how long finished job results are kept (24)")
     group.add_argument("--queue-limit", type=int, help="requests allowed to wait before callers are told busy (64)")
     group.add_argument("--queue-timeout", type=float, help="seconds a request may wait before it is dropped (300)")
+    group.add_argument("--snapshot-mb", type=int, help="memory for saved contexts of interleaved worlds; 0 turns it off (2048)")
     group.add_argument("--result-cache", type=int, help="greedy results kept for identical requests; 0 turns it off (256)")
     group.add_argument("--effects", choices=["model", "parser", "off"], help="how effects are derived (model)")
     group.add_argument("--demonstrations", choices=["auto", "on", "off"], help="show example turns to the model")

@@ -50,6 +50,7 @@ def build_context(
             kv_overrides=settings.override_kv,
             quantization=model.quantization,
             chat_template=settings.chat_template.read_text(encoding="utf-8") if settings.chat_template else None,
+            snapshot_bytes=settings.snapshot_mb << 20,
         )
     )
     return ToolContext(

@@ -32,6 +32,7 @@ class Settings(BaseModel):
     )
     override_kv: dict[str, bool | int | float | str] = Field(default_factory=dict)
     queue_limit: int = Field(default=64, ge=1)
+    snapshot_mb: int = Field(default=2048, ge=0, description="Memory for saved contexts of interleaved worlds; 0: off.")
     result_cache: int = Field(default=256, ge=0, description="Greedy results kept for identical requests; 0: off.")
     queue_timeout: float = Field(default=300.0, gt=0, description="Seconds a request may wait before it is dropped.")
     domains_dir: Path | None = Field(default=None, description="A folder of user-defined domain packs.")

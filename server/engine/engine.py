@@ -52,6 +52,7 @@ class EngineStats:
     wait_seconds_max: float | None
     tokens_per_second: float | None
     cache_hits: int
+    backend: dict
 
 
 class Engine:
@@ -154,6 +155,7 @@ class Engine:
             wait_seconds_max=waits[-1] if waits else None,
             tokens_per_second=tokens / seconds if seconds > 0 else None,
             cache_hits=self._cache.hits,
+            backend=getattr(self._backend, "figures", dict)(),
         )
 
     # --- the worker thread -------------------------------------------------------------------

@@ -14,9 +14,12 @@ import json
 import logging
 import time
 from collections import deque
+
+import numpy as np
 from dataclasses import dataclass, field
 from typing import Any
 
+from .snapshots import SnapshotCache, common_prefix
 from .thinking import CLOSING, ThinkingWatcher, prompt_opens_thinking
 from .types import (
     Completion,
@@ -54,6 +57,7 @@ class LlamaSettings:
     kv_overrides: dict[str, bool | int | float | str] = field(default_factory=dict)
     quantization: str = ""
     chat_template: str | None = None  # replaces the GGUF's own template
+    snapshot_bytes: int = 2 << 30  # memory for saved contexts of interleaved conversations; 0: none
 
 
 class _NativeLog:
@@ -115,6 +119,12 @@ class LlamaCppBackend:
         self._llm = None
         self._formatter = None
         self._grammars: dict[str, Any] = {}
+        self._snapshots = SnapshotCache(settings.snapshot_bytes)
+
+    def figures(self) -> dict[str, Any]:
+        """What the status resource shows about this backend."""
+        cache = self._snapshots
+        return {"snapshots_saved": cache.saved, "snapshots_restored": cache.restored, "snapshot_bytes": cache.bytes_held}
 
     def load(self) -> ModelDescription:
         import llama_cpp
@@ -180,7 +190,8 @@ class LlamaCppBackend:
         room = n_ctx - len(tokens)
         if room < 16:
             raise ContextOverflow(len(tokens), n_ctx)
-        reused = _common_prefix(llm._input_ids[: llm.n_tokens].tolist(), tokens)
+        self._snapshots.prepare(llm, tokens)
+        reused = common_prefix(llm._input_ids[: llm.n_tokens], np.asarray(tokens, dtype=np.intc))
         max_tokens = min(request.sampling.max_tokens, room)
         watcher = None
         if request.thinking_budget is not None and request.json_schema is None:
@@ -238,10 +249,3 @@ class LlamaCppBackend:
         return self._grammars[key]
 
 
-def _common_prefix(left: list[int], right: list[int]) -> int:
-    count = 0
-    for a, b in zip(left, right):
-        if a != b:
-            break
-        count += 1
-    return count

@@ -1,0 +1,40 @@
+"""Interleaved conversations on the real model: a snapshot brings back what another one evicted."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentworld_mcp.server.runtime import build_context
+from agentworld_mcp.tools.simulate import SamplingOverrides, simulate_action
+
+QUICK = SamplingOverrides(temperature=0, max_tokens=16)
+
+
+def _history(topic: str) -> list[dict]:
+    screen = "\n".join(f"{topic}-{index:03d}.log  {index * 37 % 1000:>4} KB" for index in range(90))
+    return [{"action": f"ls /var/log/{topic}", "observation": screen}]
+
+
+@pytest.fixture(params=[2048, 0], ids=["snapshots", "no-snapshots"], scope="module")
+async def context(request, settings, model_info):
+    ctx = build_context(settings.model_copy(update={"snapshot_mb": request.param, "effects": "parser", "result_cache": 0}), model_info)
+    ctx.engine.start()
+    await ctx.engine.wait_ready()
+    yield request.param, ctx
+    ctx.engine.close()
+
+
+async def test_switching_back_to_a_conversation_restores_what_it_held(context):
+    snapshot_mb, ctx = context
+    alpha, beta = _history("alpha"), _history("beta")
+    first = await simulate_action(ctx, "terminal", "du -sh /var/log/alpha", history=alpha, overrides=QUICK)
+    await simulate_action(ctx, "terminal", "du -sh /var/log/beta", history=beta, overrides=QUICK)  # evicts alpha
+    again = await simulate_action(ctx, "terminal", "wc -l /var/log/alpha/*", history=alpha, overrides=QUICK)
+    figures = ctx.engine.stats().backend
+    alpha_only = first.usage.prompt_tokens - 40  # all of alpha's prompt but its last turn
+    if snapshot_mb:
+        assert figures["snapshots_restored"] >= 1 and figures["snapshot_bytes"] <= snapshot_mb << 20
+        assert again.usage.reused_prompt_tokens >= alpha_only
+    else:
+        assert figures["snapshots_saved"] == 0
+        assert again.usage.reused_prompt_tokens < alpha_only  # only the shared system prompt survived

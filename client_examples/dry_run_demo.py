@@ -45,7 +45,8 @@ async def main() -> int:
         print(f"Dry-running a {len(PLAN)}-step terminal plan (nothing is executed):", file=sys.stderr)
         result = await client.call_tool(
             "dry_run_plan",
-            {"domain": "terminal", "steps": PLAN, "temperature": 0, "max_tokens": 160},
+            # A script has no host cutting calls at 60 s: wait for the whole plan rather than get a job id.
+            {"domain": "terminal", "steps": PLAN, "temperature": 0, "max_tokens": 160, "budget_seconds": 600},
             progress_callback=on_progress,
         )
     if result.is_error:

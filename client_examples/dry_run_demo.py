@@ -1,6 +1,6 @@
 """Start agentworld-mcp over stdio with the MCP SDK's client, dry-run a small terminal plan, print it.
 
-    python client_examples/dry_run_demo.py [--model PATH] [--json]
+    python client_examples/dry_run_demo.py [--model PATH] [--max-tokens N] [--json]
 
 Nothing in the plan is executed: every screen below is the world model's prediction.
 """
@@ -35,6 +35,7 @@ async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", help="a GGUF file (default: the embedded demo model)")
     parser.add_argument("--json", action="store_true", help="print the structured result")
+    parser.add_argument("--max-tokens", type=int, default=160, help="most tokens the world model predicts per step")
     args = parser.parse_args()
     extra = ["--model", args.model] if args.model else []
 
@@ -46,7 +47,7 @@ async def main() -> int:
         result = await client.call_tool(
             "dry_run_plan",
             # A script has no host cutting calls at 60 s: wait for the whole plan rather than get a job id.
-            {"domain": "terminal", "steps": PLAN, "temperature": 0, "max_tokens": 160, "budget_seconds": 600},
+            {"domain": "terminal", "steps": PLAN, "temperature": 0, "max_tokens": args.max_tokens, "budget_seconds": 600},
             progress_callback=on_progress,
         )
     if result.is_error:

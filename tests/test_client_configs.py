@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -67,3 +69,15 @@ async def test_an_entry_launches_the_server_and_lists_the_tools(config, name, mo
     async with Client(params, read_timeout_seconds=60) as client:
         tools = {tool.name for tool in (await client.list_tools()).tools}
     assert EXPECTED_TOOLS <= tools
+
+
+def test_the_readme_demo_dry_runs_its_plan_over_stdio(server_env):
+    """The README's first command ends by running this script: it must print a whole plan."""
+    done = subprocess.run(
+        [sys.executable, str(REPO / "client_examples" / "dry_run_demo.py"), "--max-tokens", "16", "--json"],
+        env=server_env, capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 0, done.stderr
+    plan = json.loads(done.stdout)
+    assert plan["domain"] == "terminal" and plan["verdict"]["status"] in ("completed", "stopped")
+    assert plan["steps"] and all(step["prediction"]["usage"]["completion_tokens"] > 0 for step in plan["steps"])

@@ -39,7 +39,7 @@ async def main() -> int:
     args = parser.parse_args()
     extra = ["--model", args.model] if args.model else []
 
-    def on_progress(done: float, total: float | None, message: str | None) -> None:
+    async def on_progress(done: float, total: float | None, message: str | None) -> None:
         print(f"  ... {message or f'{done}/{total}'}", file=sys.stderr)
 
     async with Client(server_command(extra), read_timeout_seconds=600) as client:

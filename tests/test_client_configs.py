@@ -75,9 +75,11 @@ def test_the_readme_demo_dry_runs_its_plan_over_stdio(server_env):
     """The README's first command ends by running this script: it must print a whole plan."""
     done = subprocess.run(
         [sys.executable, str(REPO / "client_examples" / "dry_run_demo.py"), "--max-tokens", "16", "--json"],
-        env=server_env, capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL,
+        env={**server_env, "AGENTWORLD_EFFECTS": "parser"}, capture_output=True, text=True, timeout=600,
+        stdin=subprocess.DEVNULL,
     )
     assert done.returncode == 0, done.stderr
+    assert "progress callback raised" not in done.stderr and "step 1/4 predicted" in done.stderr
     plan = json.loads(done.stdout)
     assert plan["domain"] == "terminal" and plan["verdict"]["status"] in ("completed", "stopped")
     assert plan["steps"] and all(step["prediction"]["usage"]["completion_tokens"] > 0 for step in plan["steps"])

@@ -43,7 +43,7 @@ _EFFECTS_SCHEMA = {
         "error": {"type": ["string", "null"]},
         "changed": {
             "type": "array",
-            "maxItems": 16,
+            "maxItems": 8,  # each item costs ~15 tokens; effects stay a small part of a step
             "items": {
                 "type": "object",
                 "properties": {
@@ -56,7 +56,7 @@ _EFFECTS_SCHEMA = {
     },
     "required": ["success", "error", "changed"],
 }
-_EFFECTS_SAMPLING = Sampling(temperature=0.0, max_tokens=256)
+_EFFECTS_SAMPLING = Sampling(temperature=0.0, max_tokens=192)
 
 
 @dataclass(frozen=True)

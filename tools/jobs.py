@@ -109,7 +109,3 @@ class Jobs:
             result=row.result if row.status == "completed" else None,
             error=row.error,
         )
-
-    def cancel_all(self) -> None:
-        for task in self._tasks.values():
-            task.cancel()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Literal, Protocol
 
@@ -59,7 +59,6 @@ class ModelDescription:
     architecture: str
     quantization: str
     n_ctx: int
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class EngineError(Exception):

@@ -38,3 +38,33 @@ async def test_switching_back_to_a_conversation_restores_what_it_held(context):
     else:
         assert figures["snapshots_saved"] == 0
         assert again.usage.reused_prompt_tokens < alpha_only  # only the shared system prompt survived
+
+
+@pytest.fixture(scope="module")
+async def extend_only(settings, model_info):
+    """The test model run as if it were hybrid (qwen35moe): a prompt reuses the cache only if it extends it."""
+    ctx = build_context(settings.model_copy(update={"result_cache": 0}), model_info)
+    ctx.engine._backend.settings.extend_only = True
+    ctx.engine.start()
+    await ctx.engine.wait_ready()
+    yield ctx
+    ctx.engine.close()
+
+
+@pytest.mark.parametrize("detour", [True, False], ids=["marked-detour", "unmarked"])
+async def test_a_detour_keeps_the_conversation_resumable_on_an_extend_only_model(extend_only, detour):
+    from agentworld_mcp.domains.protocol import render_messages
+    from agentworld_mcp.server.engine import GenerationRequest, Sampling
+
+    engine, pack = extend_only.engine, extend_only.domains["terminal"]
+    assert engine.stats().backend["extend_only"] is True
+    greedy = Sampling(temperature=0, max_tokens=12)
+    step = tuple(render_messages(pack, [], f"ls /srv/{detour}", "", pack.initial_state, True))
+    first = await engine.generate(GenerationRequest(step, greedy))
+    exchange = (*step, {"role": "assistant", "content": first.text})
+    await engine.generate(GenerationRequest((*exchange, {"role": "user", "content": "Was it a success?"}), greedy, detour=detour))
+    following = await engine.generate(GenerationRequest((*exchange, {"role": "user", "content": "Next: pwd"}), greedy))
+    if detour:  # restored from the snapshot taken before the detour: only the new turn is read
+        assert following.reused_tokens >= first.prompt_tokens + first.completion_tokens - 1
+    else:  # the detour's tokens diverge from the next prompt, and an extend-only model cannot cut them off
+        assert following.reused_tokens == 0

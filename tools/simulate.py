@@ -3,7 +3,9 @@
 One prediction is up to two engine calls. The first asks for the observation with the domain's
 prompt protocol. The second (effects mode "model") appends the model's reply verbatim and one
 question to the same conversation and asks for the effects as schema-constrained JSON, so it
-re-reads almost nothing: the model's cached tokens cover the whole first exchange.
+re-reads almost nothing: the model's cached tokens cover the whole first exchange. It is marked a
+detour: the next step continues from the first exchange, so a model that can only extend its
+cache keeps a snapshot of it.
 """
 
 from __future__ import annotations
@@ -106,7 +108,7 @@ async def predict(
             {"role": "assistant", "content": completion.text},  # verbatim: the cached tokens extend
             {"role": "user", "content": _EFFECTS_QUESTION},
         )
-        request = GenerationRequest(follow_up, replace(_EFFECTS_SAMPLING, seed=sampling.seed), _EFFECTS_SCHEMA)
+        request = GenerationRequest(follow_up, replace(_EFFECTS_SAMPLING, seed=sampling.seed), _EFFECTS_SCHEMA, detour=True)
         effects_completion = await _engine_call(ctx.engine.generate(request, priority, ctx.queue_timeout))
         effects = _model_effects(effects_completion.text) or effects
     prediction = Prediction(

@@ -15,11 +15,10 @@ import logging
 import time
 from collections import deque
 
-import numpy as np
 from dataclasses import dataclass, field
 from typing import Any
 
-from .snapshots import SnapshotCache, common_prefix
+from .snapshots import SnapshotCache
 from .thinking import CLOSING, ThinkingWatcher, prompt_opens_thinking
 from .types import (
     Completion,
@@ -58,6 +57,7 @@ class LlamaSettings:
     quantization: str = ""
     chat_template: str | None = None  # replaces the GGUF's own template
     snapshot_bytes: int = 2 << 30  # memory for saved contexts of interleaved conversations; 0: none
+    extend_only: bool | None = None  # the model can only extend its cached tokens; None: ask llama.cpp
 
 
 class _NativeLog:
@@ -124,7 +124,12 @@ class LlamaCppBackend:
     def figures(self) -> dict[str, Any]:
         """What the status resource shows about this backend."""
         cache = self._snapshots
-        return {"snapshots_saved": cache.saved, "snapshots_restored": cache.restored, "snapshot_bytes": cache.bytes_held}
+        return {
+            "extend_only": cache.extend_only,
+            "snapshots_saved": cache.saved,
+            "snapshots_restored": cache.restored,
+            "snapshot_bytes": cache.bytes_held,
+        }
 
     def load(self) -> ModelDescription:
         import llama_cpp
@@ -168,6 +173,10 @@ class LlamaCppBackend:
             stop_token_ids=[eos_id],
         )
         self._llm = llm
+        self._snapshots.extend_only = (
+            s.extend_only if s.extend_only is not None
+            else bool(llama_cpp.llama_model_is_recurrent(llm.model) or llama_cpp.llama_model_is_hybrid(llm.model))
+        )
         return ModelDescription(
             name=llm.metadata.get("general.name", "") or s.model_path.rsplit("/", 1)[-1],
             file=s.model_path,
@@ -190,8 +199,7 @@ class LlamaCppBackend:
         room = n_ctx - len(tokens)
         if room < 16:
             raise ContextOverflow(len(tokens), n_ctx)
-        self._snapshots.prepare(llm, tokens)
-        reused = common_prefix(llm._input_ids[: llm.n_tokens], np.asarray(tokens, dtype=np.intc))
+        reused = self._snapshots.prepare(llm, tokens, request.detour)
         max_tokens = min(request.sampling.max_tokens, room)
         watcher = None
         if request.thinking_budget is not None and request.json_schema is None:

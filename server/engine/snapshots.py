@@ -1,14 +1,25 @@
-"""Snapshots of the model's context, so interleaved conversations do not thrash its one cache.
+"""The model's context between requests: what it can reuse, and snapshots of what it held before.
 
-`Llama` holds one token sequence. When a request for another world arrives, what the model held
-for the previous one is about to be overwritten; if that is a lot of tokens, its state is saved
-first. A later request that extends a saved sequence further than the current one restores it
-instead of re-reading those tokens. Snapshots are bounded by their real size in bytes, including
-llama-cpp-python's copy of the score buffer (n_batch x n_vocab floats, often the larger part).
+`Llama` holds one token sequence. A new prompt reuses the longest prefix it shares with that
+sequence, except on models with recurrent layers (hybrid models such as qwen35moe), which can
+only *extend* it: any divergence re-reads the whole prompt.
+
+When a request for another world arrives, what the model held for the previous one is about to
+be overwritten; if that is a lot of tokens, its state is saved first. A later request that reuses
+more of a saved sequence than of the current one restores it instead of re-reading those tokens.
+A *detour* (a side question whose reply the conversation will not continue from, such as the
+effects question) would leave an extend-only model unable to continue the conversation, so its
+starting point is saved before it runs.
+
+Snapshots are bounded by their real size in bytes. They hold the llama.cpp state and the token
+ids, not llama-cpp-python's score buffer (n_batch x n_vocab floats, hundreds of MB): since 0.3
+sampling runs inside llama.cpp and that buffer is only written when every token's logits are kept,
+which this backend never asks for.
 """
 
 from __future__ import annotations
 
+import ctypes
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -25,7 +36,7 @@ RESTORE_WHEN_GAINING = 64  # tokens a snapshot must save over the current sequen
 @dataclass
 class Snapshot:
     tokens: np.ndarray
-    state: Any  # llama_cpp.LlamaState
+    state: Any  # llama_cpp.LlamaState, with a one-row placeholder for the unused score buffer
     size: int
 
 
@@ -40,37 +51,61 @@ def common_prefix(left: np.ndarray, right: np.ndarray) -> int:
 class SnapshotCache:
     def __init__(self, max_bytes: int):
         self.max_bytes = max_bytes
+        self.extend_only = False  # set by the backend once it knows the model
         self.saved = self.restored = 0
         self._snapshots: OrderedDict[int, Snapshot] = OrderedDict()
         self._bytes = 0
         self._next_key = 0
+        self._holding_detour = False
+        self._no_scores: np.ndarray | None = None
 
-    def prepare(self, llm: Any, prompt: list[int]) -> None:
-        """Before `prompt` runs: save what it would discard, restore what serves it best."""
-        if self.max_bytes <= 0:
-            return
+    def reusable(self, held: np.ndarray, wanted: np.ndarray) -> int:
+        """How many tokens of `wanted` a context holding `held` can skip."""
+        shared = common_prefix(held, wanted)
+        if not self.extend_only:
+            return shared
+        return shared if shared == len(held) < len(wanted) else 0
+
+    def prepare(self, llm: Any, prompt: list[int], detour: bool = False) -> int:
+        """Before `prompt` runs: save what it would discard, restore what serves it best.
+
+        Returns how many prompt tokens the live context can skip; on an extend-only model that
+        cannot skip any, the context is cleared so that nothing tries to cut it short.
+        """
         wanted = np.asarray(prompt, dtype=np.intc)
         held_tokens = np.asarray(llm._input_ids[: llm.n_tokens], dtype=np.intc)
-        held = common_prefix(held_tokens, wanted)
-        if len(held_tokens) - held >= SAVE_WHEN_DISCARDING:
-            self._save(llm, held_tokens)
+        held = self.reusable(held_tokens, wanted)
+        if self.max_bytes > 0:
+            discarding = len(held_tokens) - held >= SAVE_WHEN_DISCARDING
+            # A detour's own tokens are never continued; the context it started from was saved.
+            if (discarding and not self._holding_detour) or (detour and self.extend_only and len(held_tokens) >= SAVE_WHEN_DISCARDING):
+                self._save(llm, held_tokens)
+            held = self._restore_best(llm, wanted, held)
+        self._holding_detour = detour
+        if held == 0 and self.extend_only and llm.n_tokens:
+            llm.reset()
+        return held
+
+    def _restore_best(self, llm: Any, wanted: np.ndarray, held: int) -> int:
         best_key, best = None, held
         for key, snapshot in self._snapshots.items():
-            shared = common_prefix(snapshot.tokens, wanted)
-            if shared > best:
-                best_key, best = key, shared
-        if best_key is not None and best - held >= RESTORE_WHEN_GAINING:
-            snapshot = self._snapshots.pop(best_key)  # the live context now holds it
-            self._bytes -= snapshot.size
-            llm.load_state(snapshot.state)
-            self.restored += 1
-            log.debug("restored a snapshot of %d tokens (%d shared with the prompt)", len(snapshot.tokens), best)
+            usable = self.reusable(snapshot.tokens, wanted)
+            if usable > best:
+                best_key, best = key, usable
+        if best_key is None or best - held < RESTORE_WHEN_GAINING:
+            return held
+        snapshot = self._snapshots.pop(best_key)  # the live context now holds it
+        self._bytes -= snapshot.size
+        llm.load_state(snapshot.state)
+        self.restored += 1
+        log.debug("restored a snapshot of %d tokens (%d reusable by the prompt)", len(snapshot.tokens), best)
+        return best
 
     def _save(self, llm: Any, tokens: np.ndarray) -> None:
         if any(len(s.tokens) >= len(tokens) and common_prefix(s.tokens, tokens) == len(tokens) for s in self._snapshots.values()):
             return  # already saved (a longer or equal sequence covers it)
-        state = llm.save_state()
-        size = len(state.llama_state) + state.scores.nbytes + state.input_ids.nbytes
+        state = self._state_of(llm)
+        size = len(state.llama_state.obj) + state.input_ids.nbytes  # the whole buffer stays allocated
         if size > self.max_bytes:
             return
         self._snapshots[self._next_key] = Snapshot(tokens.copy(), state, size)
@@ -80,6 +115,25 @@ class SnapshotCache:
         while self._bytes > self.max_bytes:  # least recently saved first
             _, evicted = self._snapshots.popitem(last=False)
             self._bytes -= evicted.size
+
+    def _state_of(self, llm: Any):
+        """`Llama.save_state()` without its copy of the score buffer, which `load_state` broadcasts back from one row."""
+        import llama_cpp
+
+        if self._no_scores is None:
+            self._no_scores = np.zeros((1, llm.n_vocab()), dtype=np.single)
+        context = llm._ctx.ctx
+        capacity = llama_cpp.llama_state_get_size(context)
+        buffer = (ctypes.c_uint8 * capacity)()
+        written = llama_cpp.llama_state_get_data(context, buffer, capacity)
+        return llama_cpp.LlamaState(
+            input_ids=llm.input_ids.copy(),
+            scores=self._no_scores,
+            n_tokens=llm.n_tokens,
+            llama_state=memoryview(buffer)[:written],
+            llama_state_size=written,
+            seed=llm._seed,
+        )
 
     @property
     def bytes_held(self) -> int:

@@ -33,6 +33,8 @@ class GenerationRequest:
     sampling: Sampling = Sampling()
     json_schema: dict[str, Any] | None = None
     thinking_budget: int | None = None  # most tokens an open <think> block may take; None: no bound
+    # A side question: the conversation goes on from this request's prompt, not from its reply.
+    detour: bool = False
 
 
 FinishReason = Literal["stop", "length", "cancelled"]

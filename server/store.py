@@ -39,6 +39,7 @@ CREATE TABLE IF NOT EXISTS steps (
     similarity REAL,
     diff TEXT,
     created_at REAL NOT NULL,
+    reply TEXT,
     PRIMARY KEY (world_id, position)
 );
 CREATE TABLE IF NOT EXISTS jobs (
@@ -81,6 +82,9 @@ class StepRow:
     source: str  # "predicted" or "real"
     similarity: float | None
     diff: str | None
+    # The model's verbatim reply for a predicted step: the next step's prompt shows it, so it
+    # extends the tokens the model holds. A recorded real step has none.
+    reply: str | None = None
 
 
 @dataclass(frozen=True)
@@ -127,6 +131,8 @@ class Store:
             if self._db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                 raise sqlite3.DatabaseError("integrity check failed")
             self._db.executescript(_SCHEMA)
+            if "reply" not in {row[1] for row in self._db.execute("PRAGMA table_info(steps)")}:
+                self._db.execute("ALTER TABLE steps ADD COLUMN reply TEXT")  # a file from before replies were kept
         except sqlite3.OperationalError as exc:
             if "locked" in str(exc):
                 raise StoreError(f"{path} is locked by another process; stop it or pass another --data-dir") from None
@@ -165,11 +171,11 @@ class Store:
 
     def steps(self, world_id: str, up_to: int | None = None) -> list[StepRow]:
         rows = self._db.execute(
-            "SELECT position, action, observation, predicted, effects, source, similarity, diff FROM steps "
+            "SELECT position, action, observation, predicted, effects, source, similarity, diff, reply FROM steps "
             "WHERE world_id = ? AND (? IS NULL OR position <= ?) ORDER BY position",
             (world_id, up_to, up_to),
         ).fetchall()
-        return [StepRow(r[0], r[1], r[2], r[3], _loads(r[4]), r[5], r[6], r[7]) for r in rows]
+        return [StepRow(r[0], r[1], r[2], r[3], _loads(r[4]), r[5], r[6], r[7], r[8]) for r in rows]
 
     def append_steps(self, world_id: str, steps: list[StepRow]) -> None:
         with self._transaction():
@@ -193,10 +199,10 @@ class Store:
     def _insert_step(self, world_id: str, step: StepRow) -> None:
         self._db.execute(
             "INSERT INTO steps (world_id, position, action, observation, predicted, effects, source, similarity, diff, "
-            "created_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            "created_at, reply) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
             (world_id, step.position, step.action, step.observation, step.predicted,
              json.dumps(step.effects) if step.effects is not None else None, step.source, step.similarity, step.diff,
-             time.time()),
+             time.time(), step.reply),
         )
 
     # --- jobs --------------------------------------------------------------------------------

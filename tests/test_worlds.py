@@ -79,6 +79,22 @@ def test_a_locked_database_is_one_line_naming_the_file(tmp_path):
         holder.close()
 
 
+def test_a_data_file_from_before_replies_were_kept_opens_and_keeps_its_steps(tmp_path):
+    from agentworld_mcp.server.store import StepRow
+
+    path = tmp_path / "worlds.sqlite3"
+    Store(path).close()
+    old = sqlite3.connect(path, isolation_level=None)
+    old.execute("ALTER TABLE steps DROP COLUMN reply")
+    old.execute("INSERT INTO worlds (id, domain, task, state, created_at) VALUES ('w_old', 'terminal', '', '', 0)")
+    old.execute("INSERT INTO steps (world_id, position, action, observation, source, created_at) VALUES ('w_old', 1, 'ls', 'a', 'real', 0)")
+    old.close()
+    store = Store(path)
+    store.append_steps("w_old", [StepRow(2, "pwd", "/", "/", {}, "predicted", None, None, "**Environment Observation:**\n/")])
+    assert [(s.action, s.reply) for s in store.steps("w_old")] == [("ls", None), ("pwd", "**Environment Observation:**\n/")]
+    store.close()
+
+
 # --- worlds through MCP (real model) ----------------------------------------------------------
 async def test_fork_rewind_and_stepping_a_world(mcp_server):
     async with Client(mcp_server, mode="legacy") as client:
@@ -220,3 +236,21 @@ async def test_recording_a_committed_plan_step_by_step_anchors_each_step(mcp_ser
     # the agent ran something else than step 2's prediction: the rest of the prediction is dropped
     assert other["recorded"] == {"step": 2, "anchored": False, "similarity": None, "diff": None, "dropped_steps": committed - 1}
     assert [s["source"] for s in other["steps"]] == ["real", "real"]
+
+
+async def test_each_committed_world_step_extends_the_tokens_the_model_already_holds(tool_context):
+    """Stored steps keep the model's verbatim reply, so a world's next step reads only its new turn."""
+    from agentworld_mcp.tools.context import ToolContext
+    from agentworld_mcp.tools.simulate import SamplingOverrides, simulate_action
+    from agentworld_mcp.tools.worlds import open_world
+
+    one_call_per_step = ToolContext(
+        engine=tool_context.engine, domains=tool_context.domains, effects="parser", store=tool_context.store
+    )
+    world_id = open_world(one_call_per_step, "terminal", "", "", None, []).world_id
+    usages = []
+    for command in ("mkdir world-extends", "ls -a world-extends"):
+        step = await simulate_action(one_call_per_step, "", command, world_id=world_id, commit=True, overrides=SamplingOverrides(0, 24))
+        usages.append(step.usage)
+    held = usages[0].prompt_tokens + usages[0].completion_tokens
+    assert held - 1 <= usages[1].reused_prompt_tokens < usages[1].prompt_tokens

@@ -63,7 +63,7 @@ class WorldSession:
         start = len(store.steps(self.row.id))
         rows = [
             StepRow(start + index, action, p.observation, p.observation, p.effects.model_dump(exclude={"source"}),
-                    "predicted", None, None)
+                    "predicted", None, None, p.history_turn(action).reply)
             for index, (action, p) in enumerate(steps, 1)
             if p.parse_error is None and p.blocked is None
         ]
@@ -83,7 +83,7 @@ async def world_session(ctx: ToolContext, world_id: str, domain: str = "") -> As
             raise ToolError(f"world {world_id!r} simulates domain {row.domain!r}, not {domain!r}")
         scene = validated_scene(ctx, row.domain, row.state, row.task, row.tools)
         steps = _store(ctx).steps(world_id)
-        turns = [Turn(step.action, step.observation) for step in steps]
+        turns = [Turn(step.action, step.observation, step.reply) for step in steps]
         ledger = EntityLedger.replay((step.position, step.effects) for step in steps)
         yield WorldSession(ctx, row, scene, turns, ledger)
 

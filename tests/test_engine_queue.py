@@ -11,9 +11,11 @@ from agentworld_mcp.server.engine import (
     DeadlineExpired,
     Engine,
     EngineBusy,
+    GenerationRequest,
     ModelUnavailable,
     Priority,
 )
+from agentworld_mcp.server.engine.queue import MAX_SKIPS
 
 from .fakes import FakeBackend, request
 
@@ -78,6 +80,31 @@ async def test_interactive_goes_ahead_of_plan_steps_and_fifo_within_a_priority(e
     backend.gate.set()
     await asyncio.gather(blocker, *plan, interactive)
     assert backend.ran == ["blocker", "interactive", "plan0", "plan1"]
+
+
+def _in(conversation: str, label: str) -> GenerationRequest:
+    return GenerationRequest(({"role": "system", "content": f"world {conversation}"}, {"role": "user", "content": label}))
+
+
+async def test_jobs_sharing_the_cached_conversation_go_first_but_never_pass_a_job_more_than_the_bound(backend):
+    engine = Engine(backend, max_waiting=16)
+    engine.start()
+    await engine.wait_ready()
+    backend.gate = threading.Event()
+    blocker = asyncio.create_task(engine.generate(_in("a", "blocker")))
+    await _until(backend.started.is_set)
+    other = asyncio.create_task(engine.generate(_in("b", "other")))
+    await _until(lambda: engine.stats().queue_depth == 1)
+    same = []
+    for index in range(MAX_SKIPS + 2):
+        same.append(asyncio.create_task(engine.generate(_in("a", f"a{index}"))))
+        await _until(lambda: engine.stats().queue_depth == index + 2)
+    backend.gate.set()
+    await asyncio.gather(blocker, other, *same)
+    engine.close()
+    a = [f"a{index}" for index in range(MAX_SKIPS + 2)]
+    assert backend.ran == ["blocker", *a[:MAX_SKIPS], "other", *a[MAX_SKIPS:]]
+    assert engine.stats().affinity_picks == MAX_SKIPS
 
 
 async def test_request_past_its_deadline_is_dropped_unrun(engine, backend):

@@ -52,6 +52,7 @@ class EngineStats:
     wait_seconds_max: float | None
     tokens_per_second: float | None
     cache_hits: int
+    affinity_picks: int
     backend: dict
 
 
@@ -155,6 +156,7 @@ class Engine:
             wait_seconds_max=waits[-1] if waits else None,
             tokens_per_second=tokens / seconds if seconds > 0 else None,
             cache_hits=self._cache.hits,
+            affinity_picks=counters.affinity_picks,
             backend=getattr(self._backend, "figures", dict)(),
         )
 
@@ -191,6 +193,7 @@ class Engine:
         finally:
             self._running = None
         completion.queue_seconds = queue_seconds
+        self._queue.ran(job.request, completion.text)
         self._counts["cancelled" if completion.finish_reason == "cancelled" else "completed"] += 1
         self._tokens["prompt"] += completion.prompt_tokens
         self._tokens["reused"] += completion.reused_tokens

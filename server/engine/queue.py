@@ -1,19 +1,26 @@
 """A bounded priority queue of generation jobs, shared by the event loop and the worker thread.
 
-The event loop puts jobs and may withdraw them; the worker thread takes them. Within one priority
-jobs run first in, first out. Jobs cancelled or past their deadline while waiting are never run.
+The event loop puts jobs and may withdraw them; the worker thread takes them. Jobs cancelled or
+past their deadline while waiting are never run.
+
+Within one priority the queue prefers *prefix affinity*: the job whose conversation shares the
+most leading messages with what the model ran last goes first, because the model's cache still
+holds those tokens (several candidate actions from one state, say, run back to back instead of
+interleaved with another world's). Ties go first in, first out. Fairness is bounded: a job passed
+over `max_skips` times by later arrivals runs next.
 """
 
 from __future__ import annotations
 
-import heapq
 import itertools
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .types import Completion, DeadlineExpired, EngineBusy, GenerationRequest, Priority
+
+MAX_SKIPS = 4  # later jobs that may overtake a waiting one through affinity
 
 
 @dataclass(eq=False)
@@ -27,6 +34,7 @@ class Job:
     cancel_event: threading.Event = field(default_factory=threading.Event)
     result: Completion | None = None
     error: BaseException | None = None
+    skipped: int = 0  # times a later job went first because of affinity
 
     def finish(self, result: Completion | None = None, error: BaseException | None = None) -> None:
         self.result, self.error = result, error
@@ -38,17 +46,28 @@ class QueueCounters:
     rejected: int = 0
     expired: int = 0
     withdrawn: int = 0
+    affinity_picks: int = 0  # jobs run ahead of an older one because they shared more with the cache
+
+
+def shared_messages(left: Sequence[dict], right: Sequence[dict]) -> int:
+    count = 0
+    for a, b in zip(left, right):
+        if a != b:
+            break
+        count += 1
+    return count
 
 
 class JobQueue:
-    def __init__(self, max_waiting: int):
+    def __init__(self, max_waiting: int, max_skips: int = MAX_SKIPS):
         self.max_waiting = max_waiting
+        self.max_skips = max_skips
         self.counters = QueueCounters()
-        self._heap: list[tuple[int, int, Job]] = []
-        self._sequence = itertools.count()
-        self._waiting: set[Job] = set()
+        self._waiting: list[Job] = []  # in arrival order
         self._condition = threading.Condition()
         self._closed = False
+        # The conversation the model ran last (its messages and reply); only the worker sets it.
+        self._held: tuple[dict, ...] = ()
 
     def __len__(self) -> int:
         with self._condition:
@@ -59,8 +78,7 @@ class JobQueue:
             if len(self._waiting) >= self.max_waiting:
                 self.counters.rejected += 1
                 raise EngineBusy(len(self._waiting), self.max_waiting)
-            heapq.heappush(self._heap, (int(job.priority), next(self._sequence), job))
-            self._waiting.add(job)
+            self._waiting.append(job)
             self._condition.notify()
 
     def withdraw(self, job: Job) -> bool:
@@ -68,9 +86,13 @@ class JobQueue:
         with self._condition:
             if job not in self._waiting:
                 return False
-            self._waiting.discard(job)  # its heap entry is skipped lazily by take()
+            self._waiting.remove(job)
             self.counters.withdrawn += 1
             return True
+
+    def ran(self, request: GenerationRequest, reply: str) -> None:
+        """The worker ran `request`: later picks favour conversations that continue it."""
+        self._held = (*request.messages, {"role": "assistant", "content": reply})
 
     def take(self) -> Job | None:
         """Block until a runnable job arrives; None once the queue is closed."""
@@ -87,25 +109,30 @@ class JobQueue:
                 return job
 
     def _pop_runnable(self, expired: list[Job]) -> Job | None:
-        while self._heap:
-            _, _, job = heapq.heappop(self._heap)
-            if job not in self._waiting:
-                continue
-            self._waiting.discard(job)
-            now = time.monotonic()
-            if job.deadline is not None and now > job.deadline:
-                self.counters.expired += 1
-                expired.append(job)
-                continue
-            job.started_at = now
-            return job
-        return None
+        now = time.monotonic()
+        for stale in [job for job in self._waiting if job.deadline is not None and now > job.deadline]:
+            self._waiting.remove(stale)
+            self.counters.expired += 1
+            expired.append(stale)
+        if not self._waiting:
+            return None
+        first = min(job.priority for job in self._waiting)
+        candidates = [job for job in self._waiting if job.priority == first]
+        chosen = candidates[0]
+        if chosen.skipped < self.max_skips and len(candidates) > 1:
+            chosen = max(candidates, key=lambda job: shared_messages(job.request.messages, self._held))  # first of equals
+        for passed in itertools.takewhile(lambda job: job is not chosen, candidates):
+            passed.skipped += 1
+        if chosen is not candidates[0]:
+            self.counters.affinity_picks += 1
+        self._waiting.remove(chosen)
+        chosen.started_at = now
+        return chosen
 
     def drain(self) -> list[Job]:
         """Take every waiting job out at once (used when the model cannot run them)."""
         with self._condition:
-            jobs = [job for _, _, job in sorted(self._heap) if job in self._waiting]
-            self._heap.clear()
+            jobs = sorted(self._waiting, key=lambda job: job.priority)  # stable: arrival order within a priority
             self._waiting.clear()
             return jobs
 

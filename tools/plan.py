@@ -8,6 +8,7 @@ prediction as it arrives.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -84,10 +85,12 @@ async def dry_run_plan(
 
         done: list[PlanStep] = []
         for number, action in enumerate(actions, 1):
+            began = time.perf_counter()
             prediction = await predict(ctx, scene, turns, action, overrides, include_reasoning, Priority.PLAN)
             step_violations = violations(
                 await review(ctx, scene, action, number, turns, prediction, rules, ledger, Priority.PLAN)
             )
+            prediction.usage.seconds = round(time.perf_counter() - began, 4)
             found += step_violations
             done.append(PlanStep(step=number, action=action, prediction=prediction, violations=step_violations))
             turns.append(prediction.history_turn(action))

@@ -31,6 +31,9 @@ class Usage(BaseModel):
     effects_tokens: int = Field(description="Completion tokens spent deriving `effects` (included in completion_tokens).")
     queue_seconds: float
     generation_seconds: float
+    seconds: float = Field(
+        default=0.0, description="Wall-clock seconds of the call (or step) at the server: checks, queue, model and parsing."
+    )
     cached: bool = Field(default=False, description="Answered from the result cache (identical greedy request).")
     reasoning_tokens: int = Field(default=0, description="Completion tokens spent thinking (inside <think>).")
     thinking_cut: bool = Field(default=False, description="The thinking budget closed the think block early.")

@@ -11,6 +11,7 @@ cache keeps a snapshot of it.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -187,6 +188,7 @@ def total_usage(usages: Sequence[Usage]) -> Usage:
         effects_tokens=sum(u.effects_tokens for u in usages),
         queue_seconds=round(sum(u.queue_seconds for u in usages), 4),
         generation_seconds=round(sum(u.generation_seconds for u in usages), 4),
+        seconds=round(sum(u.seconds for u in usages), 4),
         cached=bool(usages) and all(u.cached for u in usages),
         reasoning_tokens=sum(u.reasoning_tokens for u in usages),
         thinking_cut=any(u.thinking_cut for u in usages),
@@ -278,10 +280,17 @@ async def within_budget(
     ctx: ToolContext, tool: str, work: Work, budget_seconds: float | None, pending: Callable[[str, Progress], Any]
 ):
     """Run `work`; past the budget, hand back `pending(job_id, progress)` and let the job go on."""
+
+    async def timed(progress: Progress):
+        started = time.perf_counter()
+        result = await work(progress)
+        result.usage.seconds = round(time.perf_counter() - started, 4)
+        return result
+
     if ctx.jobs is None:
-        return await work(Progress())
+        return await timed(Progress())
     budget = ctx.budget_seconds if budget_seconds is None else budget_seconds
-    outcome = await ctx.jobs.run(tool, work, budget)
+    outcome = await ctx.jobs.run(tool, timed, budget)
     return pending(*outcome) if isinstance(outcome, tuple) else outcome
 
 

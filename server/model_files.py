@@ -147,6 +147,10 @@ class _Reader:
             if item_type in _SCALAR_FORMATS:  # skip fixed-size arrays in one seek
                 self.handle.seek(count * struct.calcsize("<" + _SCALAR_FORMATS[item_type]), os.SEEK_CUR)
                 return None
+            if item_type == _STRING:  # the vocabulary: skip each string unread
+                for _ in range(count):
+                    self.handle.seek(self.take("Q"), os.SEEK_CUR)
+                return None
             for _ in range(count):
                 self.value(item_type)
             return None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import io
 import json
 import logging
@@ -117,7 +118,7 @@ class LlamaCppBackend:
     def __init__(self, settings: LlamaSettings):
         self.settings = settings
         self._llm = None
-        self._formatter = None
+        self._formatter = self._boundary_formatter = None
         self._grammars: dict[str, Any] = {}
         self._snapshots = SnapshotCache(settings.snapshot_bytes)
 
@@ -165,13 +166,15 @@ class LlamaCppBackend:
             log.warning("the model has no chat template; using ChatML")
         eos_id, bos_id = llm.token_eos(), llm.token_bos()
         token_text = lambda token: llm.detokenize([token], special=True).decode("utf-8", errors="ignore")  # noqa: E731
-        self._formatter = Jinja2ChatFormatter(
+        formatter = functools.partial(
+            Jinja2ChatFormatter,
             template,
             eos_token=token_text(eos_id) if eos_id >= 0 else "",
             bos_token=token_text(bos_id) if bos_id >= 0 else "",
-            add_generation_prompt=True,
             stop_token_ids=[eos_id],
         )
+        self._formatter = formatter(add_generation_prompt=True)
+        self._boundary_formatter = formatter(add_generation_prompt=False)
         self._llm = llm
         self._snapshots.extend_only = (
             s.extend_only if s.extend_only is not None
@@ -185,10 +188,23 @@ class LlamaCppBackend:
             n_ctx=llm.n_ctx(),
         )
 
-    def render(self, request: GenerationRequest) -> list[int]:
+    def render(self, request: GenerationRequest, generation_prompt: bool = True) -> list[int]:
         assert self._llm is not None and self._formatter is not None, "load() first"
-        rendered = self._formatter(messages=list(request.messages), **self.settings.template_vars)
+        formatter = self._formatter if generation_prompt else self._boundary_formatter
+        rendered = formatter(messages=list(request.messages), **self.settings.template_vars)
         return self._llm.tokenize(rendered.prompt.encode("utf-8"), add_bos=False, special=True)
+
+    def _keep_turn_boundary(self, request: GenerationRequest, tokens: list[int]) -> None:
+        """Read the prompt up to the end of the conversation so far and keep that state.
+
+        Only for extend-only models: the conversation's next prompt extends this boundary, not
+        this reply, when the chat template shows the reply differently in history.
+        """
+        llm = self._llm
+        boundary = self.render(request, generation_prompt=False)
+        if llm.n_tokens <= len(boundary) < len(tokens) and tokens[: len(boundary)] == boundary:
+            llm.eval(boundary[llm.n_tokens :])
+            self._snapshots.keep(llm)
 
     def generate(self, request: GenerationRequest, should_stop: StopCheck) -> Completion:
         llm = self._llm
@@ -200,6 +216,8 @@ class LlamaCppBackend:
         if room < 16:
             raise ContextOverflow(len(tokens), n_ctx)
         reused = self._snapshots.prepare(llm, tokens, request.detour)
+        if self._snapshots.extend_only and self._snapshots.max_bytes > 0 and not request.detour:
+            self._keep_turn_boundary(request, tokens)
         max_tokens = min(request.sampling.max_tokens, room)
         watcher = None
         if request.thinking_budget is not None and request.json_schema is None:

@@ -7,9 +7,12 @@ only *extend* it: any divergence re-reads the whole prompt.
 When a request for another world arrives, what the model held for the previous one is about to
 be overwritten; if that is a lot of tokens, its state is saved first. A later request that reuses
 more of a saved sequence than of the current one restores it instead of re-reading those tokens.
-A *detour* (a side question whose reply the conversation will not continue from, such as the
-effects question) would leave an extend-only model unable to continue the conversation, so its
-starting point is saved before it runs.
+On an extend-only model two more states are kept. The end of the conversation before the
+generation prompt (the *turn boundary*): the conversation's next prompt extends it even when the
+chat template shows this reply differently in history (thinking templates drop its reasoning).
+And the start of a *detour*, a side question whose reply the conversation will not continue from
+(the effects question), when the detour extends the reply verbatim. There, snapshots stay after a
+restore, since the live context cannot go back to them.
 
 Snapshots are bounded by their real size in bytes. They hold the llama.cpp state and the token
 ids, not llama-cpp-python's score buffer (n_batch x n_vocab floats, hundreds of MB): since 0.3
@@ -78,8 +81,9 @@ class SnapshotCache:
         if self.max_bytes > 0:
             discarding = len(held_tokens) - held >= SAVE_WHEN_DISCARDING
             # A detour's own tokens are never continued; the context it started from was saved.
-            if (discarding and not self._holding_detour) or (detour and self.extend_only and len(held_tokens) >= SAVE_WHEN_DISCARDING):
-                self._save(llm, held_tokens)
+            resumable = detour and self.extend_only and held == len(held_tokens)
+            if (discarding and not self._holding_detour) or resumable:
+                self.keep(llm)
             held = self._restore_best(llm, wanted, held)
         self._holding_detour = detour
         if held == 0 and self.extend_only and llm.n_tokens:
@@ -94,16 +98,22 @@ class SnapshotCache:
                 best_key, best = key, usable
         if best_key is None or best - held < RESTORE_WHEN_GAINING:
             return held
-        snapshot = self._snapshots.pop(best_key)  # the live context now holds it
-        self._bytes -= snapshot.size
+        if self.extend_only:
+            snapshot = self._snapshots[best_key]
+            self._snapshots.move_to_end(best_key)
+        else:  # the live context holds it now, and can be cut back to it
+            snapshot = self._snapshots.pop(best_key)
+            self._bytes -= snapshot.size
         llm.load_state(snapshot.state)
         self.restored += 1
         log.debug("restored a snapshot of %d tokens (%d reusable by the prompt)", len(snapshot.tokens), best)
         return best
 
-    def _save(self, llm: Any, tokens: np.ndarray) -> None:
-        if any(len(s.tokens) >= len(tokens) and common_prefix(s.tokens, tokens) == len(tokens) for s in self._snapshots.values()):
-            return  # already saved (a longer or equal sequence covers it)
+    def keep(self, llm: Any) -> None:
+        """Save the live context, unless it is short or already saved."""
+        tokens = np.asarray(llm._input_ids[: llm.n_tokens], dtype=np.intc)
+        if self.max_bytes <= 0 or len(tokens) < SAVE_WHEN_DISCARDING or any(self._covers(s.tokens, tokens) for s in self._snapshots.values()):
+            return
         state = self._state_of(llm)
         size = len(state.llama_state.obj) + state.input_ids.nbytes  # the whole buffer stays allocated
         if size > self.max_bytes:
@@ -112,9 +122,15 @@ class SnapshotCache:
         self._next_key += 1
         self._bytes += size
         self.saved += 1
-        while self._bytes > self.max_bytes:  # least recently saved first
+        while self._bytes > self.max_bytes:  # least recently saved (or restored) first
             _, evicted = self._snapshots.popitem(last=False)
             self._bytes -= evicted.size
+
+    def _covers(self, saved: np.ndarray, tokens: np.ndarray) -> bool:
+        """A longer saved sequence serves every prompt this one would, unless the model can only extend."""
+        if self.extend_only:
+            return len(saved) == len(tokens) and common_prefix(saved, tokens) == len(tokens)
+        return len(saved) >= len(tokens) and common_prefix(saved, tokens) == len(tokens)
 
     def _state_of(self, llm: Any):
         """`Llama.save_state()` without its copy of the score buffer, which `load_state` broadcasts back from one row."""

@@ -9,7 +9,9 @@ needs nothing else; ordinary instruct models also get the pack's demonstrations.
 A predicted turn shows the model's own reply verbatim; a given turn shows the observation under
 its heading. Either way a cold render of step k+1 equals step k's prompt plus step k's reply plus
 the new turn, so the model's cached tokens are extended, never re-read (hybrid models such as
-qwen35moe can reuse a cache only when the new prompt extends it exactly).
+qwen35moe can reuse a cache only when the new prompt extends it exactly). A reply's reasoning is
+left out of history, as thinking templates do themselves: later turns need the observation, and
+a world's prompt does not grow by thousands of reasoning tokens a step.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import json
 from collections.abc import Sequence
 
 from .pack import DomainPack, Example, Turn
+from .parsing import split_reasoning
 
 _OBSERVATION_HEADING = "**Environment Observation:**"
 
@@ -73,6 +76,13 @@ def _render_example(index: int, example: Example, pack: DomainPack) -> str:
         lines.append(user_turn(number, turn.action, example.task if first else "", example.state if first else ""))
         lines.append(assistant_turn(turn.observation, pack.wrapped_observation))
     return "\n\n".join(lines)
+
+
+def history_reply(reply: str) -> str | None:
+    """A predicted reply as later turns show it: verbatim, less any think block (None if nothing is left)."""
+    if "<think>" not in reply and "</think>" not in reply:
+        return reply
+    return split_reasoning(reply)[1].lstrip("\n") or None
 
 
 def render_messages(

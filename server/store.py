@@ -131,14 +131,23 @@ class Store:
             if self._db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                 raise sqlite3.DatabaseError("integrity check failed")
             self._db.executescript(_SCHEMA)
-            if "reply" not in {row[1] for row in self._db.execute("PRAGMA table_info(steps)")}:
-                self._db.execute("ALTER TABLE steps ADD COLUMN reply TEXT")  # a file from before replies were kept
+            self._add_missing_columns()
         except sqlite3.OperationalError as exc:
             if "locked" in str(exc):
                 raise StoreError(f"{path} is locked by another process; stop it or pass another --data-dir") from None
             raise StoreError(f"{path} cannot be opened ({exc}); check its permissions or pass another --data-dir") from None
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{path} is not a usable database ({exc}); move it aside or pass another --data-dir") from None
+
+    def _add_missing_columns(self) -> None:
+        """A data file from before steps kept the model's reply gains the column (once, even if two processes race)."""
+        if "reply" in {row[1] for row in self._db.execute("PRAGMA table_info(steps)")}:
+            return
+        try:
+            self._db.execute("ALTER TABLE steps ADD COLUMN reply TEXT")
+        except sqlite3.OperationalError as exc:
+            if "duplicate column" not in str(exc):
+                raise
 
     def close(self) -> None:
         self._db.close()

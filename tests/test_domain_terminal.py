@@ -8,7 +8,7 @@ import pytest
 
 from agentworld_mcp.domains import ActionError, Turn, builtin_domains
 from agentworld_mcp.domains.parsing import parse_reply
-from agentworld_mcp.domains.protocol import render_messages
+from agentworld_mcp.domains.protocol import history_reply, render_messages
 
 
 @pytest.fixture(scope="module")
@@ -108,3 +108,16 @@ def test_parser_keeps_the_indentation_of_the_first_line():
     assert parsed.observation == "   1\tdef main():\n   2\t    pass"
     headed = parse_reply("**Environment Observation:**\n  total 8\n", wrapped=False)
     assert headed.observation == "  total 8"
+
+
+@pytest.mark.parametrize(
+    ("reply", "shown"),
+    [
+        ("dev@sandbox:~$ ls\nsrc\n", "dev@sandbox:~$ ls\nsrc\n"),  # verbatim: the next prompt extends the cached tokens
+        ("<think>\nit lists src\n</think>\n\nsrc\n", "src\n"),
+        ("it lists src\n</think>\n\nsrc\n", "src\n"),  # the template opened the block in the prompt
+        ("<think>\nran out of tokens", None),  # nothing but reasoning: history falls back to the observation
+    ],
+)
+def test_history_shows_a_predicted_reply_without_its_reasoning(reply, shown):
+    assert history_reply(reply) == shown

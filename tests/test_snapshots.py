@@ -40,6 +40,30 @@ async def test_switching_back_to_a_conversation_restores_what_it_held(context):
         assert again.usage.reused_prompt_tokens < alpha_only  # only the shared system prompt survived
 
 
+async def test_a_world_whose_effects_detour_was_evicted_comes_back_from_its_snapshot(context):
+    from agentworld_mcp.domains import Turn
+    from agentworld_mcp.domains.protocol import render_messages
+    from agentworld_mcp.server.engine import GenerationRequest, Sampling
+
+    snapshot_mb, ctx = context
+    pack, greedy = ctx.domains["terminal"], Sampling(temperature=0, max_tokens=12)
+
+    def step(topic: str, action: str) -> tuple[dict, ...]:
+        history = [Turn(turn["action"], turn["observation"]) for turn in _history(topic)]
+        return tuple(render_messages(pack, history, action, "", pack.initial_state, True))
+
+    alpha = step("alpha", "ls -S /var/log/alpha")
+    first = await ctx.engine.generate(GenerationRequest(alpha, greedy))
+    exchange = (*alpha, {"role": "assistant", "content": first.text})
+    await ctx.engine.generate(GenerationRequest((*exchange, {"role": "user", "content": "Did it work?"}), greedy, detour=True))
+    await ctx.engine.generate(GenerationRequest(step("beta", "ls -S /var/log/beta"), greedy))  # evicts alpha
+    following = await ctx.engine.generate(GenerationRequest((*exchange, {"role": "user", "content": "Next: pwd"}), greedy))
+    if snapshot_mb:
+        assert following.reused_tokens >= first.prompt_tokens + first.completion_tokens - 1
+    else:
+        assert following.reused_tokens < first.prompt_tokens - 500  # only the shared system prompt survived
+
+
 @pytest.fixture(scope="module")
 async def extend_only(settings, model_info):
     """The test model run as if it were hybrid (qwen35moe): a prompt reuses the cache only if it extends it."""

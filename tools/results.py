@@ -32,7 +32,8 @@ class Usage(BaseModel):
     queue_seconds: float
     generation_seconds: float
     seconds: float = Field(
-        default=0.0, description="Wall-clock seconds of the call (or step) at the server: checks, queue, model and parsing."
+        default=0.0,
+        description="Wall-clock seconds of the tool's work (or the step's) at the server: checks, queue, model, parsing; 0 while it runs as a job.",
     )
     cached: bool = Field(default=False, description="Answered from the result cache (identical greedy request).")
     reasoning_tokens: int = Field(default=0, description="Completion tokens spent thinking (inside <think>).")
@@ -72,7 +73,7 @@ class Prediction(BaseModel):
     warnings: list[str] = Field(
         default_factory=list, description="Contradictions with the world's earlier steps (a deleted entity seen again)."
     )
-    # The model's verbatim reply, kept out of the result: later steps of a rollout show it as history.
+    # The model's verbatim reply less its reasoning, kept out of the result: later steps show it as history.
     _reply: str | None = PrivateAttr(default=None)
 
     def history_turn(self, action: str) -> Turn:

@@ -21,7 +21,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from ..domains import DomainPack, Turn
 from ..domains.effects import first_error_line
 from ..domains.parsing import parse_reply
-from ..domains.protocol import render_messages
+from ..domains.protocol import history_reply, render_messages
 from ..server.engine import Completion, EngineError, GenerationRequest, Priority, Sampling
 from .checks import blocking, check_input, constraint_set, post_constraints, pre_constraints, run_checks
 from .consistency import EntityLedger
@@ -124,7 +124,7 @@ async def predict(
             name=model.name, file=model.file, architecture=model.architecture, quantization=model.quantization
         ),
     )
-    prediction._reply = completion.text
+    prediction._reply = history_reply(completion.text)
     return prediction
 
 

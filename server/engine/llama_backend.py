@@ -201,10 +201,14 @@ class LlamaCppBackend:
         this reply, when the chat template shows the reply differently in history.
         """
         llm = self._llm
-        boundary = self.render(request, generation_prompt=False)
-        if llm.n_tokens <= len(boundary) < len(tokens) and tokens[: len(boundary)] == boundary:
-            llm.eval(boundary[llm.n_tokens :])
-            self._snapshots.keep(llm)
+        try:
+            boundary = self.render(request, generation_prompt=False)
+            if llm.n_tokens <= len(boundary) < len(tokens) and tokens[: len(boundary)] == boundary:
+                llm.eval(boundary[llm.n_tokens :])
+                self._snapshots.keep(llm)
+        except Exception:  # only a shortcut for later steps: this request goes on from a clean context
+            log.warning("could not keep the turn boundary; the next step re-reads its prompt", exc_info=True)
+            llm.reset()
 
     def generate(self, request: GenerationRequest, should_stop: StopCheck) -> Completion:
         llm = self._llm
@@ -216,7 +220,7 @@ class LlamaCppBackend:
         if room < 16:
             raise ContextOverflow(len(tokens), n_ctx)
         reused = self._snapshots.prepare(llm, tokens, request.detour)
-        if self._snapshots.extend_only and self._snapshots.max_bytes > 0 and not request.detour:
+        if self._snapshots.extend_only and self._snapshots.max_bytes > 0 and not request.detour and not should_stop():
             self._keep_turn_boundary(request, tokens)
         max_tokens = min(request.sampling.max_tokens, room)
         watcher = None
@@ -229,6 +233,7 @@ class LlamaCppBackend:
         if watcher is not None and watcher.cut and not should_stop():
             # Thinking ran out of budget: close the block and let the model write the observation.
             continued = tokens + llm.tokenize((text + CLOSING).encode("utf-8"), add_bos=False, special=True)
+            self._snapshots.prepare(llm, continued)  # re-tokenized thinking may differ from the sampled tokens
             rest, finish, more = self._complete(request, continued, max(1, max_tokens - generated), should_stop, None)
             text, generated = text + CLOSING + rest, generated + more
         return Completion(

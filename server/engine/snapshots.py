@@ -38,9 +38,42 @@ RESTORE_WHEN_GAINING = 64  # tokens a snapshot must save over the current sequen
 
 @dataclass
 class Snapshot:
-    tokens: np.ndarray
-    state: Any  # llama_cpp.LlamaState, with a one-row placeholder for the unused score buffer
-    size: int
+    """What `Llama.save_state()` keeps, minus the score buffer: llama.cpp's state and the token ids."""
+
+    tokens: np.ndarray  # the sequence the context held
+    input_ids: np.ndarray  # llama-cpp-python's whole id buffer, written into again after a load
+    state: ctypes.Array  # llama.cpp's serialized context
+    state_bytes: int
+    seed: int
+
+    @property
+    def size(self) -> int:
+        return len(self.state) + self.input_ids.nbytes + self.tokens.nbytes  # the whole buffer stays allocated
+
+    @classmethod
+    def of(cls, llm: Any) -> Snapshot | None:
+        import llama_cpp
+
+        context = llm._ctx.ctx
+        capacity = llama_cpp.llama_state_get_size(context)
+        buffer = (ctypes.c_uint8 * capacity)()
+        written = llama_cpp.llama_state_get_data(context, buffer, capacity)
+        if not 0 < written <= capacity:
+            log.warning("llama.cpp could not save the context (%d of %d bytes); no snapshot taken", written, capacity)
+            return None
+        tokens = np.array(llm._input_ids[: llm.n_tokens], dtype=np.intc)
+        return cls(tokens, llm.input_ids.copy(), buffer, written, llm._seed)
+
+    def load_into(self, llm: Any) -> None:
+        """`Llama.load_state()` without rewriting the score buffer (hundreds of MB it never reads here)."""
+        import llama_cpp
+
+        if llama_cpp.llama_state_set_data(llm._ctx.ctx, self.state, self.state_bytes) != self.state_bytes:
+            raise RuntimeError("llama.cpp could not restore a saved context")
+        llm.input_ids = self.input_ids.copy()
+        llm.n_tokens = len(self.tokens)
+        llm._requires_eval = True  # restored logits must be decoded again before sampling
+        llm._seed = self.seed
 
 
 def common_prefix(left: np.ndarray, right: np.ndarray) -> int:
@@ -60,7 +93,6 @@ class SnapshotCache:
         self._bytes = 0
         self._next_key = 0
         self._holding_detour = False
-        self._no_scores: np.ndarray | None = None
 
     def reusable(self, held: np.ndarray, wanted: np.ndarray) -> int:
         """How many tokens of `wanted` a context holding `held` can skip."""
@@ -76,35 +108,36 @@ class SnapshotCache:
         cannot skip any, the context is cleared so that nothing tries to cut it short.
         """
         wanted = np.asarray(prompt, dtype=np.intc)
-        held_tokens = np.asarray(llm._input_ids[: llm.n_tokens], dtype=np.intc)
-        held = self.reusable(held_tokens, wanted)
+        held = np.asarray(llm._input_ids[: llm.n_tokens], dtype=np.intc)
+        skippable = self.reusable(held, wanted)
         if self.max_bytes > 0:
-            discarding = len(held_tokens) - held >= SAVE_WHEN_DISCARDING
-            # A detour's own tokens are never continued; the context it started from was saved.
-            resumable = detour and self.extend_only and held == len(held_tokens)
+            discarding = len(held) - skippable >= SAVE_WHEN_DISCARDING
+            # On an extend-only model a detour's own tokens are never continued: the context it
+            # started from was saved instead. Other models cut a detour back to where it began.
+            resumable = detour and self.extend_only and skippable == len(held)
             if (discarding and not self._holding_detour) or resumable:
                 self.keep(llm)
-            held = self._restore_best(llm, wanted, held)
-        self._holding_detour = detour
-        if held == 0 and self.extend_only and llm.n_tokens:
+            skippable = self._restore_best(llm, wanted, skippable)
+        self._holding_detour = detour and self.extend_only
+        if skippable == 0 and self.extend_only and llm.n_tokens:
             llm.reset()
-        return held
+        return skippable
 
-    def _restore_best(self, llm: Any, wanted: np.ndarray, held: int) -> int:
-        best_key, best = None, held
+    def _restore_best(self, llm: Any, wanted: np.ndarray, skippable: int) -> int:
+        best_key, best = None, skippable
         for key, snapshot in self._snapshots.items():
             usable = self.reusable(snapshot.tokens, wanted)
             if usable > best:
                 best_key, best = key, usable
-        if best_key is None or best - held < RESTORE_WHEN_GAINING:
-            return held
+        if best_key is None or best - skippable < RESTORE_WHEN_GAINING:
+            return skippable
         if self.extend_only:
             snapshot = self._snapshots[best_key]
             self._snapshots.move_to_end(best_key)
         else:  # the live context holds it now, and can be cut back to it
             snapshot = self._snapshots.pop(best_key)
             self._bytes -= snapshot.size
-        llm.load_state(snapshot.state)
+        snapshot.load_into(llm)
         self.restored += 1
         log.debug("restored a snapshot of %d tokens (%d reusable by the prompt)", len(snapshot.tokens), best)
         return best
@@ -114,13 +147,12 @@ class SnapshotCache:
         tokens = np.asarray(llm._input_ids[: llm.n_tokens], dtype=np.intc)
         if self.max_bytes <= 0 or len(tokens) < SAVE_WHEN_DISCARDING or any(self._covers(s.tokens, tokens) for s in self._snapshots.values()):
             return
-        state = self._state_of(llm)
-        size = len(state.llama_state.obj) + state.input_ids.nbytes  # the whole buffer stays allocated
-        if size > self.max_bytes:
+        snapshot = Snapshot.of(llm)
+        if snapshot is None or snapshot.size > self.max_bytes:
             return
-        self._snapshots[self._next_key] = Snapshot(tokens.copy(), state, size)
+        self._snapshots[self._next_key] = snapshot
         self._next_key += 1
-        self._bytes += size
+        self._bytes += snapshot.size
         self.saved += 1
         while self._bytes > self.max_bytes:  # least recently saved (or restored) first
             _, evicted = self._snapshots.popitem(last=False)
@@ -131,25 +163,6 @@ class SnapshotCache:
         if self.extend_only:
             return len(saved) == len(tokens) and common_prefix(saved, tokens) == len(tokens)
         return len(saved) >= len(tokens) and common_prefix(saved, tokens) == len(tokens)
-
-    def _state_of(self, llm: Any):
-        """`Llama.save_state()` without its copy of the score buffer, which `load_state` broadcasts back from one row."""
-        import llama_cpp
-
-        if self._no_scores is None:
-            self._no_scores = np.zeros((1, llm.n_vocab()), dtype=np.single)
-        context = llm._ctx.ctx
-        capacity = llama_cpp.llama_state_get_size(context)
-        buffer = (ctypes.c_uint8 * capacity)()
-        written = llama_cpp.llama_state_get_data(context, buffer, capacity)
-        return llama_cpp.LlamaState(
-            input_ids=llm.input_ids.copy(),
-            scores=self._no_scores,
-            n_tokens=llm.n_tokens,
-            llama_state=memoryview(buffer)[:written],
-            llama_state_size=written,
-            seed=llm._seed,
-        )
 
     @property
     def bytes_held(self) -> int:

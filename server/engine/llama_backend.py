@@ -194,11 +194,12 @@ class LlamaCppBackend:
         rendered = formatter(messages=list(request.messages), **self.settings.template_vars)
         return self._llm.tokenize(rendered.prompt.encode("utf-8"), add_bos=False, special=True)
 
-    def _keep_turn_boundary(self, request: GenerationRequest, tokens: list[int]) -> None:
+    def _keep_turn_boundary(self, request: GenerationRequest, tokens: list[int]) -> bool:
         """Read the prompt up to the end of the conversation so far and keep that state.
 
         Only for extend-only models: the conversation's next prompt extends this boundary, not
-        this reply, when the chat template shows the reply differently in history.
+        this reply, when the chat template shows the reply differently in history. False: it
+        failed and the context was cleared.
         """
         llm = self._llm
         try:
@@ -206,9 +207,11 @@ class LlamaCppBackend:
             if llm.n_tokens <= len(boundary) < len(tokens) and tokens[: len(boundary)] == boundary:
                 llm.eval(boundary[llm.n_tokens :])
                 self._snapshots.keep(llm)
+            return True
         except Exception:  # only a shortcut for later steps: this request goes on from a clean context
             log.warning("could not keep the turn boundary; the next step re-reads its prompt", exc_info=True)
             llm.reset()
+            return False
 
     def generate(self, request: GenerationRequest, should_stop: StopCheck) -> Completion:
         llm = self._llm
@@ -221,7 +224,7 @@ class LlamaCppBackend:
             raise ContextOverflow(len(tokens), n_ctx)
         reused = self._snapshots.prepare(llm, tokens, request.detour)
         if self._snapshots.extend_only and self._snapshots.max_bytes > 0 and not request.detour and not should_stop():
-            self._keep_turn_boundary(request, tokens)
+            reused = reused if self._keep_turn_boundary(request, tokens) else 0
         max_tokens = min(request.sampling.max_tokens, room)
         watcher = None
         if request.thinking_budget is not None and request.json_schema is None:

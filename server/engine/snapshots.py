@@ -11,8 +11,8 @@ On an extend-only model two more states are kept. The end of the conversation be
 generation prompt (the *turn boundary*): the conversation's next prompt extends it even when the
 chat template shows this reply differently in history (thinking templates drop its reasoning).
 And the start of a *detour*, a side question whose reply the conversation will not continue from
-(the effects question), when the detour extends the reply verbatim. There, snapshots stay after a
-restore, since the live context cannot go back to them.
+(the effects question), when the detour extends the reply verbatim. On such a model a snapshot
+also stays in the cache after a restore, since the live context cannot be cut back to it.
 
 Snapshots are bounded by their real size in bytes. They hold the llama.cpp state and the token
 ids, not llama-cpp-python's score buffer (n_batch x n_vocab floats, hundreds of MB): since 0.3

@@ -82,8 +82,8 @@ class StepRow:
     source: str  # "predicted" or "real"
     similarity: float | None
     diff: str | None
-    # The model's verbatim reply for a predicted step: the next step's prompt shows it, so it
-    # extends the tokens the model holds. A recorded real step has none.
+    # A predicted step's reply as history shows it (verbatim, less any reasoning): the next
+    # step's prompt then extends the tokens the model holds. A recorded real step has none.
     reply: str | None = None
 
 

@@ -36,10 +36,10 @@ async def engine(backend):
     engine.close()
 
 
-async def _hold_worker(engine, backend) -> asyncio.Task:
+async def _hold_worker(engine, backend, blocking: GenerationRequest | None = None) -> asyncio.Task:
     """Occupy the worker with a job that waits on the gate, so later jobs queue up."""
     backend.gate = threading.Event()
-    blocker = asyncio.create_task(engine.generate(request("blocker")))
+    blocker = asyncio.create_task(engine.generate(blocking or request("blocker")))
     while not backend.started.is_set():
         await asyncio.sleep(0.005)
     return blocker
@@ -90,9 +90,7 @@ async def test_jobs_sharing_the_cached_conversation_go_first_but_never_pass_a_jo
     engine = Engine(backend, max_waiting=16)
     engine.start()
     await engine.wait_ready()
-    backend.gate = threading.Event()
-    blocker = asyncio.create_task(engine.generate(_in("a", "blocker")))
-    await _until(backend.started.is_set)
+    blocker = await _hold_worker(engine, backend, _in("a", "blocker"))
     other = asyncio.create_task(engine.generate(_in("b", "other")))
     await _until(lambda: engine.stats().queue_depth == 1)
     same = []

@@ -51,7 +51,8 @@ class Snapshot:
         return len(self.state) + self.input_ids.nbytes + self.tokens.nbytes  # the whole buffer stays allocated
 
     @classmethod
-    def of(cls, llm: Any) -> Snapshot | None:
+    def of(cls, llm: Any, tokens: np.ndarray) -> Snapshot | None:
+        """The live context of `llm`, which holds `tokens`."""
         import llama_cpp
 
         context = llm._ctx.ctx
@@ -61,8 +62,7 @@ class Snapshot:
         if not 0 < written <= capacity:
             log.warning("llama.cpp could not save the context (%d of %d bytes); no snapshot taken", written, capacity)
             return None
-        tokens = np.array(llm._input_ids[: llm.n_tokens], dtype=np.intc)
-        return cls(tokens, llm.input_ids.copy(), buffer, written, llm._seed)
+        return cls(tokens.copy(), llm.input_ids.copy(), buffer, written, llm._seed)
 
     def load_into(self, llm: Any) -> None:
         """`Llama.load_state()` without rewriting the score buffer (hundreds of MB it never reads here)."""
@@ -147,7 +147,7 @@ class SnapshotCache:
         tokens = np.asarray(llm._input_ids[: llm.n_tokens], dtype=np.intc)
         if self.max_bytes <= 0 or len(tokens) < SAVE_WHEN_DISCARDING or any(self._covers(s.tokens, tokens) for s in self._snapshots.values()):
             return
-        snapshot = Snapshot.of(llm)
+        snapshot = Snapshot.of(llm, tokens)
         if snapshot is None or snapshot.size > self.max_bytes:
             return
         self._snapshots[self._next_key] = snapshot

@@ -19,7 +19,8 @@ from pathlib import Path
 from mcp import Client, StdioServerParameters
 
 from ..domains.protocol import render_messages
-from ..server.engine import GenerationRequest, Sampling
+from ..engine import GenerationRequest, Sampling
+from ..store import Store
 from ..tools.plan import dry_run_plan
 from ..tools.simulate import SamplingOverrides, simulate_action
 from ..tools.worlds import open_world
@@ -27,7 +28,6 @@ from .app import create_server
 from .model_files import GGUFInfo
 from .runtime import build_context, load_domain_packs
 from .settings import Settings
-from .store import Store
 
 _MAX_TOKENS = 32
 _PLAN = ["mkdir notes", "cd notes", "touch a.txt", "ls -la", "echo hi > b.txt", "cat b.txt", "cd ..", "du -sh notes"]

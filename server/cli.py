@@ -14,9 +14,9 @@ import sys
 from typing import Any
 
 from ..domains import PackError
+from ..store import StoreError
 from .commands import COMMANDS, add_parsers, run
 from .model_files import ModelFileError
-from .store import StoreError
 from .settings import Settings, SettingsError, load_settings
 
 log = logging.getLogger("agentworld_mcp")

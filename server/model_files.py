@@ -8,9 +8,11 @@ one line before the MCP transport opens, instead of as a failed background load.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.resources
 import importlib.util
+import io
 import json
 import os
 import struct
@@ -207,3 +209,24 @@ def inspect_gguf(path: Path) -> GGUFInfo:
         file_type=meta.get("general.file_type"),  # type: ignore[arg-type]
         size_bytes=size,
     )
+
+
+def check_loadable(path, kv_overrides: dict | None = None) -> None:
+    """Load only the vocabulary and hyper-parameters: catches an architecture llama.cpp cannot run
+    in well under a second, before the MCP transport opens. Raises ModelFileError."""
+    import llama_cpp
+
+    from ..engine.llama_backend import NativeLog
+
+    native = NativeLog.capture()
+    try:
+        with contextlib.redirect_stderr(io.StringIO()):
+            llama_cpp.Llama(model_path=str(path), vocab_only=True, kv_overrides=kv_overrides or None, verbose=True)
+    except Exception as exc:
+        detail = "; ".join(native.recent_errors) or str(exc)
+        if "unknown model architecture" in detail:
+            raise ModelFileError(
+                f"{path}: {detail.strip()}; this llama-cpp-python cannot run that architecture: upgrade it "
+                f"(pip install -U 'llama-cpp-python<0.4') or pick a model of a supported architecture"
+            ) from None
+        raise ModelFileError(f"llama.cpp cannot read {path}: {detail.strip()}") from None

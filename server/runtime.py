@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..domains import DomainPack, load_domains
+from ..engine import Engine
+from ..engine.llama_backend import LlamaCppBackend, LlamaSettings
+from ..store import Store, default_data_dir
 from ..tools.context import ToolContext
-from .engine import Engine
-from .engine.llama_backend import LlamaCppBackend, LlamaSettings, check_loadable
 from ..tools.jobs import Jobs
-from .model_files import GGUFInfo, default_model_path, inspect_gguf
+from .model_files import GGUFInfo, check_loadable, default_model_path, inspect_gguf
 from .settings import Settings
-from .store import Store, default_data_dir
 
 
 def resolve_model(settings: Settings) -> GGUFInfo:

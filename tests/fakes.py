@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
-from agentworld_mcp.server.engine import Completion, GenerationRequest, ModelDescription
+from agentworld_mcp.engine import Completion, GenerationRequest, ModelDescription
 
 
 class FakeBackend:

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from agentworld_mcp.server.engine import (
+from agentworld_mcp.engine import (
     DeadlineExpired,
     Engine,
     EngineBusy,
@@ -15,7 +15,7 @@ from agentworld_mcp.server.engine import (
     ModelUnavailable,
     Priority,
 )
-from agentworld_mcp.server.engine.queue import MAX_SKIPS
+from agentworld_mcp.engine.queue import MAX_SKIPS
 
 from .fakes import FakeBackend, request
 
@@ -163,7 +163,7 @@ async def test_requests_wait_for_the_load_and_fail_clearly_when_it_fails():
 
 
 async def test_identical_greedy_requests_are_answered_from_the_cache(backend):
-    from agentworld_mcp.server.engine import GenerationRequest, Sampling
+    from agentworld_mcp.engine import GenerationRequest, Sampling
 
     engine = Engine(backend, result_cache=2)
     engine.start()
@@ -183,7 +183,7 @@ async def test_identical_greedy_requests_are_answered_from_the_cache(backend):
 
 
 async def test_a_zero_capacity_cache_is_off(backend):
-    from agentworld_mcp.server.engine import GenerationRequest, Sampling
+    from agentworld_mcp.engine import GenerationRequest, Sampling
 
     engine = Engine(backend, result_cache=0)
     engine.start()

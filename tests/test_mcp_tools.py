@@ -10,7 +10,7 @@ import pytest
 from mcp import Client
 
 from agentworld_mcp.server.app import create_server
-from agentworld_mcp.server.engine import Engine
+from agentworld_mcp.engine import Engine
 from agentworld_mcp.tools.context import ToolContext
 
 from .fakes import FakeBackend

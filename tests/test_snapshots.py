@@ -43,7 +43,7 @@ async def test_switching_back_to_a_conversation_restores_what_it_held(context):
 async def test_a_world_whose_effects_detour_was_evicted_comes_back_from_its_snapshot(context):
     from agentworld_mcp.domains import Turn
     from agentworld_mcp.domains.protocol import render_messages
-    from agentworld_mcp.server.engine import GenerationRequest, Sampling
+    from agentworld_mcp.engine import GenerationRequest, Sampling
 
     snapshot_mb, ctx = context
     pack, greedy = ctx.domains["terminal"], Sampling(temperature=0, max_tokens=12)
@@ -78,7 +78,7 @@ async def extend_only(settings, model_info):
 @pytest.mark.parametrize("detour", [True, False], ids=["marked-detour", "unmarked"])
 async def test_a_detour_keeps_the_conversation_resumable_on_an_extend_only_model(extend_only, detour):
     from agentworld_mcp.domains.protocol import render_messages
-    from agentworld_mcp.server.engine import GenerationRequest, Sampling
+    from agentworld_mcp.engine import GenerationRequest, Sampling
 
     engine, pack = extend_only.engine, extend_only.domains["terminal"]
     assert engine.stats().backend["extend_only"] is True
@@ -108,7 +108,7 @@ async def test_an_extend_only_model_resumes_at_the_turn_boundary_when_history_dr
     tmp_path, settings, model_info
 ):
     from agentworld_mcp.domains.protocol import render_messages
-    from agentworld_mcp.server.engine import GenerationRequest, Sampling
+    from agentworld_mcp.engine import GenerationRequest, Sampling
 
     template = tmp_path / "history-without-reasoning.jinja"
     template.write_text(HISTORY_WITHOUT_REASONING)

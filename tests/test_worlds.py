@@ -13,7 +13,7 @@ import subprocess
 import pytest
 from mcp import Client, StdioServerParameters
 
-from agentworld_mcp.server.store import Store, StoreError
+from agentworld_mcp.store import Store, StoreError
 from agentworld_mcp.tools.consistency import EntityLedger
 
 QUICK = {"temperature": 0, "max_tokens": 24}
@@ -80,7 +80,7 @@ def test_a_locked_database_is_one_line_naming_the_file(tmp_path):
 
 
 def test_a_data_file_from_before_replies_were_kept_opens_and_keeps_its_steps(tmp_path):
-    from agentworld_mcp.server.store import StepRow
+    from agentworld_mcp.store import StepRow
 
     path = tmp_path / "worlds.sqlite3"
     Store(path).close()

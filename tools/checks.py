@@ -9,7 +9,7 @@ from typing import Any
 from mcp.server.mcpserver.exceptions import ToolError
 
 from ..domains import DomainPack, Turn
-from ..server.engine import EngineError, GenerationRequest, Priority, Sampling
+from ..engine import EngineError, GenerationRequest, Priority, Sampling
 from .constraints import (
     JUDGE_SCHEMA,
     CheckInput,

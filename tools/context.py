@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Literal
 from mcp.server.mcpserver.exceptions import ToolError
 
 from ..domains import DomainPack
-from ..server.engine import Engine, ModelDescription
-from ..server.store import Store
+from ..engine import Engine, ModelDescription
+from ..store import Store
 
 if TYPE_CHECKING:
     from .jobs import Jobs

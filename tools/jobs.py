@@ -16,7 +16,7 @@ from typing import Any
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel
 
-from ..server.store import Store
+from ..store import Store
 from .results import JobStatus
 
 log = logging.getLogger(__name__)

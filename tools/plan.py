@@ -15,7 +15,7 @@ from typing import Any
 from mcp.server.mcpserver.exceptions import ToolError
 
 from ..domains import Turn
-from ..server.engine import Priority
+from ..engine import Priority
 from .checks import blocking, check_input, constraint_set, pre_constraints, run_checks, violations
 from .constraints import ConstraintResult
 from .context import ToolContext

@@ -22,7 +22,7 @@ from ..domains import DomainPack, Turn
 from ..domains.effects import first_error_line
 from ..domains.parsing import parse_reply
 from ..domains.protocol import history_reply, render_messages
-from ..server.engine import Completion, EngineError, GenerationRequest, Priority, Sampling
+from ..engine import Completion, EngineError, GenerationRequest, Priority, Sampling
 from .checks import blocking, check_input, constraint_set, post_constraints, pre_constraints, run_checks
 from .consistency import EntityLedger
 from .constraints import Constraint, ConstraintResult, report

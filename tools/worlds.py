@@ -18,7 +18,7 @@ from typing import Any
 from mcp.server.mcpserver.exceptions import ToolError
 
 from ..domains import Turn
-from ..server.store import StepRow, Store, WorldRow
+from ..store import StepRow, Store, WorldRow
 from .consistency import EntityLedger
 from .context import ToolContext
 from .inputs import Scene, normalized_action, validated_history, validated_scene

@@ -61,13 +61,13 @@ class LlamaSettings:
     extend_only: bool | None = None  # the model can only extend its cached tokens; None: ask llama.cpp
 
 
-class _NativeLog:
+class NativeLog:
     """Routes llama.cpp's own log lines to Python logging and keeps the last errors for messages.
 
     One per process: llama.cpp keeps calling the installed callback, so it must never be freed.
     """
 
-    _installed: _NativeLog | None = None
+    _installed: NativeLog | None = None
 
     def __init__(self):
         import llama_cpp
@@ -77,7 +77,7 @@ class _NativeLog:
         llama_cpp.llama_log_set(self._callback, ctypes.c_void_p(0))
 
     @classmethod
-    def capture(cls) -> _NativeLog:
+    def capture(cls) -> NativeLog:
         """The process's log router, with its error memory cleared for a new load."""
         if cls._installed is None:
             cls._installed = cls()
@@ -91,27 +91,6 @@ class _NativeLog:
         if level in (3, 4):  # ggml_log_level: NONE 0, DEBUG 1, INFO 2, WARN 3, ERROR 4, CONT 5
             self.recent_errors.append(line)
         native_log.debug("%s", line)
-
-
-def check_loadable(path, kv_overrides: dict | None = None) -> None:
-    """Load only the vocabulary and hyper-parameters: catches an architecture llama.cpp cannot run
-    in well under a second, before the MCP transport opens. Raises ModelFileError."""
-    import llama_cpp
-
-    from ..model_files import ModelFileError
-
-    native = _NativeLog.capture()
-    try:
-        with contextlib.redirect_stderr(io.StringIO()):
-            llama_cpp.Llama(model_path=str(path), vocab_only=True, kv_overrides=kv_overrides or None, verbose=True)
-    except Exception as exc:
-        detail = "; ".join(native.recent_errors) or str(exc)
-        if "unknown model architecture" in detail:
-            raise ModelFileError(
-                f"{path}: {detail.strip()}; this llama-cpp-python cannot run that architecture: upgrade it "
-                f"(pip install -U 'llama-cpp-python<0.4') or pick a model of a supported architecture"
-            ) from None
-        raise ModelFileError(f"llama.cpp cannot read {path}: {detail.strip()}") from None
 
 
 class LlamaCppBackend:
@@ -136,7 +115,7 @@ class LlamaCppBackend:
         import llama_cpp
         from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
-        native = _NativeLog.capture()
+        native = NativeLog.capture()
         s = self.settings
         chatter = io.StringIO()
         try:

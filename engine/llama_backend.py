@@ -19,6 +19,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from .reply_end import EndWatcher
 from .snapshots import SnapshotCache
 from .thinking import CLOSING, ThinkingWatcher, prompt_opens_thinking
 from .types import (
@@ -39,6 +40,10 @@ _CHATML_TEMPLATE = (
     "{% for message in messages %}<|im_start|>{{ message.role }}\n{{ message.content }}<|im_end|>\n{% endfor %}"
     "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
 )
+# A prompt is read in slices of about this many seconds, so a cancel frees the model that soon;
+# the slice size adapts to the measured speed, between MIN_READ_CHUNK tokens and n_batch.
+READ_SLICE_SECONDS = 0.25
+MIN_READ_CHUNK = 16
 _MISSING_MTP_HINT = (
     "; this Qwen3.5-MoE file declares one block more than it holds (no MTP tensors): start the server with "
     "--override-kv qwen35moe.block_count=int:40 --override-kv qwen35moe.nextn_predict_layers=int:0"
@@ -100,6 +105,7 @@ class LlamaCppBackend:
         self._formatter = self._boundary_formatter = None
         self._grammars: dict[str, Any] = {}
         self._snapshots = SnapshotCache(settings.snapshot_bytes)
+        self._read_chunk = MIN_READ_CHUNK * 2  # tokens per prompt slice; _read() adapts it
 
     def figures(self) -> dict[str, Any]:
         """What the status resource shows about this backend."""
@@ -173,18 +179,38 @@ class LlamaCppBackend:
         rendered = formatter(messages=list(request.messages), **self.settings.template_vars)
         return self._llm.tokenize(rendered.prompt.encode("utf-8"), add_bos=False, special=True)
 
-    def _keep_turn_boundary(self, request: GenerationRequest, tokens: list[int]) -> bool:
+    def _read(self, tokens: list[int], start: int, should_stop: StopCheck) -> bool:
+        """Evaluate `tokens` from `start` on, in chunks of about READ_SLICE_SECONDS, stopping
+        between two chunks once asked: a long prompt would otherwise hold the model for its
+        whole reading time after a cancel. False: stopped before the end."""
+        llm = self._llm
+        llm.n_tokens = start  # eval() drops whatever the context held past this point
+        position = start
+        while position < len(tokens):
+            if should_stop():
+                return False
+            chunk = tokens[position : position + self._read_chunk]
+            began = time.perf_counter()
+            llm.eval(chunk)
+            position += len(chunk)
+            rate = len(chunk) / max(time.perf_counter() - began, 1e-6)
+            self._read_chunk = max(MIN_READ_CHUNK, min(self.settings.n_batch, int(rate * READ_SLICE_SECONDS)))
+        return True
+
+    def _keep_turn_boundary(self, request: GenerationRequest, tokens: list[int], should_stop: StopCheck) -> bool:
         """Read the prompt up to the end of the conversation so far and keep that state.
 
         Only for extend-only models: the conversation's next prompt extends this boundary, not
         this reply, when the chat template shows the reply differently in history. False: it
-        failed and the context was cleared.
+        failed or was cancelled, and the context was cleared.
         """
         llm = self._llm
         try:
             boundary = self.render(request, generation_prompt=False)
             if llm.n_tokens <= len(boundary) < len(tokens) and tokens[: len(boundary)] == boundary:
-                llm.eval(boundary[llm.n_tokens :])
+                if not self._read(boundary, llm.n_tokens, should_stop):
+                    llm.reset()
+                    return False
                 self._snapshots.keep(llm)
             return True
         except Exception:  # only a shortcut for later steps: this request goes on from a clean context
@@ -201,42 +227,63 @@ class LlamaCppBackend:
         room = n_ctx - len(tokens)
         if room < 16:
             raise ContextOverflow(len(tokens), n_ctx)
-        reused = self._snapshots.prepare(llm, tokens, request.detour)
+        reused = skip = self._snapshots.prepare(llm, tokens, request.detour)
         if self._snapshots.extend_only and self._snapshots.max_bytes > 0 and not request.detour and not should_stop():
-            reused = reused if self._keep_turn_boundary(request, tokens) else 0
+            if self._keep_turn_boundary(request, tokens, should_stop):
+                skip = llm.n_tokens  # the context holds the boundary now
+            else:
+                reused = skip = 0
+        # A fully cached prompt still reads its last token again, for fresh logits.
+        reused = min(reused, len(tokens) - 1)
+        if not self._read(tokens, min(skip, len(tokens) - 1), should_stop):
+            return self._cancelled(tokens, reused, started)
         max_tokens = min(request.sampling.max_tokens, room)
-        watcher = None
+        thinking_open = prompt_opens_thinking(llm.detokenize(tokens[-8:], special=True).decode("utf-8", errors="ignore"))
+        thinking = None
         if request.thinking_budget is not None and request.json_schema is None:
-            tail = llm.detokenize(tokens[-8:], special=True).decode("utf-8", errors="ignore")
-            watcher = ThinkingWatcher(
-                lambda ids: llm.detokenize(ids, special=True), len(tokens), request.thinking_budget, prompt_opens_thinking(tail)
+            thinking = ThinkingWatcher(
+                lambda ids: llm.detokenize(ids, special=True), len(tokens), request.thinking_budget, thinking_open
             )
-        text, finish, generated = self._complete(request, tokens, max_tokens, should_stop, watcher)
-        if watcher is not None and watcher.cut and not should_stop():
+        end = self._end_watcher(request, tokens, thinking_open)
+        text, finish, generated = self._complete(request, tokens, max_tokens, should_stop, thinking, end)
+        if thinking is not None and thinking.cut and not should_stop():
             # Thinking ran out of budget: close the block and let the model write the observation.
             continued = tokens + llm.tokenize((text + CLOSING).encode("utf-8"), add_bos=False, special=True)
-            self._snapshots.prepare(llm, continued)  # re-tokenized thinking may differ from the sampled tokens
-            rest, finish, more = self._complete(request, continued, max(1, max_tokens - generated), should_stop, None)
+            skip = self._snapshots.prepare(llm, continued)  # re-tokenized thinking may differ from the sampled tokens
+            if not self._read(continued, min(skip, len(continued) - 1), should_stop):
+                return self._cancelled(tokens, reused, started, text, generated)
+            end = self._end_watcher(request, continued, False, prefix=text + CLOSING)
+            rest, finish, more = self._complete(request, continued, max(1, max_tokens - generated), should_stop, None, end)
             text, generated = text + CLOSING + rest, generated + more
         return Completion(
             text=text,
             finish_reason=finish,
             prompt_tokens=len(tokens),
-            # llama-cpp-python re-evaluates the last token of a fully cached prompt
-            reused_tokens=min(reused, len(tokens) - 1),
+            reused_tokens=reused,
             completion_tokens=generated,
             generation_seconds=time.perf_counter() - started,
-            reasoning_tokens=watcher.reasoning_tokens if watcher is not None else 0,
-            thinking_cut=bool(watcher and watcher.cut),
+            reasoning_tokens=thinking.reasoning_tokens if thinking is not None else 0,
+            thinking_cut=bool(thinking and thinking.cut),
+            end=end.end if end is not None and finish != "cancelled" else None,
         )
 
+    def _end_watcher(self, request: GenerationRequest, tokens: list[int], thinking_open: bool, prefix: str = "") -> EndWatcher | None:
+        if request.end_rule is None or request.json_schema is not None:
+            return None
+        llm = self._llm
+        return EndWatcher(request.end_rule, lambda ids: llm.detokenize(ids, special=True), len(tokens), thinking_open, prefix)
+
+    @staticmethod
+    def _cancelled(tokens: list[int], reused: int, started: float, text: str = "", generated: int = 0) -> Completion:
+        return Completion(text, "cancelled", len(tokens), reused, generated, time.perf_counter() - started)
+
     def _complete(
-        self, request: GenerationRequest, tokens: list[int], max_tokens: int, should_stop: StopCheck, watcher
+        self, request: GenerationRequest, tokens: list[int], max_tokens: int, should_stop: StopCheck, thinking, end
     ) -> tuple[str, FinishReason, int]:
         import llama_cpp
 
         sampling = request.sampling
-        criteria = [lambda _ids, _logits: should_stop()] + ([watcher] if watcher is not None else [])
+        criteria = [lambda _ids, _logits: should_stop()] + [watcher for watcher in (thinking, end) if watcher is not None]
         output = self._llm.create_completion(
             prompt=tokens,
             max_tokens=max_tokens,

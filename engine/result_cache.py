@@ -28,7 +28,7 @@ class ResultCache:
         if request.sampling.temperature != 0:
             return None
         payload = json.dumps(
-            [request.messages, dataclasses.asdict(request.sampling), request.json_schema, request.thinking_budget],
+            [request.messages, dataclasses.asdict(request.sampling), request.json_schema, request.thinking_budget, repr(request.end_rule)],
             sort_keys=True,
         )
         return hashlib.sha256(payload.encode()).hexdigest()

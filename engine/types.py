@@ -25,6 +25,26 @@ class Sampling:
     repeat_penalty: float = 1.0
 
 
+class ReplyEnd(Protocol):
+    """Where a reply ended before the model ended it: index `at` in the reply, and the rule's name."""
+
+    at: int
+    reason: str
+    detail: str
+
+
+class ReplyScanner(Protocol):
+    def feed(self, reply: str) -> ReplyEnd | None:
+        """Given the whole reply so far, where it must end, once it must."""
+
+
+class EndRule(Protocol):
+    """Where a reply must end (a domain's observation boundary); backends stop generating there."""
+
+    def scanner(self, thinking_open: bool = False) -> ReplyScanner:
+        """A reader for one reply; `thinking_open`: the prompt already opened a <think> block."""
+
+
 @dataclass(frozen=True)
 class GenerationRequest:
     """Chat messages to continue. `json_schema` constrains the whole reply to that schema."""
@@ -35,6 +55,7 @@ class GenerationRequest:
     thinking_budget: int | None = None  # most tokens an open <think> block may take; None: no bound
     # A side question: the conversation goes on from this request's prompt, not from its reply.
     detour: bool = False
+    end_rule: EndRule | None = None  # generation stops where this says the reply ends
 
 
 FinishReason = Literal["stop", "length", "cancelled"]
@@ -52,6 +73,7 @@ class Completion:
     cached: bool = False  # answered from the result cache, without the model
     reasoning_tokens: int = 0  # completion tokens spent inside a <think> block
     thinking_cut: bool = False  # the thinking budget closed the block
+    end: ReplyEnd | None = None  # the request's end rule stopped the reply; `text` is all that was generated
 
 
 @dataclass(frozen=True)

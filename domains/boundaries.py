@@ -70,20 +70,23 @@ class ObservationEnd:
         return ReplyScanner(self, thinking_open)
 
 
-def for_terminal(typed: str, previous_observation: str) -> ObservationEnd:
-    """The rule for a terminal action whose keystrokes, concatenated, are `typed`."""
+def observation_end(structure: Structure, typed: str = "", previous_screen: str = "") -> ObservationEnd:
+    """The end rule of one action. For a terminal, `typed` is the action's keystrokes as one string
+    and `previous_screen` the screen before it (the last observation, or a state that is a screen)."""
+    if structure != "shell-prompt":
+        return ObservationEnd(structure)
     commands: list[str | None] = []
     pending = ""
     for piece in re.split(r"(\n)", typed):
         if piece == "\n":
             commands.append(pending)
             pending = ""
-        elif _TMUX_KEY.match(piece.strip()):
-            commands.append(None if piece.strip() != "Enter" else pending)
+        elif _TMUX_KEY.match(piece.strip()):  # a control key such as C-c also brings a new prompt
+            commands.append(pending if piece.strip() == "Enter" else None)
             pending = ""
         else:
             pending += piece
-    return ObservationEnd("shell-prompt", tuple(commands), pending, tuple(previous_observation.splitlines()))
+    return ObservationEnd(structure, tuple(commands), pending, tuple(previous_screen.splitlines()))
 
 
 def _words(text: str) -> str:
@@ -158,19 +161,27 @@ class _NextTurn:
 
 
 class _ClosingTag:
+    def __init__(self) -> None:
+        self._checked = 0
+
     def feed(self, body: str) -> Stop | None:
-        closed = body.find(_CLOSING_TAG)
+        closed = body.find(_CLOSING_TAG, max(0, self._checked - len(_CLOSING_TAG)))
+        self._checked = len(body)
         return Stop(closed + len(_CLOSING_TAG), "closing-tag") if closed >= 0 else None
 
 
 class _ExitCode:
     """A shell tool prints one exit status, last."""
 
+    def __init__(self) -> None:
+        self._line_start = 0  # the first line that may still hold it
+
     def feed(self, body: str) -> Stop | None:
-        found = _EXIT_CODE.search(body)
-        if found is None or (found.end() == len(body)):  # the line may not be complete yet
-            return None
-        return Stop(found.end(), "exit-code")
+        found = _EXIT_CODE.search(body, self._line_start)
+        if found is not None:
+            return Stop(found.end(), "exit-code")
+        self._line_start = body.rfind("\n") + 1
+        return None
 
 
 class _JsonValue:
@@ -197,6 +208,8 @@ class _JsonValue:
 
     def _begin(self, body: str) -> bool:
         head = body.lstrip()
+        if _HEADING.startswith(head) or "```".startswith(head):
+            return False  # the heading or a fence may still be on its way
         if head.startswith(_HEADING):
             head = head[len(_HEADING) :].lstrip()
         if head.startswith("```"):
@@ -249,6 +262,8 @@ class _ShellPrompt:
         self._commands = [None if c is None else _words(c) for c in rule.commands]
         self._pending = _words(rule.pending)
         self._previous = [line.rstrip() for line in rule.previous_screen]
+        # Commands the previous screen shows were typed by the agent before: not invented input.
+        self._earlier = {_words(line[m.end() :]) for line in self._previous if (m := _PROMPT.match(line))}
         self._echoed = 0
         self._line_start = 0  # start of the first line not yet judged
         self._old_at: int | None = None  # index in the previous screen of the next expected old line
@@ -280,6 +295,8 @@ class _ShellPrompt:
                 return None
             if not typed or expected.startswith(typed):
                 return None  # a bare prompt before the echo, or the echo still being written
+            if self._echoed == 0 and any(earlier.startswith(typed) for earlier in self._earlier):
+                return None  # an earlier line shown again, not quite as before
             return prompt.end()  # a command the agent did not type
         if self._pending and (not typed or self._pending.startswith(typed)) and not complete:
             return None  # text typed without Enter, still being echoed

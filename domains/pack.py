@@ -1,7 +1,8 @@
 """A domain pack: everything the server knows about one kind of environment.
 
 A pack is a folder:
-- `pack.json`: names, action and observation formats, an example action, sampling, the initial
+- `pack.json`: names, action and observation formats, where an observation ends
+  (`observation_end`, one of domains/boundaries.py's structures), an example action, sampling, the initial
   state used when a call gives none, `error_markers` (phrases that mark a failed action in an
   observation), `presets` (named constraints users most often want) and, for user packs, an
   optional `action_schema` (JSON Schema an action must meet);
@@ -25,6 +26,8 @@ from typing import Any
 
 import jsonschema
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .boundaries import Structure
 
 
 class ActionError(ValueError):
@@ -70,6 +73,7 @@ class _Manifest(BaseModel):
     observation_format: str = Field(min_length=1)
     action_example: str = ""
     wrapped_observation: bool = False
+    observation_end: Structure = "turn"
     initial_state: str = ""
     sampling: _Sampling = Field(default_factory=_Sampling)
     error_markers: list[str] = Field(default_factory=list)
@@ -110,6 +114,7 @@ class DomainPack:
     observation_format: str
     wrapped_observation: bool
     initial_state: str
+    observation_end: Structure = "turn"
     action_example: str = ""
     examples: tuple[Example, ...] = ()
     sampling: dict[str, Any] = field(default_factory=dict)
@@ -133,6 +138,7 @@ class DomainPack:
             "action_example": self.action_example,
             "observation_format": self.observation_format,
             "observation_wrapped_in_predicted_observation_tags": self.wrapped_observation,
+            "observation_ends_at": self.observation_end,
             "needs_tool_definitions": self.takes_tool_definitions,
             "initial_state": self.initial_state,
             "default_sampling": self.sampling,
@@ -180,6 +186,7 @@ def load_pack(folder: Path, actions_module: str | None = None, source: str = "bu
         action_format=manifest.action_format,
         observation_format=manifest.observation_format,
         wrapped_observation=manifest.wrapped_observation,
+        observation_end=manifest.observation_end,
         initial_state=manifest.initial_state,
         action_example=manifest.action_example,
         examples=tuple(

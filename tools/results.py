@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, PrivateAttr
 
 from ..domains import Turn
+from ..domains.boundaries import StopReason
 from .constraints import ConstraintReport, ConstraintResult
 
 
@@ -38,6 +39,12 @@ class Usage(BaseModel):
     cached: bool = Field(default=False, description="Answered from the result cache (identical greedy request).")
     reasoning_tokens: int = Field(default=0, description="Completion tokens spent thinking (inside <think>).")
     thinking_cut: bool = Field(default=False, description="The thinking budget closed the think block early.")
+    stopped_at: StopReason | None = Field(
+        default=None,
+        description="What ended the observation before the model did: the domain's closing structure (a new shell "
+        "prompt, the closing tag, the end of a JSON value, an exit status), the protocol's next turn, or a loop "
+        "(repetition). Whatever was generated past that point is in `raw`. Null: the model ended it, or max_tokens.",
+    )
 
     @classmethod
     def nothing(cls) -> Usage:
@@ -64,7 +71,11 @@ class Prediction(BaseModel):
     observation: str = Field(description="The predicted observation, in the environment's own format.")
     effects: Effects
     parse_error: str | None = Field(description="Why the model output could not be parsed; `raw` then holds it.")
-    raw: str | None = Field(default=None, description="The model's raw output, when it could not be parsed.")
+    raw: str | None = Field(
+        default=None,
+        description="The model's whole output, when it could not be parsed or ran on past the observation's end "
+        "(usage.stopped_at says where).",
+    )
     reasoning: str | None = Field(default=None, description="The model's reasoning, only when asked for.")
     truncated: bool = Field(description="The model hit max_tokens before finishing the observation.")
     usage: Usage

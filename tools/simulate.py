@@ -19,6 +19,7 @@ from typing import Any
 from mcp.server.mcpserver.exceptions import ToolError
 
 from ..domains import DomainPack, Turn
+from ..domains.boundaries import observation_end
 from ..domains.effects import first_error_line
 from ..domains.parsing import parse_reply
 from ..domains.protocol import history_reply, render_messages
@@ -98,25 +99,31 @@ async def predict(
         ctx.use_demonstrations(model),
         scene.tool_definitions,
     )
-    request = GenerationRequest(tuple(messages), sampling, thinking_budget=thinking_budget(ctx, overrides, sampling))
-    completion = await _engine_call(ctx.engine.generate(request, priority, ctx.queue_timeout))
-    parsed = parse_reply(completion.text, pack.wrapped_observation)
     previous = history[-1].observation if history else ""
+    # A terminal state given as text may be the screen itself: the new screen starts by showing it again.
+    end_rule = observation_end(pack.observation_end, pack.action_text(action), previous or scene.state)
+    request = GenerationRequest(
+        tuple(messages), sampling, thinking_budget=thinking_budget(ctx, overrides, sampling), end_rule=end_rule
+    )
+    completion = await _engine_call(ctx.engine.generate(request, priority, ctx.queue_timeout))
+    reply = completion.text[: completion.end.at] if completion.end is not None else completion.text
+    parsed = parse_reply(reply, pack.wrapped_observation)
     effects, effects_completion = parser_effects(ctx, pack, parsed.observation, previous, parsed.parse_error), None
     if ctx.effects == "model" and parsed.parse_error is None:
         follow_up = (
             *messages,
-            {"role": "assistant", "content": completion.text},  # verbatim: the cached tokens extend
+            {"role": "assistant", "content": reply},  # verbatim up to its end: the cached tokens extend
             {"role": "user", "content": _EFFECTS_QUESTION},
         )
         request = GenerationRequest(follow_up, replace(_EFFECTS_SAMPLING, seed=sampling.seed), _EFFECTS_SCHEMA, detour=True)
         effects_completion = await _engine_call(ctx.engine.generate(request, priority, ctx.queue_timeout))
         effects = _model_effects(effects_completion.text) or effects
+    cut = completion.text[len(reply) :]
     prediction = Prediction(
         observation=parsed.observation,
         effects=effects,
         parse_error=parsed.parse_error,
-        raw=completion.text if parsed.parse_error else None,
+        raw=completion.text if parsed.parse_error or cut.strip() else None,
         reasoning=parsed.reasoning if include_reasoning else None,
         truncated=completion.finish_reason == "length",
         usage=_usage(completion, effects_completion),
@@ -124,7 +131,12 @@ async def predict(
             name=model.name, file=model.file, architecture=model.architecture, quantization=model.quantization
         ),
     )
-    prediction._reply = history_reply(completion.text)
+    if completion.end is not None and completion.end.reason == "repetition":
+        prediction.warnings.append(
+            f"the world model began to loop ({completion.end.detail}); generation was stopped there and the "
+            "observation keeps one copy (the whole reply is in `raw`)"
+        )
+    prediction._reply = history_reply(reply)
     return prediction
 
 
@@ -177,6 +189,7 @@ def _usage(*completions: Completion | None) -> Usage:
         cached=bool(done) and all(c.cached for c in done),
         reasoning_tokens=sum(c.reasoning_tokens for c in done),
         thinking_cut=any(c.thinking_cut for c in done),
+        stopped_at=done[0].end.reason if done and done[0].end is not None else None,
     )
 
 

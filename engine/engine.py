@@ -78,7 +78,7 @@ class Engine:
     def close(self, timeout: float = 5.0) -> None:
         self._queue.close()
         if self._running is not None:
-            self._running.cancel_event.set()
+            self._running.stop.set()
         for job in self._queue.drain():
             job.finish(error=ModelUnavailable("the server is shutting down"))
         if self._thread.is_alive():
@@ -122,7 +122,7 @@ class Engine:
             await done.wait()
         except BaseException:  # cancelled by the client (or the task group): stop the model work
             if not self._queue.withdraw(job):
-                job.cancel_event.set()
+                job.stop.set()
             raise
         if job.error is not None:
             raise job.error
@@ -183,7 +183,7 @@ class Engine:
         self._running = job
         queue_seconds = (job.started_at or job.submitted_at) - job.submitted_at
         try:
-            completion = self._backend.generate(job.request, job.cancel_event.is_set)
+            completion = self._backend.generate(job.request, job.stop)
         except Exception as exc:
             self._counts["failed"] += 1
             if not isinstance(exc, EngineError):

@@ -19,6 +19,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from .abort import DecodeAbort
 from .reply_end import EndWatcher
 from .snapshots import SnapshotCache
 from .thinking import CLOSING, ThinkingWatcher, prompt_opens_thinking
@@ -30,6 +31,7 @@ from .types import (
     ModelDescription,
     ModelUnavailable,
     StopCheck,
+    StopSignal,
 )
 
 log = logging.getLogger(__name__)
@@ -40,10 +42,6 @@ _CHATML_TEMPLATE = (
     "{% for message in messages %}<|im_start|>{{ message.role }}\n{{ message.content }}<|im_end|>\n{% endfor %}"
     "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
 )
-# A prompt is read in slices of about this many seconds, so a cancel frees the model that soon;
-# the slice size adapts to the measured speed, between MIN_READ_CHUNK tokens and n_batch.
-READ_SLICE_SECONDS = 0.25
-MIN_READ_CHUNK = 16
 _MISSING_MTP_HINT = (
     "; this Qwen3.5-MoE file declares one block more than it holds (no MTP tensors): start the server with "
     "--override-kv qwen35moe.block_count=int:40 --override-kv qwen35moe.nextn_predict_layers=int:0"
@@ -105,7 +103,7 @@ class LlamaCppBackend:
         self._formatter = self._boundary_formatter = None
         self._grammars: dict[str, Any] = {}
         self._snapshots = SnapshotCache(settings.snapshot_bytes)
-        self._read_chunk = MIN_READ_CHUNK * 2  # tokens per prompt slice; _read() adapts it
+        self._abort: DecodeAbort | None = None
 
     def figures(self) -> dict[str, Any]:
         """What the status resource shows about this backend."""
@@ -161,6 +159,7 @@ class LlamaCppBackend:
         self._formatter = formatter(add_generation_prompt=True)
         self._boundary_formatter = formatter(add_generation_prompt=False)
         self._llm = llm
+        self._abort = DecodeAbort(llm._ctx.ctx)
         self._snapshots.extend_only = (
             s.extend_only if s.extend_only is not None
             else bool(llama_cpp.llama_model_is_recurrent(llm.model) or llama_cpp.llama_model_is_hybrid(llm.model))
@@ -180,22 +179,27 @@ class LlamaCppBackend:
         return self._llm.tokenize(rendered.prompt.encode("utf-8"), add_bos=False, special=True)
 
     def _read(self, tokens: list[int], start: int, should_stop: StopCheck) -> bool:
-        """Evaluate `tokens` from `start` on, in chunks of about READ_SLICE_SECONDS, stopping
-        between two chunks once asked: a long prompt would otherwise hold the model for its
-        whole reading time after a cancel. False: stopped before the end."""
+        """Evaluate `tokens` from `start` on, a batch at a time. A cancel aborts the batch under
+        way (engine/abort.py) or, without the abort flag, stops before the next one. False: stopped."""
         llm = self._llm
         llm.n_tokens = start  # eval() drops whatever the context held past this point
-        position = start
-        while position < len(tokens):
-            if should_stop():
-                return False
-            chunk = tokens[position : position + self._read_chunk]
-            began = time.perf_counter()
-            llm.eval(chunk)
-            position += len(chunk)
-            rate = len(chunk) / max(time.perf_counter() - began, 1e-6)
-            self._read_chunk = max(MIN_READ_CHUNK, min(self.settings.n_batch, int(rate * READ_SLICE_SECONDS)))
-        return True
+        try:
+            for position in range(start, len(tokens), self.settings.n_batch):
+                if should_stop():
+                    return False
+                llm.eval(tokens[position : position + self.settings.n_batch])
+        except RuntimeError:
+            if not should_stop():
+                raise
+            self._after_abort()
+            return False
+        return not should_stop()
+
+    def _after_abort(self) -> None:
+        """An aborted decode leaves the cached tokens as they were, except on models whose recurrent
+        state cannot be cut back: those start over."""
+        if self._snapshots.extend_only:
+            self._llm.reset()
 
     def _keep_turn_boundary(self, request: GenerationRequest, tokens: list[int], should_stop: StopCheck) -> bool:
         """Read the prompt up to the end of the conversation so far and keep that state.
@@ -218,9 +222,13 @@ class LlamaCppBackend:
             llm.reset()
             return False
 
-    def generate(self, request: GenerationRequest, should_stop: StopCheck) -> Completion:
+    def generate(self, request: GenerationRequest, should_stop: StopSignal) -> Completion:
+        assert self._llm is not None and self._abort is not None, "load() first"
+        with self._abort.armed(should_stop):
+            return self._generate(request, should_stop)
+
+    def _generate(self, request: GenerationRequest, should_stop: StopCheck) -> Completion:
         llm = self._llm
-        assert llm is not None, "load() first"
         started = time.perf_counter()  # rendering and tokenizing are model work too
         tokens = self.render(request)
         n_ctx = llm.n_ctx()
@@ -284,18 +292,24 @@ class LlamaCppBackend:
 
         sampling = request.sampling
         criteria = [lambda _ids, _logits: should_stop()] + [watcher for watcher in (thinking, end) if watcher is not None]
-        output = self._llm.create_completion(
-            prompt=tokens,
-            max_tokens=max_tokens,
-            temperature=sampling.temperature,
-            top_p=sampling.top_p,
-            top_k=sampling.top_k,
-            min_p=sampling.min_p,
-            repeat_penalty=sampling.repeat_penalty,
-            seed=sampling.seed,
-            grammar=self._grammar(request.json_schema) if request.json_schema else None,
-            stopping_criteria=llama_cpp.StoppingCriteriaList(criteria),
-        )
+        try:
+            output = self._llm.create_completion(
+                prompt=tokens,
+                max_tokens=max_tokens,
+                temperature=sampling.temperature,
+                top_p=sampling.top_p,
+                top_k=sampling.top_k,
+                min_p=sampling.min_p,
+                repeat_penalty=sampling.repeat_penalty,
+                seed=sampling.seed,
+                grammar=self._grammar(request.json_schema) if request.json_schema else None,
+                stopping_criteria=llama_cpp.StoppingCriteriaList(criteria),
+            )
+        except RuntimeError:  # llama_decode aborted by a cancel (engine/abort.py)
+            if not should_stop():
+                raise
+            self._after_abort()
+            return "", "cancelled", 0
         choice = output["choices"][0]
         finish = "cancelled" if should_stop() else ("length" if choice["finish_reason"] == "length" else "stop")
         return choice["text"], finish, output["usage"]["completion_tokens"]

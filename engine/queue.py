@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from .types import Completion, DeadlineExpired, EngineBusy, GenerationRequest, Priority
+from .types import Completion, DeadlineExpired, EngineBusy, GenerationRequest, Priority, StopSignal
 
 MAX_SKIPS = 4  # later jobs that may overtake a waiting one through affinity
 
@@ -31,7 +31,7 @@ class Job:
     on_done: Callable[[], None]
     submitted_at: float = field(default_factory=time.monotonic)
     started_at: float | None = None
-    cancel_event: threading.Event = field(default_factory=threading.Event)
+    stop: StopSignal = field(default_factory=StopSignal)
     result: Completion | None = None
     error: BaseException | None = None
     skipped: int = 0  # times a later job went first because of affinity

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Literal, Protocol
@@ -120,8 +123,42 @@ class Backend(Protocol):
 
     def load(self) -> ModelDescription: ...
 
-    def generate(self, request: GenerationRequest, should_stop: StopCheck) -> Completion: ...
+    def generate(self, request: GenerationRequest, should_stop: StopSignal) -> Completion: ...
 
 
 class StopCheck(Protocol):
     def __call__(self) -> bool: ...
+
+
+class StopSignal:
+    """A job's cancellation: backends poll it between tokens (call it), and may `watch` it to be
+    told at once (the llama.cpp backend aborts a decode under way)."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+        self._lock = threading.Lock()
+        self._watchers: list[Callable[[], None]] = []
+
+    def __call__(self) -> bool:
+        return self._event.is_set()
+
+    def set(self) -> None:
+        with self._lock:
+            self._event.set()
+            watchers = list(self._watchers)
+        for watcher in watchers:
+            watcher()
+
+    @contextlib.contextmanager
+    def watch(self, on_set: Callable[[], None]) -> Iterator[None]:
+        """Call `on_set` when the signal is set while the block runs (at once if it already is)."""
+        with self._lock:
+            self._watchers.append(on_set)
+            already = self._event.is_set()
+        if already:
+            on_set()
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._watchers.remove(on_set)

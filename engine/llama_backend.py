@@ -260,7 +260,7 @@ class LlamaCppBackend:
             skip = self._snapshots.prepare(llm, continued)  # re-tokenized thinking may differ from the sampled tokens
             if not self._read(continued, min(skip, len(continued) - 1), should_stop):
                 return self._cancelled(tokens, reused, started, text, generated)
-            end = self._end_watcher(request, continued, False, prefix=text + CLOSING)
+            end = self._end_watcher(request, continued, thinking_open, prefix=text + CLOSING)
             rest, finish, more = self._complete(request, continued, max(1, max_tokens - generated), should_stop, None, end)
             text, generated = text + CLOSING + rest, generated + more
         return Completion(

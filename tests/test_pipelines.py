@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from agentworld_mcp.server import Simulator, WorldModelEnv
-from agentworld_mcp.server.commands import BatchOptions, run_batch
+from agentworld_mcp.server.batch import BatchOptions, run_batch
 from agentworld_mcp.server.gym_env import failure_penalty
 from agentworld_mcp.server.python_api import ToolError
 from agentworld_mcp.tools.constraints import ConstraintReport

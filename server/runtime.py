@@ -8,6 +8,7 @@ from ..domains import DomainPack, load_domains
 from ..engine import Engine
 from ..engine.llama_backend import LlamaCppBackend, LlamaSettings
 from ..store import Store, default_data_dir
+from ..tools.constraints import preset_problem
 from ..tools.context import ToolContext
 from ..tools.jobs import Jobs
 from .model_files import GGUFInfo, check_loadable, default_model_path, inspect_gguf
@@ -23,8 +24,8 @@ def resolve_model(settings: Settings) -> GGUFInfo:
 
 
 def load_domain_packs(settings: Settings) -> dict[str, DomainPack]:
-    """Built-in and user packs; raises PackError naming the file and the problem."""
-    return load_domains(settings.domains_dir, settings.override_domains, settings.upstream_prompts)
+    """Built-in and user packs, presets checked; raises PackError naming the file and the problem."""
+    return load_domains(settings.domains_dir, settings.override_domains, settings.upstream_prompts, preset_problem)
 
 
 def open_store(settings: Settings) -> Store:

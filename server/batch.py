@@ -36,7 +36,7 @@ class OutputError(Exception):
 class Request:
     line: int
     id: str | int
-    arguments: Any  # checked tool arguments (python_api)
+    arguments: Any  # the tool's checked request model (tools/requests.py)
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from typing import Any, TextIO
 from mcp.server.mcpserver.exceptions import ToolError
 
 from ..domains import DomainPack
+from ..store import StoreError
 from ..tools.context import ToolContext
 from ..tools.results import PlanResult, Prediction
 from .batch import BatchOptions, ContextFactory, OutputError, run_batch
@@ -50,7 +51,7 @@ def add_parsers(commands: argparse._SubParsersAction, model_flags: argparse.Argu
     batch = commands.add_parser(
         "batch", parents=[model_flags], help="run JSON Lines of tool calls, one result line each",
         description='Each input line is {"id": ..., "tool": "simulate_action" | "dry_run_plan" | '
-        '"check_constraints", "arguments": {...}}; without "tool", arguments with "action" mean '
+        '"check_constraints" | "world", "arguments": {...}}; without "tool", arguments with "action" mean '
         'simulate_action and with "steps" dry_run_plan. One line out per request: {"id", "ok", "result"} '
         'or {"id", "ok": false, "error"}.',
     )
@@ -64,20 +65,33 @@ def add_parsers(commands: argparse._SubParsersAction, model_flags: argparse.Argu
 
     one_shot = argparse.ArgumentParser(add_help=False)
     flags = one_shot.add_argument_group("the simulated world and sampling")
-    flags.add_argument("--history-file", type=Path, metavar="FILE", help="a JSON list of earlier {action, observation} turns")
+    # Each flag's dest is the request field it sets (tools/requests.py); None means not given.
+    flags.add_argument("--history-file", dest="history", type=Path, metavar="FILE",
+                       help="a JSON list of earlier {action, observation} turns")
     flags.add_argument("--state", help="the current state or screen (default: the domain's initial state)")
     flags.add_argument("--task", help="what the agent is trying to achieve")
+    flags.add_argument("--tools-file", dest="tools", type=Path, metavar="FILE",
+                       help="domain mcp: a JSON file with the simulated server's tools/list tools")
+    flags.add_argument("--constraints-file", dest="constraints", type=Path, metavar="FILE",
+                       help="a JSON list of constraints, as the tools take them")
+    flags.add_argument("--preset", dest="presets", action="append", metavar="NAME",
+                       help="a constraint preset of the domain (repeatable)")
+    flags.add_argument("--no-stop-on-violation", dest="stop_on_violation", action="store_false", default=None,
+                       help="simulate even when an error-severity constraint is violated")
+    flags.add_argument("--world-id", help="simulate inside a stored world (it supplies domain, history, state, tools)")
+    flags.add_argument("--commit", action="store_true", default=None, help="with --world-id: append the prediction")
     flags.add_argument("--temperature", type=float, help="sampling temperature; 0 is greedy")
     flags.add_argument("--max-tokens", type=int, help="most tokens to generate per step")
     flags.add_argument("--seed", type=int, help="seed for reproducible sampling")
-    flags.add_argument("--preset", action="append", metavar="NAME", help="a constraint preset of the domain (repeatable)")
-    flags.add_argument("--json", action="store_true", help="print the result as JSON")
+    flags.add_argument("--include-reasoning", action="store_true", default=None,
+                       help="also return the model's reasoning (with --json)")
+    one_shot.add_argument("--json", action="store_true", help="print the result as JSON")
 
     simulate = commands.add_parser(
         "simulate", parents=[model_flags, one_shot], help="predict what one action would do",
     )
     simulate.add_argument("action", metavar="ACTION", help="the action, e.g. 'ls -la' (- reads it from stdin)")
-    simulate.add_argument("--domain", default="terminal", help="the environment (terminal)")
+    simulate.add_argument("--domain", help="the environment (default: the world's with --world-id, else terminal)")
 
     plan = commands.add_parser(
         "plan", parents=[model_flags, one_shot], help="dry-run a plan from a JSON file",
@@ -85,7 +99,7 @@ def add_parsers(commands: argparse._SubParsersAction, model_flags: argparse.Argu
         "arguments (domain, state, task, history, constraints, presets, ...). Flags override the file.",
     )
     plan.add_argument("plan_file", type=Path, metavar="PLAN", help="the plan file (- reads it from stdin)")
-    plan.add_argument("--domain", help="the environment (default: the file's, else terminal)")
+    plan.add_argument("--domain", help="the environment (default: the file's, the world's, else terminal)")
     plan.add_argument("--stop-on-error", action="store_true", default=None, help="stop at the first step predicted to fail")
 
 
@@ -123,18 +137,27 @@ def _reserved_stdout() -> Iterator[TextIO]:
 
 @contextlib.contextmanager
 def _engine_for(
-    settings: Settings, model: GGUFInfo, domains: dict[str, DomainPack], queue_deadline: bool = True
+    settings: Settings,
+    model: GGUFInfo,
+    domains: dict[str, DomainPack],
+    queue_deadline: bool = True,
+    worlds: bool = True,
 ) -> Iterator[ContextFactory]:
     """A lazily started engine: nothing loads while no request has passed the argument checks. Without
-    `queue_deadline`, requests wait in the queue as long as it takes. A failed model load ends
+    `queue_deadline`, requests wait in the queue as long as it takes. With `worlds`, the server's
+    world store is open (no jobs: a command runs each call to the end). A failed model load ends
     the command with exit status 1 (each request has also said so)."""
-    from .runtime import build_context
+    from .runtime import build_context, open_store
 
+    try:
+        store = open_store(settings, settle_jobs=False) if worlds else None  # a server may be running its jobs
+    except StoreError as exc:
+        raise CommandError(str(exc)) from None
     started: list[ToolContext] = []
 
     async def context() -> ToolContext:
         if not started:  # no await before this point: concurrent callers cannot both build one
-            ctx = build_context(settings, model, domains)
+            ctx = build_context(settings, model, domains, store, keep_jobs=False)
             if not queue_deadline:
                 ctx.queue_timeout = None
             ctx.engine.start()  # the tools wait for the load, after their own checks
@@ -146,6 +169,8 @@ def _engine_for(
     finally:
         for ctx in started:
             ctx.engine.close()
+        if store is not None:
+            store.close()
     load_error = started[0].engine.stats().load_error if started else None
     if load_error:
         raise CommandError(load_error, status=1)
@@ -197,7 +222,7 @@ def _one_shot(args, settings: Settings, model: GGUFInfo, domains: dict[str, Doma
         checked = parse_arguments(tool, arguments)
     except ToolError as exc:
         raise CommandError(str(exc), status=1) from None
-    with _engine_for(settings, model, domains) as context:
+    with _engine_for(settings, model, domains, worlds=bool(checked.world_id)) as context:
 
         async def call():
             return await call_tool(await context(), checked)
@@ -214,21 +239,32 @@ def _one_shot(args, settings: Settings, model: GGUFInfo, domains: dict[str, Doma
     return 0
 
 
-def _common_arguments(args) -> dict[str, Any]:
-    given = {
-        "state": args.state,
-        "task": args.task,
-        "temperature": args.temperature,
-        "max_tokens": args.max_tokens,
-        "seed": args.seed,
-        "history": _read_json(args.history_file, "history") if args.history_file else None,
-    }
-    return {name: value for name, value in given.items() if value is not None}
+# The request fields the one-shot flags set (each flag's dest), and those with no flag and why;
+# tests/test_request_models.py checks that together they cover every field of the requests.
+FLAG_FIELDS = ("history", "state", "task", "tools", "constraints", "presets", "stop_on_violation", "world_id",
+               "commit", "temperature", "max_tokens", "seed", "include_reasoning")
+NO_FLAG = {
+    "budget_seconds": "a command runs each call to the end; there are no jobs to poll",
+    "thinking_budget": "the model flag --thinking-budget sets it for every call of the command",
+}
+_JSON_FILES = {"history", "tools", "constraints"}
+
+
+def _flag_arguments(args) -> dict[str, Any]:
+    """The request fields given as flags, JSON files read."""
+    given = {}
+    for name in FLAG_FIELDS:
+        value = getattr(args, name)
+        if value is not None:
+            given[name] = _read_json(value, name) if name in _JSON_FILES else value
+    return given
 
 
 def _simulate_arguments(args) -> dict[str, Any]:
     action = sys.stdin.read() if args.action == "-" else args.action
-    return {"domain": args.domain, "action": action, "presets": args.preset or [], **_common_arguments(args)}
+    arguments = {"action": action, **_flag_arguments(args)}
+    arguments["domain"] = args.domain or (None if args.world_id else "terminal")
+    return arguments
 
 
 def _plan_arguments(args) -> dict[str, Any]:
@@ -237,11 +273,15 @@ def _plan_arguments(args) -> dict[str, Any]:
         plan = {"steps": plan}
     if not isinstance(plan, dict):
         raise CommandError(f"plan file {args.plan_file} must hold a list of steps or an object with steps")
-    arguments = {"domain": "terminal", **plan, **_common_arguments(args)}
+    flags = _flag_arguments(args)
+    more_presets = flags.pop("presets", [])
+    arguments = {**plan, **flags}
+    if more_presets:
+        arguments["presets"] = [*arguments.get("presets", []), *more_presets]
     if args.domain:
         arguments["domain"] = args.domain
-    if args.preset:
-        arguments["presets"] = [*arguments.get("presets", []), *args.preset]
+    elif "domain" not in arguments and not arguments.get("world_id"):
+        arguments["domain"] = "terminal"
     if args.stop_on_error:
         arguments["stop_on_error"] = True
     return arguments

@@ -5,9 +5,12 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from .pack import ActionError, DomainPack, Example, PackError, Turn, load_pack
+from .pack import ActionError, DomainPack, Example, PackError, PresetCheck, Turn, load_pack
 
-__all__ = ["ActionError", "DomainPack", "Example", "PackError", "Turn", "builtin_domains", "load_domains", "load_pack"]
+__all__ = [
+    "ActionError", "DomainPack", "Example", "PackError", "PresetCheck", "Turn", "builtin_domains", "load_domains",
+    "load_pack",
+]
 
 _HERE = Path(__file__).parent
 
@@ -16,25 +19,28 @@ def _pack_folders(root: Path) -> list[Path]:
     return sorted(path for path in root.iterdir() if path.is_dir() and (path / "pack.json").is_file())
 
 
-def builtin_domains() -> dict[str, DomainPack]:
+def builtin_domains(check_preset: PresetCheck | None = None) -> dict[str, DomainPack]:
     """The packs shipped with the server, by name."""
     packs = {}
     for folder in _pack_folders(_HERE):
         has_actions = (folder / "actions.py").is_file()
-        pack = load_pack(folder, f"{__name__}.{folder.name}.actions" if has_actions else None)
+        pack = load_pack(folder, f"{__name__}.{folder.name}.actions" if has_actions else None, check_preset=check_preset)
         packs[pack.name] = pack
     return packs
 
 
 def load_domains(
-    user_dir: Path | None = None, override_builtin: bool = False, upstream_prompts: Path | None = None
+    user_dir: Path | None = None,
+    override_builtin: bool = False,
+    upstream_prompts: Path | None = None,
+    check_preset: PresetCheck | None = None,
 ) -> dict[str, DomainPack]:
     """Built-in packs, then a user's packs; raises PackError naming the file and the problem.
 
     `upstream_prompts` is a folder laid out as `<domain>/system_prompt.txt` (the reference world
     model's own prompts); each file found replaces that built-in pack's instructions.
     """
-    packs = builtin_domains()
+    packs = builtin_domains(check_preset)
     if upstream_prompts is not None:
         if not upstream_prompts.is_dir():
             raise PackError(f"{upstream_prompts}: not a folder of <domain>/system_prompt.txt files")
@@ -52,7 +58,7 @@ def load_domains(
     if not folders:
         raise PackError(f"{user_dir}: holds no pack (a sub-folder with a pack.json)")
     for folder in folders:
-        pack = load_pack(folder, source=str(folder))
+        pack = load_pack(folder, source=str(folder), check_preset=check_preset)
         if pack.name in packs and not (override_builtin and packs[pack.name].source == "built-in"):
             clash = "a built-in pack" if packs[pack.name].source == "built-in" else packs[pack.name].source
             raise PackError(

@@ -30,6 +30,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from .boundaries import Structure
 
 
+# Why a preset (a constraint as JSON) cannot be used, or None. The loader takes the check from its
+# caller: constraints are the tools' concept, and domains/ does not import tools/.
+PresetCheck = Callable[[dict[str, Any]], str | None]
+
+
 class ActionError(ValueError):
     """An action the domain cannot accept; the message shows the expected shape."""
 
@@ -158,9 +163,14 @@ class DomainPack:
         }
 
 
-def load_pack(folder: Path, actions_module: str | None = None, source: str = "built-in") -> DomainPack:
-    """Load and validate one pack folder; raises PackError naming the file and the problem."""
+def load_pack(
+    folder: Path, actions_module: str | None = None, source: str = "built-in", check_preset: PresetCheck | None = None
+) -> DomainPack:
+    """Load and validate one pack folder; raises PackError naming the file and the problem.
+
+    `check_preset` vets each preset now, so a bad one stops the start instead of failing every call."""
     manifest = _parse(folder / "pack.json", _Manifest)
+    _check_presets(folder / "pack.json", manifest.presets, check_preset)
     instructions_file = folder / "instructions.md"
     if not instructions_file.is_file():
         raise PackError(f"{instructions_file}: missing; every pack needs its world-model instructions")
@@ -200,6 +210,18 @@ def load_pack(folder: Path, actions_module: str | None = None, source: str = "bu
         normalize_action=normalize,
         action_text=readable,
     )
+
+
+def _check_presets(path: Path, presets: list[dict[str, Any]], check: PresetCheck | None) -> None:
+    seen: set[Any] = set()
+    for index, preset in enumerate(presets):
+        name = f"presets[{index}]" + (f" ({preset['id']!r})" if isinstance(preset.get("id"), str) else "")
+        problem = check(preset) if check is not None else None
+        if problem:
+            raise PackError(f"{path}: {name}: {problem}")
+        if preset.get("id") in seen:
+            raise PackError(f"{path}: {name}: the id is used by an earlier preset; preset ids must be unique")
+        seen.add(preset.get("id"))
 
 
 def _parse(path: Path, shape: Any) -> Any:

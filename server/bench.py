@@ -22,7 +22,8 @@ from ..domains.protocol import render_messages
 from ..engine import GenerationRequest, Sampling
 from ..store import Store
 from ..tools.plan import dry_run_plan
-from ..tools.simulate import SamplingOverrides, simulate_action
+from ..tools.requests import PlanRequest, SimulateRequest
+from ..tools.simulate import simulate_action
 from ..tools.worlds import open_world
 from .app import create_server
 from .model_files import GGUFInfo
@@ -72,9 +73,9 @@ async def _server_overhead(settings: Settings, model: GGUFInfo) -> None:
 async def _plan_vs_cold(ctx) -> None:
     """2. An 8-step dry_run_plan vs the same 8 steps each rendered and evaluated from scratch."""
     print(f"2. an {len(_PLAN)}-step dry_run_plan vs the same steps each evaluated from scratch (max_tokens {_MAX_TOKENS})")
-    overrides = SamplingOverrides(temperature=0, max_tokens=_MAX_TOKENS)
+    greedy = {"domain": "terminal", "temperature": 0, "max_tokens": _MAX_TOKENS}
     started = time.perf_counter()
-    plan = await dry_run_plan(ctx, "terminal", _PLAN, overrides=overrides)
+    plan = await dry_run_plan(ctx, PlanRequest(steps=_PLAN, **greedy))
     rolled = time.perf_counter() - started
     usage = plan.usage
     llm = ctx.engine._backend._llm
@@ -83,7 +84,7 @@ async def _plan_vs_cold(ctx) -> None:
         history = [{"action": s.action, "observation": s.prediction.observation} for s in plan.steps[:index]]
         llm.reset()  # forget the cached prefix: this step pays for its whole prompt
         began = time.perf_counter()
-        await simulate_action(ctx, "terminal", _PLAN[index], history=history, overrides=overrides)
+        await simulate_action(ctx, SimulateRequest(action=_PLAN[index], history=history, **greedy))
         cold += time.perf_counter() - began
     _line("rolled-out plan / steps from scratch", rolled, cold, goal="goal: at most 0.33")
     print(f"  reused prompt tokens: {usage.reused_prompt_tokens} of {usage.prompt_tokens} "
@@ -108,10 +109,8 @@ async def _interleaved_worlds(settings: Settings, model: GGUFInfo, domains, roun
             began = time.perf_counter()
             for turn in range(rounds):
                 for world_id in worlds:
-                    await simulate_action(
-                        ctx, "", f"ls -l part{turn}", world_id=world_id, commit=True,
-                        overrides=SamplingOverrides(temperature=0, max_tokens=16),
-                    )
+                    step = SimulateRequest(action=f"ls -l part{turn}", world_id=world_id, commit=True, temperature=0, max_tokens=16)
+                    await simulate_action(ctx, step)
             timings[snapshot_mb] = time.perf_counter() - began
             ctx.engine.close()
             store.close()
@@ -127,12 +126,12 @@ def _log_listing(topic: str) -> list[dict]:
 async def _cached_answer(ctx) -> None:
     """4. A repeated identical request: the cached answer's latency at the server."""
     print("4. a repeated identical greedy request: first answer vs the cached one")
-    overrides = SamplingOverrides(temperature=0, max_tokens=_MAX_TOKENS)
+    request = SimulateRequest(domain="terminal", action="uname -a", temperature=0, max_tokens=_MAX_TOKENS)
     began = time.perf_counter()
-    await simulate_action(ctx, "terminal", "uname -a", overrides=overrides)
+    await simulate_action(ctx, request)
     first = time.perf_counter() - began
     began = time.perf_counter()
-    again = await simulate_action(ctx, "terminal", "uname -a", overrides=overrides)
+    again = await simulate_action(ctx, request)
     cached = time.perf_counter() - began
     assert again.usage.cached
     _line("cached answer / first answer", cached * 1000, first * 1000, unit="ms", goal=f"goal: cached under 20 ms ({cached * 1000:.2f} ms)")

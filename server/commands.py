@@ -1,5 +1,6 @@
-"""The scripted ways in: `batch` (JSON Lines of tool calls in, one result line out per call) and the
-one-shot `simulate` and `plan` commands. They run the tools in this process, not through MCP.
+"""The scripted ways in: `batch` (JSON Lines of tool calls in, one result line out per call; the
+runner is server/batch.py) and the one-shot `simulate` and `plan` commands. They run the tools in
+this process, not through MCP.
 
 stdout carries nothing but results: while a command runs, file descriptor 1 points at stderr and
 results go to a private copy of the real stdout, so no library's chatter can slip in between.
@@ -16,17 +17,17 @@ import json
 import logging
 import os
 import sys
-import time
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from mcp.server.mcpserver.exceptions import ToolError
 
 from ..domains import DomainPack
+from ..store import StoreError
 from ..tools.context import ToolContext
 from ..tools.results import PlanResult, Prediction
+from .batch import BatchOptions, ContextFactory, OutputError, run_batch
 from .model_files import GGUFInfo
 from .python_api import call_tool, parse_arguments
 from .settings import Settings
@@ -34,7 +35,6 @@ from .settings import Settings
 log = logging.getLogger("agentworld_mcp.commands")
 
 COMMANDS = ("batch", "simulate", "plan")
-ContextFactory = Callable[[], Awaitable[ToolContext]]
 
 
 class CommandError(Exception):
@@ -51,7 +51,7 @@ def add_parsers(commands: argparse._SubParsersAction, model_flags: argparse.Argu
     batch = commands.add_parser(
         "batch", parents=[model_flags], help="run JSON Lines of tool calls, one result line each",
         description='Each input line is {"id": ..., "tool": "simulate_action" | "dry_run_plan" | '
-        '"check_constraints", "arguments": {...}}; without "tool", arguments with "action" mean '
+        '"check_constraints" | "world", "arguments": {...}}; without "tool", arguments with "action" mean '
         'simulate_action and with "steps" dry_run_plan. One line out per request: {"id", "ok", "result"} '
         'or {"id", "ok": false, "error"}.',
     )
@@ -65,20 +65,33 @@ def add_parsers(commands: argparse._SubParsersAction, model_flags: argparse.Argu
 
     one_shot = argparse.ArgumentParser(add_help=False)
     flags = one_shot.add_argument_group("the simulated world and sampling")
-    flags.add_argument("--history-file", type=Path, metavar="FILE", help="a JSON list of earlier {action, observation} turns")
+    # Each flag's dest is the request field it sets (tools/requests.py); None means not given.
+    flags.add_argument("--history-file", dest="history", type=Path, metavar="FILE",
+                       help="a JSON list of earlier {action, observation} turns")
     flags.add_argument("--state", help="the current state or screen (default: the domain's initial state)")
     flags.add_argument("--task", help="what the agent is trying to achieve")
+    flags.add_argument("--tools-file", dest="tools", type=Path, metavar="FILE",
+                       help="domain mcp: a JSON file with the simulated server's tools/list tools")
+    flags.add_argument("--constraints-file", dest="constraints", type=Path, metavar="FILE",
+                       help="a JSON list of constraints, as the tools take them")
+    flags.add_argument("--preset", dest="presets", action="append", metavar="NAME",
+                       help="a constraint preset of the domain (repeatable)")
+    flags.add_argument("--no-stop-on-violation", dest="stop_on_violation", action="store_false", default=None,
+                       help="simulate even when an error-severity constraint is violated")
+    flags.add_argument("--world-id", help="simulate inside a stored world (it supplies domain, history, state, tools)")
+    flags.add_argument("--commit", action="store_true", default=None, help="with --world-id: append the prediction")
     flags.add_argument("--temperature", type=float, help="sampling temperature; 0 is greedy")
     flags.add_argument("--max-tokens", type=int, help="most tokens to generate per step")
     flags.add_argument("--seed", type=int, help="seed for reproducible sampling")
-    flags.add_argument("--preset", action="append", metavar="NAME", help="a constraint preset of the domain (repeatable)")
-    flags.add_argument("--json", action="store_true", help="print the result as JSON")
+    flags.add_argument("--include-reasoning", action="store_true", default=None,
+                       help="also return the model's reasoning (with --json)")
+    one_shot.add_argument("--json", action="store_true", help="print the result as JSON")
 
     simulate = commands.add_parser(
         "simulate", parents=[model_flags, one_shot], help="predict what one action would do",
     )
     simulate.add_argument("action", metavar="ACTION", help="the action, e.g. 'ls -la' (- reads it from stdin)")
-    simulate.add_argument("--domain", default="terminal", help="the environment (terminal)")
+    simulate.add_argument("--domain", help="the environment (default: the world's with --world-id, else terminal)")
 
     plan = commands.add_parser(
         "plan", parents=[model_flags, one_shot], help="dry-run a plan from a JSON file",
@@ -86,7 +99,7 @@ def add_parsers(commands: argparse._SubParsersAction, model_flags: argparse.Argu
         "arguments (domain, state, task, history, constraints, presets, ...). Flags override the file.",
     )
     plan.add_argument("plan_file", type=Path, metavar="PLAN", help="the plan file (- reads it from stdin)")
-    plan.add_argument("--domain", help="the environment (default: the file's, else terminal)")
+    plan.add_argument("--domain", help="the environment (default: the file's, the world's, else terminal)")
     plan.add_argument("--stop-on-error", action="store_true", default=None, help="stop at the first step predicted to fail")
 
 
@@ -124,18 +137,27 @@ def _reserved_stdout() -> Iterator[TextIO]:
 
 @contextlib.contextmanager
 def _engine_for(
-    settings: Settings, model: GGUFInfo, domains: dict[str, DomainPack], queue_deadline: bool = True
+    settings: Settings,
+    model: GGUFInfo,
+    domains: dict[str, DomainPack],
+    queue_deadline: bool = True,
+    worlds: bool = True,
 ) -> Iterator[ContextFactory]:
     """A lazily started engine: nothing loads while no request has passed the argument checks. Without
-    `queue_deadline`, requests wait in the queue as long as it takes. A failed model load ends
+    `queue_deadline`, requests wait in the queue as long as it takes. With `worlds`, the server's
+    world store is open (no jobs: a command runs each call to the end). A failed model load ends
     the command with exit status 1 (each request has also said so)."""
-    from .runtime import build_context
+    from .runtime import build_context, open_store
 
+    try:
+        store = open_store(settings, settle_jobs=False) if worlds else None  # a server may be running its jobs
+    except StoreError as exc:
+        raise CommandError(str(exc)) from None
     started: list[ToolContext] = []
 
     async def context() -> ToolContext:
         if not started:  # no await before this point: concurrent callers cannot both build one
-            ctx = build_context(settings, model, domains)
+            ctx = build_context(settings, model, domains, store, keep_jobs=False)
             if not queue_deadline:
                 ctx.queue_timeout = None
             ctx.engine.start()  # the tools wait for the load, after their own checks
@@ -147,245 +169,11 @@ def _engine_for(
     finally:
         for ctx in started:
             ctx.engine.close()
+        if store is not None:
+            store.close()
     load_error = started[0].engine.stats().load_error if started else None
     if load_error:
         raise CommandError(load_error, status=1)
-
-
-# --- batch ---------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Request:
-    line: int
-    id: str | int
-    arguments: Any  # checked tool arguments (python_api)
-
-
-@dataclass(frozen=True)
-class Rejected:
-    """A line that cannot run; it still gets its error record (as `line N` when it has no usable id)."""
-
-    line: int
-    id: str | int | None
-    error: str
-
-    @property
-    def label(self) -> str | int:
-        return self.id if self.id is not None else f"line {self.line}"
-
-
-@dataclass
-class BatchOptions:
-    output: Path | None = None
-    as_completed: bool = False
-    concurrency: int = 4
-    progress: bool = False
-
-
-@dataclass
-class BatchCounts:
-    ran: int = 0
-    errors: int = 0
-    skipped: int = 0
-    ids: list[str | int] = field(default_factory=list)
-
-
-_REQUEST_KEYS = {"id", "tool", "arguments"}
-
-
-def read_requests(lines: Iterable[str]) -> list[Request | Rejected]:
-    """Every non-blank line as a request to run, or as the error it gets instead."""
-    entries: list[Request | Rejected] = []
-    first_line_of: dict[str, int] = {}
-    for number, text in enumerate(lines, 1):
-        if not text.strip():
-            continue
-        entry = _read_line(number, text)
-        if entry.id is not None:
-            key = id_key(entry.id)
-            if key in first_line_of:  # ids key the resumable output: each must be unique
-                entry = Rejected(number, entry.id, f"id {entry.id!r} is already used by line {first_line_of[key]}")
-            else:
-                first_line_of[key] = number
-        entries.append(entry)
-    return entries
-
-
-def _read_line(number: int, text: str) -> Request | Rejected:
-    no_id = None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return Rejected(number, no_id, f"line {number}: not valid JSON: {exc.msg} at column {exc.colno}")
-    if not isinstance(data, dict):
-        return Rejected(number, no_id, f'line {number}: a request is a JSON object {{"id", "tool", "arguments"}}')
-    request_id = data.get("id")
-    if isinstance(request_id, bool) or not isinstance(request_id, (str, int)):
-        return Rejected(number, no_id, f"line {number}: every request needs an id, a string or an integer")
-    unknown = sorted(set(data) - _REQUEST_KEYS)
-    if unknown:
-        return Rejected(number, request_id, f"unknown key {unknown[0]!r}; a request has id, tool and arguments")
-    arguments = data.get("arguments", {})
-    tool = data.get("tool") or _implied_tool(arguments)
-    if tool is None:
-        return Rejected(number, request_id, 'no "tool", and the arguments have neither "action" nor "steps"')
-    if not isinstance(tool, str):
-        return Rejected(number, request_id, f"tool must be a tool's name, got {json.dumps(tool)}")
-    try:
-        return Request(number, request_id, parse_arguments(tool, arguments))
-    except ToolError as exc:
-        return Rejected(number, request_id, str(exc))
-
-
-def _implied_tool(arguments: Any) -> str | None:
-    if isinstance(arguments, dict):
-        if "action" in arguments:
-            return "simulate_action"
-        if "steps" in arguments:
-            return "dry_run_plan"
-    return None
-
-
-def id_key(request_id: Any) -> str:
-    """Ids compare as JSON: 1 and "1" are different requests."""
-    return json.dumps(request_id)
-
-
-def finished_ids(path: Path) -> set[str]:
-    """Ids that already have a result in an output file (error records are run again)."""
-    done: set[str] = set()
-    if not path.exists():
-        return done
-    with path.open(encoding="utf-8") as lines:
-        for text in lines:
-            try:
-                record = json.loads(text)
-            except ValueError:
-                continue  # a line cut short by an interrupted run
-            if isinstance(record, dict) and record.get("ok") is True and "id" in record:
-                done.add(id_key(record["id"]))
-    return done
-
-
-async def run_batch(lines: Iterable[str], stdout: TextIO, context: ContextFactory, options: BatchOptions) -> BatchCounts:
-    """Run the requests of `lines`, writing one record per request to stdout or options.output."""
-    entries = read_requests(lines)
-    counts = BatchCounts()
-    if options.output is not None:
-        done = finished_ids(options.output)
-        pending = [entry for entry in entries if entry.id is None or id_key(entry.id) not in done]
-        counts.skipped = len(entries) - len(pending)
-        entries = pending
-        if counts.skipped:
-            log.info("skipping %d requests that %s already has results for", counts.skipped, options.output)
-    with _sink(options.output, stdout) as sink:
-        await _execute(entries, sink, context, options, counts)
-    return counts
-
-
-@contextlib.contextmanager
-def _sink(output: Path | None, stdout: TextIO) -> Iterator[TextIO]:
-    if output is None:
-        yield stdout
-        return
-    try:
-        cut_short = _ends_mid_line(output)
-        stream = output.open("a", encoding="utf-8")
-    except OSError as exc:
-        raise CommandError(f"cannot write {output}: {exc.strerror}") from None
-    with stream:
-        if cut_short:  # an interrupted run left half a line: start a fresh one
-            stream.write("\n")
-        yield stream
-
-
-def _ends_mid_line(path: Path) -> bool:
-    if not path.exists() or path.stat().st_size == 0:
-        return False
-    with path.open("rb") as data:
-        data.seek(-1, os.SEEK_END)
-        return data.read(1) != b"\n"
-
-
-async def _execute(
-    entries: list[Request | Rejected], sink: TextIO, context: ContextFactory, options: BatchOptions, counts: BatchCounts
-) -> None:
-    progress = _ProgressLine(len(entries)) if options.progress and entries else None
-    waiting: dict[int, dict[str, Any]] = {}  # finished out of order, held back for input order
-    next_to_write = 0
-
-    def deliver(index: int, record: dict[str, Any]) -> None:
-        nonlocal next_to_write
-        waiting[index] = record
-        ready = [index] if options.as_completed else []
-        while not options.as_completed and next_to_write in waiting:
-            ready.append(next_to_write)
-            next_to_write += 1
-        for position in ready:
-            done = waiting.pop(position)
-            sink.write(json.dumps(done, ensure_ascii=False) + "\n")
-            sink.flush()  # each line is whole on disk: a rerun resumes from here
-            counts.ran += 1
-            counts.errors += not done["ok"]
-            counts.ids.append(done["id"])
-        if progress is not None:
-            progress.advance()
-
-    work = iter(enumerate(entries))
-
-    async def worker() -> None:
-        for index, entry in work:  # one shared iterator: each worker takes the next request
-            deliver(index, await _run_one(entry, context))
-
-    try:
-        await asyncio.gather(*(worker() for _ in range(min(options.concurrency, len(entries)))))
-    finally:
-        if progress is not None:
-            progress.finish(counts)
-
-
-async def _run_one(entry: Request | Rejected, context: ContextFactory) -> dict[str, Any]:
-    if isinstance(entry, Rejected):
-        return {"id": entry.label, "ok": False, "error": entry.error}
-    ctx = await context()
-    try:
-        result = await call_tool(ctx, entry.arguments)
-    except ToolError as exc:
-        return {"id": entry.id, "ok": False, "error": str(exc)}
-    except Exception as exc:  # a fault of ours: the traceback goes to the log, the batch goes on
-        log.exception("request %r (line %d) failed", entry.id, entry.line)
-        return {"id": entry.id, "ok": False, "error": f"internal error: {exc}"}
-    return {"id": entry.id, "ok": True, "result": result.model_dump(mode="json")}
-
-
-class _ProgressLine:
-    """One self-overwriting stderr line: a bar, the count, the rate and the time left."""
-
-    def __init__(self, total: int, width: int = 24):
-        self.total, self.width, self.done = total, width, 0
-        self.started = time.monotonic()
-        self._draw()
-
-    def advance(self) -> None:
-        self.done += 1
-        self._draw()
-
-    def _draw(self) -> None:
-        elapsed = max(time.monotonic() - self.started, 1e-9)
-        rate = self.done / elapsed
-        left = f"ETA {_clock((self.total - self.done) / rate)}" if self.done else "ETA --:--"
-        filled = self.width * self.done // self.total
-        bar = "#" * filled + "-" * (self.width - filled)
-        sys.stderr.write(f"\rbatch [{bar}] {self.done}/{self.total}  {rate:.2f}/s  {left}  ")
-        sys.stderr.flush()
-
-    def finish(self, counts: BatchCounts) -> None:
-        elapsed = _clock(time.monotonic() - self.started)
-        sys.stderr.write(f"\n{counts.ran} done ({counts.errors} errors) in {elapsed}\n")
-
-
-def _clock(seconds: float) -> str:
-    minutes, secs = divmod(int(seconds + 0.5), 60)
-    return f"{minutes // 60}:{minutes % 60:02d}:{secs:02d}" if minutes >= 60 else f"{minutes}:{secs:02d}"
 
 
 def _batch(args, settings: Settings, model: GGUFInfo, domains: dict[str, DomainPack], stdout: TextIO) -> int:
@@ -397,7 +185,10 @@ def _batch(args, settings: Settings, model: GGUFInfo, domains: dict[str, DomainP
     options = BatchOptions(args.output, args.as_completed, args.concurrency, sys.stderr.isatty())
     # The batch bounds its own queue (--concurrency), so a long wait there is expected, not overload.
     with _engine_for(settings, model, domains, queue_deadline=False) as context:
-        counts = asyncio.run(run_batch(lines, stdout, context, options))
+        try:
+            counts = asyncio.run(run_batch(lines, stdout, context, options))
+        except OutputError as exc:
+            raise CommandError(str(exc)) from None
     log.info("batch: %d results (%d errors), %d skipped", counts.ran, counts.errors, counts.skipped)
     return 0
 
@@ -431,7 +222,7 @@ def _one_shot(args, settings: Settings, model: GGUFInfo, domains: dict[str, Doma
         checked = parse_arguments(tool, arguments)
     except ToolError as exc:
         raise CommandError(str(exc), status=1) from None
-    with _engine_for(settings, model, domains) as context:
+    with _engine_for(settings, model, domains, worlds=bool(checked.world_id)) as context:
 
         async def call():
             return await call_tool(await context(), checked)
@@ -448,21 +239,32 @@ def _one_shot(args, settings: Settings, model: GGUFInfo, domains: dict[str, Doma
     return 0
 
 
-def _common_arguments(args) -> dict[str, Any]:
-    given = {
-        "state": args.state,
-        "task": args.task,
-        "temperature": args.temperature,
-        "max_tokens": args.max_tokens,
-        "seed": args.seed,
-        "history": _read_json(args.history_file, "history") if args.history_file else None,
-    }
-    return {name: value for name, value in given.items() if value is not None}
+# The request fields the one-shot flags set (each flag's dest), and those with no flag and why;
+# tests/test_request_models.py checks that together they cover every field of the requests.
+FLAG_FIELDS = ("history", "state", "task", "tools", "constraints", "presets", "stop_on_violation", "world_id",
+               "commit", "temperature", "max_tokens", "seed", "include_reasoning")
+NO_FLAG = {
+    "budget_seconds": "a command runs each call to the end; there are no jobs to poll",
+    "thinking_budget": "the model flag --thinking-budget sets it for every call of the command",
+}
+_JSON_FILES = {"history", "tools", "constraints"}
+
+
+def _flag_arguments(args) -> dict[str, Any]:
+    """The request fields given as flags, JSON files read."""
+    given = {}
+    for name in FLAG_FIELDS:
+        value = getattr(args, name)
+        if value is not None:
+            given[name] = _read_json(value, name) if name in _JSON_FILES else value
+    return given
 
 
 def _simulate_arguments(args) -> dict[str, Any]:
     action = sys.stdin.read() if args.action == "-" else args.action
-    return {"domain": args.domain, "action": action, "presets": args.preset or [], **_common_arguments(args)}
+    arguments = {"action": action, **_flag_arguments(args)}
+    arguments["domain"] = args.domain or (None if args.world_id else "terminal")
+    return arguments
 
 
 def _plan_arguments(args) -> dict[str, Any]:
@@ -471,11 +273,15 @@ def _plan_arguments(args) -> dict[str, Any]:
         plan = {"steps": plan}
     if not isinstance(plan, dict):
         raise CommandError(f"plan file {args.plan_file} must hold a list of steps or an object with steps")
-    arguments = {"domain": "terminal", **plan, **_common_arguments(args)}
+    flags = _flag_arguments(args)
+    more_presets = flags.pop("presets", [])
+    arguments = {**plan, **flags}
+    if more_presets:
+        arguments["presets"] = [*arguments.get("presets", []), *more_presets]
     if args.domain:
         arguments["domain"] = args.domain
-    if args.preset:
-        arguments["presets"] = [*arguments.get("presets", []), *args.preset]
+    elif "domain" not in arguments and not arguments.get("world_id"):
+        arguments["domain"] = "terminal"
     if args.stop_on_error:
         arguments["stop_on_error"] = True
     return arguments

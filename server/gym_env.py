@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..tools.results import Prediction
-from .python_api import Simulator
+from .python_api import Simulator, parse_arguments
 
 try:
     import gymnasium
@@ -32,6 +32,14 @@ _EnvBase: type = gymnasium.Env if gymnasium is not None else object
 # The spaces describe the text for tools that inspect them; actions and observations may be any text.
 _TEXT_CHARSET = string.printable
 _MAX_OBSERVATION_CHARS = 1_000_000
+# SimulateRequest fields the episode sets itself, and those an episode cannot take (it keeps its
+# own history, so a stored world would be a second, diverging one; a step must return an observation).
+EPISODE_FIELDS = ("domain", "action", "history", "state", "task")
+NOT_IN_AN_EPISODE = {
+    "world_id": "the environment keeps its own history; step a stored world with Simulator.simulate",
+    "commit": "the environment keeps its own history; step a stored world with Simulator.simulate",
+    "budget_seconds": "a step must return its observation; the Python API keeps no jobs",
+}
 
 
 def failure_penalty(prediction: Prediction, history: History) -> float:
@@ -44,7 +52,9 @@ class WorldModelEnv(_EnvBase):
 
     `reward_fn(prediction, history)` returns a reward, or `(reward, terminated)`; `done_fn` with the
     same arguments may end the episode too. `truncated` comes at `max_steps`. Other keywords
-    (temperature, max_tokens, constraints, presets, ...) go to every simulate call. `info` holds the
+    (temperature, max_tokens, seed, thinking_budget, constraints, presets, tools, ...: any
+    SimulateRequest field but those in EPISODE_FIELDS and NOT_IN_AN_EPISODE) go to every
+    simulate call; they are checked here, so a bad one fails before the first step. `info` holds the
     step's effects, blocked, parse_error and truncated; the whole Prediction is `last_prediction`.
     """
 
@@ -63,6 +73,12 @@ class WorldModelEnv(_EnvBase):
     ):
         if max_steps < 1:
             raise ValueError(f"max_steps must be at least 1, got {max_steps}")
+        for name in simulate_options:
+            if name in EPISODE_FIELDS:
+                raise ValueError(f"{name} is set by the episode itself; domain, task and state are arguments of the env")
+            if name in NOT_IN_AN_EPISODE:
+                raise ValueError(f"{name} cannot be used in an episode: {NOT_IN_AN_EPISODE[name]}")
+        parse_arguments("simulate_action", {"domain": domain, "action": "", **simulate_options})  # ToolError if bad
         self.simulator = simulator
         self.domain = domain
         self.task = task

@@ -1,9 +1,9 @@
 """The world model from Python, with no MCP in the loop.
 
-Two layers. The argument models check a tool call given as plain keywords or a JSON object (what
-the MCP layer gets from the SDK's schema validation) and `call_tool` runs it on a ToolContext:
-the batch command uses them. `Simulator` owns a ToolContext of its own, built from keyword
-settings, and offers each tool as an async method with a blocking `*_sync` twin:
+Two layers. `parse_arguments` checks a tool call given as a JSON object against the tool's
+request model (tools/requests.py, the same models the MCP schemas come from) and `call_tool`
+runs it on a ToolContext: the batch command uses them. `Simulator` owns a ToolContext of its own,
+built from keyword settings, and offers each tool as an async method with a blocking `*_sync` twin:
 
     with Simulator(n_ctx=4096) as sim:
         prediction = sim.simulate_sync("terminal", "ls -la", temperature=0, max_tokens=64)
@@ -22,84 +22,47 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
 
 from ..domains import DomainPack
 from ..tools.checks import check_constraints
 from ..tools.constraints import ConstraintReport
 from ..tools.context import ToolContext
+from ..tools.jobs import follow_job
 from ..tools.plan import ProgressCallback, dry_run_plan
-from ..tools.results import PlanResult, Prediction
-from ..tools.simulate import SamplingOverrides, simulate_action
+from ..tools.requests import (
+    REQUESTS,
+    CheckRequest,
+    JobRequest,
+    PlanRequest,
+    SimulateRequest,
+    ToolRequest,
+    WorldRequest,
+)
+from ..tools.results import JobStatus, PlanResult, Prediction, WorldView
+from ..tools.simulate import simulate_action
+from ..tools.worlds import world_operation
 from .settings import Settings, load_settings
 
 __all__ = [
-    "CheckArguments",
-    "PlanArguments",
-    "SimulateArguments",
+    "CheckRequest",
+    "JobRequest",
+    "PlanRequest",
+    "SimulateRequest",
     "Simulator",
     "ToolError",
+    "WorldRequest",
     "call_tool",
     "parse_arguments",
 ]
 
 Result = TypeVar("Result")
+TOOL_NAMES = tuple(REQUESTS)
 
 
-class _Arguments(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class _SceneArguments(_Arguments):
-    """What simulate_action and dry_run_plan share, with the bounds the MCP schema states."""
-
-    domain: str
-    history: list[dict[str, Any]] = []
-    state: str = ""
-    task: str = ""
-    tools: list[dict[str, Any]] | None = None
-    constraints: list[dict[str, Any]] = []
-    presets: list[str] = []
-    stop_on_violation: bool = True
-    temperature: float | None = Field(default=None, ge=0, le=2)
-    max_tokens: int | None = Field(default=None, ge=1)
-    seed: int | None = Field(default=None, ge=0)
-    include_reasoning: bool = False
-
-    def overrides(self) -> SamplingOverrides:
-        return SamplingOverrides(self.temperature, self.max_tokens, self.seed)
-
-
-class SimulateArguments(_SceneArguments):
-    action: str
-
-
-class PlanArguments(_SceneArguments):
-    steps: list[str]
-    stop_on_error: bool = False
-
-
-class CheckArguments(_Arguments):
-    constraints: list[dict[str, Any]] = []
-    presets: list[str] = []
-    action: str = ""
-    observation: str = ""
-    effects: dict[str, Any] | None = None
-    history: list[dict[str, Any]] = []
-    domain: str = ""
-
-
-_ARGUMENTS: dict[str, type[_Arguments]] = {
-    "simulate_action": SimulateArguments,
-    "dry_run_plan": PlanArguments,
-    "check_constraints": CheckArguments,
-}
-TOOL_NAMES = tuple(_ARGUMENTS)
-
-
-def parse_arguments(tool: str, arguments: Any) -> _Arguments:
+def parse_arguments(tool: str, arguments: Any) -> ToolRequest:
     """The checked arguments of one tool call; a ToolError says what is wrong, in one line."""
-    model = _ARGUMENTS.get(tool)
+    model = REQUESTS.get(tool)
     if model is None:
         raise ToolError(f"unknown tool {tool!r}; the tools are {', '.join(TOOL_NAMES)}")
     if not isinstance(arguments, dict):
@@ -117,29 +80,20 @@ def _one_line(exc: ValidationError) -> str:
 
 
 async def call_tool(
-    ctx: ToolContext, arguments: _Arguments, on_progress: ProgressCallback | None = None
-) -> Prediction | PlanResult | ConstraintReport:
+    ctx: ToolContext, request: ToolRequest, on_progress: ProgressCallback | None = None
+) -> Prediction | PlanResult | ConstraintReport | WorldView | JobStatus:
     """Run one checked tool call on the plain tool functions (no MCP)."""
-    if isinstance(arguments, SimulateArguments):
-        a = arguments
-        return await simulate_action(
-            ctx, a.domain, a.action, history=a.history, state=a.state, task=a.task, tools=a.tools,
-            overrides=a.overrides(), include_reasoning=a.include_reasoning, constraints=a.constraints,
-            presets=a.presets, stop_on_violation=a.stop_on_violation,
-        )
-    if isinstance(arguments, PlanArguments):
-        a = arguments
-        return await dry_run_plan(
-            ctx, a.domain, a.steps, history=a.history, state=a.state, task=a.task, stop_on_error=a.stop_on_error,
-            tools=a.tools, overrides=a.overrides(), include_reasoning=a.include_reasoning, on_progress=on_progress,
-            constraints=a.constraints, presets=a.presets, stop_on_violation=a.stop_on_violation,
-        )
-    if isinstance(arguments, CheckArguments):
-        a = arguments
-        return await check_constraints(
-            ctx, a.constraints, a.presets, a.action, a.observation, a.effects, a.history, a.domain
-        )
-    raise TypeError(f"not a tool's arguments: {type(arguments).__name__}")
+    if isinstance(request, SimulateRequest):
+        return await simulate_action(ctx, request)
+    if isinstance(request, PlanRequest):
+        return await dry_run_plan(ctx, request, on_progress)
+    if isinstance(request, CheckRequest):
+        return await check_constraints(ctx, request)
+    if isinstance(request, WorldRequest):
+        return await world_operation(ctx, request)
+    if isinstance(request, JobRequest):
+        return await follow_job(ctx, request)
+    raise TypeError(f"not a tool request: {type(request).__name__}")
 
 
 def run_sync(coroutine: Coroutine[Any, Any, Result]) -> Result:
@@ -154,12 +108,18 @@ def run_sync(coroutine: Coroutine[Any, Any, Result]) -> Result:
 
 
 class Simulator:
-    """A language world model in this process: the engine, the domain packs and the tools.
+    """A language world model in this process: the engine, the domain packs, the world store and the tools.
 
-    Keyword settings are the server's (`model`, `n_ctx`, `n_threads`, `n_gpu_layers`, `effects`, ...;
-    AGENTWORLD_* variables fill what is not given). The model loads on first use, or in `start()`.
-    One Simulator may be used from several threads and event loops at once; the engine runs one
-    generation at a time.
+    Keyword settings are the server's (`model`, `n_ctx`, `n_threads`, `n_gpu_layers`, `effects`,
+    `data_dir`, ...; AGENTWORLD_* variables fill what is not given). The model loads on first use,
+    or in `start()`. One Simulator may be used from several threads and event loops at once; the
+    engine runs one generation at a time.
+
+    Each tool method takes the fields of its request model (tools/requests.py) as keywords, the
+    same arguments the MCP tools take. Worlds live in the same store as the server's (`data_dir`,
+    or the per-user default), so a world opened here can be stepped by a server and back. There
+    are no jobs: a call runs to the end (bound it with `asyncio.wait_for` if you must), so
+    `budget_seconds` is refused and the `job` tool has no method here.
     """
 
     def __init__(self, **settings: Any):
@@ -187,6 +147,8 @@ class Simulator:
             self._closed = True
             if self._ctx is not None:
                 self._ctx.engine.close()
+                if self._ctx.store is not None:
+                    self._ctx.store.close()
 
     def __enter__(self) -> Simulator:
         return self.start()
@@ -207,9 +169,11 @@ class Simulator:
             if self._closed:
                 raise RuntimeError("this Simulator is closed; create a new one")
             if self._ctx is None:
-                from .runtime import build_context, resolve_model
+                from .runtime import build_context, open_store, resolve_model
 
-                self._ctx = build_context(self.settings, resolve_model(self.settings), self._packs())
+                model = resolve_model(self.settings)
+                store = open_store(self.settings, settle_jobs=False)
+                self._ctx = build_context(self.settings, model, self._packs(), store, keep_jobs=False)
                 self._ctx.engine.start()
             return self._ctx
 
@@ -239,31 +203,38 @@ class Simulator:
         return self.domain(domain).initial_state
 
     # --- the tools ---------------------------------------------------------------------------
-    async def simulate(self, domain: str, action: str, **options: Any) -> Prediction:
-        """Predict one action: options as simulate_action's (history, state, task, constraints, presets,
-        temperature, max_tokens, seed, include_reasoning, ...)."""
-        arguments = parse_arguments("simulate_action", {"domain": domain, "action": action, **options})
-        return await call_tool(self.context, arguments)
+    async def simulate(self, domain: str | None, action: str, **options: Any) -> Prediction:
+        """Predict one action. Options: every other SimulateRequest field (history, state, task,
+        tools, constraints, presets, world_id, commit, temperature, max_tokens, seed,
+        thinking_budget, ...). With world_id, `domain` may be None."""
+        return await self._call("simulate_action", {"domain": domain, "action": action, **options})
 
     async def plan(
-        self, domain: str, steps: Sequence[str], on_progress: ProgressCallback | None = None, **options: Any
+        self, domain: str | None, steps: Sequence[str], on_progress: ProgressCallback | None = None, **options: Any
     ) -> PlanResult:
-        """Roll a plan forward: options as dry_run_plan's (stop_on_error, constraints, presets, ...)."""
-        arguments = parse_arguments("dry_run_plan", {"domain": domain, "steps": list(steps), **options})
-        return await call_tool(self.context, arguments, on_progress)
+        """Roll a plan forward. Options: every other PlanRequest field (stop_on_error, constraints, ...)."""
+        return await self._call("dry_run_plan", {"domain": domain, "steps": list(steps), **options}, on_progress)
 
     async def check(self, constraints: Sequence[dict] = (), presets: Sequence[str] = (), **options: Any) -> ConstraintReport:
-        """Check rules against an action and outcome: options action, observation, effects, history, domain."""
-        arguments = parse_arguments(
-            "check_constraints", {"constraints": list(constraints), "presets": list(presets), **options}
-        )
-        return await call_tool(self.context, arguments)
+        """Check rules against an action and outcome. Options: action, observation, effects, history, domain."""
+        return await self._call("check_constraints", {"constraints": list(constraints), "presets": list(presets), **options})
 
-    def simulate_sync(self, domain: str, action: str, **options: Any) -> Prediction:
+    async def world(self, operation: str, **options: Any) -> WorldView:
+        """A world operation (open, fork, rewind, record, close, get) with WorldRequest's other fields."""
+        return await self._call("world", {"operation": operation, **options})
+
+    async def _call(self, tool: str, arguments: dict[str, Any], on_progress: ProgressCallback | None = None) -> Any:
+        request = parse_arguments(tool, arguments)  # before the model loads: a bad call costs nothing
+        return await call_tool(self.context, request, on_progress)
+
+    def simulate_sync(self, domain: str | None, action: str, **options: Any) -> Prediction:
         return run_sync(self.simulate(domain, action, **options))
 
-    def plan_sync(self, domain: str, steps: Sequence[str], **options: Any) -> PlanResult:
+    def plan_sync(self, domain: str | None, steps: Sequence[str], **options: Any) -> PlanResult:
         return run_sync(self.plan(domain, steps, **options))
 
     def check_sync(self, constraints: Sequence[dict] = (), presets: Sequence[str] = (), **options: Any) -> ConstraintReport:
         return run_sync(self.check(constraints, presets, **options))
+
+    def world_sync(self, operation: str, **options: Any) -> WorldView:
+        return run_sync(self.world(operation, **options))

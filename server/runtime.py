@@ -8,6 +8,7 @@ from ..domains import DomainPack, load_domains
 from ..engine import Engine
 from ..engine.llama_backend import LlamaCppBackend, LlamaSettings
 from ..store import Store, default_data_dir
+from ..tools.constraints import preset_problem
 from ..tools.context import ToolContext
 from ..tools.jobs import Jobs
 from .model_files import GGUFInfo, check_loadable, default_model_path, inspect_gguf
@@ -23,21 +24,31 @@ def resolve_model(settings: Settings) -> GGUFInfo:
 
 
 def load_domain_packs(settings: Settings) -> dict[str, DomainPack]:
-    """Built-in and user packs; raises PackError naming the file and the problem."""
-    return load_domains(settings.domains_dir, settings.override_domains, settings.upstream_prompts)
+    """Built-in and user packs, presets checked; raises PackError naming the file and the problem."""
+    return load_domains(settings.domains_dir, settings.override_domains, settings.upstream_prompts, preset_problem)
 
 
-def open_store(settings: Settings) -> Store:
-    """The world and job store, checked; raises StoreError naming the file. Interrupted jobs settle here."""
+def open_store(settings: Settings, settle_jobs: bool = True) -> Store:
+    """The world and job store, checked; raises StoreError naming the file. The server settles
+    interrupted jobs here; other processes (commands, the Python API) pass `settle_jobs=False`,
+    since a server may be running the jobs they would mark interrupted."""
     store = Store((settings.data_dir or default_data_dir()) / "worlds.sqlite3")
-    store.settle_jobs_at_start(settings.job_retention_hours * 3600)
+    if settle_jobs:
+        store.settle_jobs_at_start(settings.job_retention_hours * 3600)
     return store
 
 
 def build_context(
-    settings: Settings, model: GGUFInfo, domains: dict[str, DomainPack] | None = None, store: Store | None = None
+    settings: Settings,
+    model: GGUFInfo,
+    domains: dict[str, DomainPack] | None = None,
+    store: Store | None = None,
+    keep_jobs: bool = True,
 ) -> ToolContext:
-    """Everything but starting: the caller starts the engine when the transport is about to open."""
+    """Everything but starting: the caller starts the engine when the transport is about to open.
+
+    With a store, worlds work; `keep_jobs` also turns calls that outlive their budget into jobs,
+    which only a long-lived server can be polled for (without it every call runs to the end)."""
     backend = LlamaCppBackend(
         LlamaSettings(
             model_path=str(model.path),
@@ -63,5 +74,5 @@ def build_context(
         thinking_budget=settings.thinking_budget,
         store=store,
         budget_seconds=settings.budget_seconds,
-        jobs=Jobs(store) if store is not None else None,
+        jobs=Jobs(store) if store is not None and keep_jobs else None,
     )

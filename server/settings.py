@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, FilePath, ValidationError
 
-from ..tools.context import DemonstrationsMode, EffectsMode, Limits
+from ..policy import DemonstrationsMode, EffectsMode, Limits
 
 ENV_PREFIX = "AGENTWORLD_"
 

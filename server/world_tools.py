@@ -4,22 +4,23 @@ One tool per concept rather than one per operation: agents pay for every tool in
 """
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.types import CallToolResult, ToolAnnotations
-from pydantic import Field
 
 from ..tools.context import ToolContext
+from ..tools.jobs import follow_job
+from ..tools.requests import JobRequest, WorldRequest
 from ..tools.results import JobStatus, WorldView
-from ..tools.worlds import close_world, fork_world, open_world, record_reality, rewind_world, world_listing, world_view
+from ..tools.worlds import world_listing, world_operation, world_view
 from .replies import reply
+from .signatures import request_signature
 
-_OPERATIONS = "open | fork | rewind | record | close | get"
 
-
-def register_worlds(server: MCPServer, ctx: ToolContext, History: Any, Tools: Any) -> None:
+def register_worlds(server: MCPServer, ctx: ToolContext, details: dict[str, dict[str, Any]]) -> None:
+    """`details`: the server's additions to the request models' schemas (see app.py)."""
     @server.tool(
         name="world",
         annotations=ToolAnnotations(
@@ -34,35 +35,11 @@ def register_worlds(server: MCPServer, ctx: ToolContext, History: Any, Tools: An
             "simulate_action(world_id=..., commit=true). Changes only the server's simulated state."
         ),
     )
-    async def world_tool(
-        operation: Annotated[Literal["open", "fork", "rewind", "record", "close", "get"], Field(description=_OPERATIONS)],
-        world_id: Annotated[str, Field(description="The world, for every operation but open.")] = "",
-        domain: Annotated[str, Field(description="open: the domain; record: optional check of the world's domain.")] = "",
-        task: Annotated[str, Field(description="open: what the agent is trying to achieve.")] = "",
-        state: Annotated[str, Field(description="open: the initial state; empty uses the domain's.")] = "",
-        tools: Tools = None,
-        history: History = [],  # noqa: B006 - never mutated
-        step: Annotated[int | None, Field(description="fork/rewind: the step to keep up to (0: none).", ge=0)] = None,
-        action: Annotated[str, Field(description="record: the action that was really executed.")] = "",
-        observation: Annotated[str, Field(description="record: the real observation it produced.")] = "",
-    ) -> Annotated[CallToolResult, WorldView]:
-        if operation != "open" and not world_id:
-            raise ToolError(f"operation {operation!r} needs world_id")
-        if operation == "open":
-            if not domain:
-                raise ToolError("open needs domain")
-            view = open_world(ctx, domain, task, state, tools, history)
-        elif operation == "fork":
-            view = await fork_world(ctx, world_id, step)
-        elif operation == "rewind":
-            view = await rewind_world(ctx, world_id, step)
-        elif operation == "record":
-            view = await record_reality(ctx, world_id, action, observation, domain)
-        elif operation == "close":
-            view = await close_world(ctx, world_id)
-        else:
-            view = world_view(ctx, world_id)
-        return reply(view, _describe(operation, view))
+    @request_signature(WorldRequest, {"history": details["history"]})
+    async def world_tool(**arguments: Any) -> Annotated[CallToolResult, WorldView]:
+        request = WorldRequest.model_validate(arguments)
+        view = await world_operation(ctx, request)
+        return reply(view, _describe(request.operation, view))
 
     @server.tool(
         name="job",
@@ -72,14 +49,9 @@ def register_worlds(server: MCPServer, ctx: ToolContext, History: Any, Tools: An
             "final result (wait_seconds waits for news, at most the call budget); cancel=true stops its model work."
         ),
     )
-    async def job_tool(
-        job_id: Annotated[str, Field(description="The job_id a simulate_action or dry_run_plan call returned.")],
-        wait_seconds: Annotated[float, Field(description="Wait up to this long for the job to finish.", ge=0)] = 0.0,
-        cancel: Annotated[bool, Field(description="Stop the job.")] = False,
-    ) -> Annotated[CallToolResult, JobStatus]:
-        if ctx.jobs is None:
-            raise ToolError("this server runs without a job store; start it with a --data-dir")
-        status = await ctx.jobs.status(job_id, min(wait_seconds, ctx.budget_seconds), cancel)
+    @request_signature(JobRequest)
+    async def job_tool(**arguments: Any) -> Annotated[CallToolResult, JobStatus]:
+        status = await follow_job(ctx, JobRequest.model_validate(arguments))
         progress = status.progress or {}
         text = f"job {status.job_id}: {status.status}" + (
             f" ({progress.get('done')}/{progress.get('total')} steps)" if progress else ""

@@ -144,6 +144,12 @@ async def test_a_user_pack_loads_and_simulates(tmp_path, tool_context):
         ({"name": "Bad Name!"}, "pack.json: name"),
         ({"colour": "blue"}, "colour"),
         ({"action_schema": {"type": "no-such-type"}}, "action_schema is not a valid JSON Schema"),
+        # presets are checked at load: a bad one stops the start, not every call that names it
+        ({"presets": [{"id": "cel", "kind": "rule", "expr": "action.startsWith("}]},
+         "presets[0] ('cel'): the CEL expression does not compile"),
+        ({"presets": [{"id": "ok", "kind": "pattern", "pattern": "drop"}, {"id": "typo", "kind": "rule", "exp": "true"}]},
+         "presets[1] ('typo'): exp: Extra inputs are not permitted"),
+        ({"presets": [{"id": "twice", "kind": "judge", "text": "be nice"}] * 2}, "presets[1] ('twice'): the id is used"),
     ],
 )
 def test_a_broken_user_pack_fails_start_up_in_one_line(tmp_path, server_argv, server_env, overrides, message):

@@ -175,12 +175,11 @@ async def test_a_repeated_greedy_simulation_is_answered_from_the_cache(mcp_serve
 async def test_each_plan_step_extends_the_tokens_the_model_already_holds(tool_context):
     """Step k+1's prompt is step k's prompt and reply plus the new turn: nothing held is re-read."""
     from agentworld_mcp.tools.plan import dry_run_plan
-    from agentworld_mcp.tools.simulate import SamplingOverrides
+    from agentworld_mcp.tools.requests import PlanRequest
 
     one_call_per_step = ToolContext(engine=tool_context.engine, domains=tool_context.domains, effects="parser")
-    plan = await dry_run_plan(
-        one_call_per_step, "terminal", ["mkdir extend", "cd extend", "ls -a"], overrides=SamplingOverrides(0, 24)
-    )
+    request = PlanRequest(domain="terminal", steps=["mkdir extend", "cd extend", "ls -a"], temperature=0, max_tokens=24)
+    plan = await dry_run_plan(one_call_per_step, request)
     usages = [step.prediction.usage for step in plan.steps]
     for previous, current in zip(usages, usages[1:]):
         held = previous.prompt_tokens + previous.completion_tokens

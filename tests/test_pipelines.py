@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from agentworld_mcp.server import Simulator, WorldModelEnv
-from agentworld_mcp.server.commands import BatchOptions, run_batch
+from agentworld_mcp.server.batch import BatchOptions, run_batch
 from agentworld_mcp.server.gym_env import failure_penalty
 from agentworld_mcp.server.python_api import ToolError
 from agentworld_mcp.tools.constraints import ConstraintReport
@@ -164,11 +164,19 @@ def test_plan_json_from_a_list_of_steps_stops_at_the_forbidden_one(server_env, t
     assert [v.id for v in result.verdict.violations] == ["no-pipe-to-shell"]
 
 
-def test_a_tool_error_is_one_stderr_line_and_exit_1(server_env):
-    done = _command(server_env, "simulate", "--domain", "no-such-world", "ls", timeout=120)
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--domain", "no-such-world", "ls"], "unknown domain 'no-such-world'"),
+        (["--world-id", "w_missing", "ls"], "unknown world 'w_missing'"),  # opens the store, no model call
+        (["--commit", "ls"], "commit appends the step to a world"),
+    ],
+)
+def test_a_tool_error_is_one_stderr_line_and_exit_1(server_env, args, message):
+    done = _command(server_env, "simulate", *args, timeout=120)
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.strip().splitlines() == [done.stderr.strip()]
-    assert done.stderr.startswith("agentworld-mcp: unknown domain 'no-such-world'")
+    assert done.stderr.startswith(f"agentworld-mcp: {message}")
 
 
 # --- the Python API ------------------------------------------------------------------------------
@@ -188,6 +196,30 @@ async def test_the_simulator_async_api_and_sync_calls_inside_a_running_loop(simu
     assert isinstance(plan, PlanResult) and plan.verdict.stopped_at == 2 and plan.steps == []
     report = simulator.check_sync(presets=["no-pipe-to-shell"], domain="terminal", action="ls")  # a loop is running here
     assert not report.violated
+
+
+def test_the_simulator_steps_a_stored_world_and_takes_every_request_field(simulator):
+    world = simulator.world_sync("open", domain="terminal", task="look around")
+    step = simulator.simulate_sync(None, "ls", world_id=world.world_id, commit=True, thinking_budget=8, **QUICK)
+    view = simulator.world_sync("get", world_id=world.world_id)
+    assert len(view.steps) == (0 if step.parse_error else 1) and all("ls" in s.action for s in view.steps)
+    with pytest.raises(ToolError, match="budget_seconds"):  # no jobs in-process: refused, not ignored
+        simulator.simulate_sync("terminal", "ls", budget_seconds=5, **QUICK)
+
+
+async def test_batch_runs_world_calls_and_refuses_budgets(simulator):
+    async def context():
+        return simulator.context
+
+    lines = [
+        json.dumps({"id": "w", "tool": "world", "arguments": {"operation": "open", "domain": "terminal"}}),
+        json.dumps({"id": "b", "arguments": {"domain": "terminal", "action": "ls", "budget_seconds": 5, **QUICK}}),
+    ]
+    stdout = io.StringIO()
+    await run_batch(lines, stdout, context, BatchOptions())
+    opened, budget = _records(stdout.getvalue())
+    assert opened["ok"] and opened["result"]["world_id"]
+    assert not budget["ok"] and "budget_seconds" in budget["error"]
 
 
 def test_unknown_settings_are_refused():

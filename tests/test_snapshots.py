@@ -5,9 +5,12 @@ from __future__ import annotations
 import pytest
 
 from agentworld_mcp.server.runtime import build_context
-from agentworld_mcp.tools.simulate import SamplingOverrides, simulate_action
+from agentworld_mcp.tools.requests import SimulateRequest
+from agentworld_mcp.tools.simulate import simulate_action
 
-QUICK = SamplingOverrides(temperature=0, max_tokens=16)
+
+def _quick(action: str, history: list[dict]) -> SimulateRequest:
+    return SimulateRequest(domain="terminal", action=action, history=history, temperature=0, max_tokens=16)
 
 
 def _history(topic: str) -> list[dict]:
@@ -27,9 +30,9 @@ async def context(request, settings, model_info):
 async def test_switching_back_to_a_conversation_restores_what_it_held(context):
     snapshot_mb, ctx = context
     alpha, beta = _history("alpha"), _history("beta")
-    first = await simulate_action(ctx, "terminal", "du -sh /var/log/alpha", history=alpha, overrides=QUICK)
-    await simulate_action(ctx, "terminal", "du -sh /var/log/beta", history=beta, overrides=QUICK)  # evicts alpha
-    again = await simulate_action(ctx, "terminal", "wc -l /var/log/alpha/*", history=alpha, overrides=QUICK)
+    first = await simulate_action(ctx, _quick("du -sh /var/log/alpha", alpha))
+    await simulate_action(ctx, _quick("du -sh /var/log/beta", beta))  # evicts alpha
+    again = await simulate_action(ctx, _quick("wc -l /var/log/alpha/*", alpha))
     figures = ctx.engine.stats().backend
     alpha_only = first.usage.prompt_tokens - 40  # all of alpha's prompt but its last turn
     if snapshot_mb:

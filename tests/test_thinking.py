@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from agentworld_mcp.server.runtime import build_context
-from agentworld_mcp.tools.simulate import SamplingOverrides, simulate_action
+from agentworld_mcp.tools.requests import SimulateRequest
+from agentworld_mcp.tools.simulate import simulate_action
 
 THINKING_CHATML = (
     "{% for message in messages %}<|im_start|>{{ message.role }}\n{{ message.content }}<|im_end|>\n{% endfor %}"
@@ -26,10 +27,10 @@ async def thinking_context(tmp_path_factory, settings, model_info):
 
 
 async def test_the_budget_closes_thinking_and_the_observation_still_comes(thinking_context):
-    prediction = await simulate_action(
-        thinking_context, "terminal", "cat /etc/os-release",
-        overrides=SamplingOverrides(temperature=0, max_tokens=96, thinking_budget=24), include_reasoning=True,
-    )
+    prediction = await simulate_action(thinking_context, SimulateRequest(
+        domain="terminal", action="cat /etc/os-release", temperature=0, max_tokens=96, thinking_budget=24,
+        include_reasoning=True,
+    ))
     usage = prediction.usage
     assert 0 < usage.reasoning_tokens <= 24
     assert usage.completion_tokens <= 96 + 8  # the closing tag the server adds is a few tokens
@@ -41,6 +42,6 @@ async def test_the_budget_closes_thinking_and_the_observation_still_comes(thinki
 
 async def test_by_default_thinking_leaves_a_quarter_of_max_tokens(thinking_context):
     prediction = await simulate_action(
-        thinking_context, "terminal", "uname -r", overrides=SamplingOverrides(temperature=0, max_tokens=40)
+        thinking_context, SimulateRequest(domain="terminal", action="uname -r", temperature=0, max_tokens=40)
     )
     assert prediction.usage.reasoning_tokens <= 30 and prediction.reasoning is None  # reasoning only when asked

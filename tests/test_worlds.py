@@ -241,7 +241,8 @@ async def test_recording_a_committed_plan_step_by_step_anchors_each_step(mcp_ser
 async def test_each_committed_world_step_extends_the_tokens_the_model_already_holds(tool_context):
     """Stored steps keep the model's verbatim reply, so a world's next step reads only its new turn."""
     from agentworld_mcp.tools.context import ToolContext
-    from agentworld_mcp.tools.simulate import SamplingOverrides, simulate_action
+    from agentworld_mcp.tools.requests import SimulateRequest
+    from agentworld_mcp.tools.simulate import simulate_action
     from agentworld_mcp.tools.worlds import open_world
 
     one_call_per_step = ToolContext(
@@ -250,7 +251,8 @@ async def test_each_committed_world_step_extends_the_tokens_the_model_already_ho
     world_id = open_world(one_call_per_step, "terminal", "", "", None, []).world_id
     usages = []
     for command in ("mkdir world-extends", "ls -a world-extends"):
-        step = await simulate_action(one_call_per_step, "", command, world_id=world_id, commit=True, overrides=SamplingOverrides(0, 24))
+        request = SimulateRequest(action=command, world_id=world_id, commit=True, temperature=0, max_tokens=24)
+        step = await simulate_action(one_call_per_step, request)
         usages.append(step.usage)
     held = usages[0].prompt_tokens + usages[0].completion_tokens
     assert held - 1 <= usages[1].reused_prompt_tokens < usages[1].prompt_tokens

@@ -24,6 +24,7 @@ from .constraints import (
 )
 from .context import ToolContext
 from .inputs import normalized_action, validated_history
+from .requests import CheckRequest
 
 _JUDGE_SAMPLING = Sampling(temperature=0.0, max_tokens=200)
 
@@ -100,30 +101,20 @@ def blocking(results: Sequence[ConstraintResult]) -> list[ConstraintResult]:
     return [r for r in results if r.status == "violated" and r.severity == "error"]
 
 
-async def check_constraints(
-    ctx: ToolContext,
-    constraints: Sequence[Any],
-    presets: Sequence[str] = (),
-    action: str = "",
-    observation: str = "",
-    effects: dict[str, Any] | None = None,
-    history: Sequence[dict] = (),
-    domain: str = "",
-) -> ConstraintReport:
+async def check_constraints(ctx: ToolContext, request: CheckRequest) -> ConstraintReport:
     """Evaluate every constraint, of both phases, on what the caller gives.
 
     With a domain, the action is first put in the domain's canonical form and its presets are
     available; without one, the action is matched as given. An empty observation means none is
     known, so post constraints come out `unknown`.
     """
-    pack = ctx.domain(domain) if domain else None
-    if presets and pack is None:
+    pack = ctx.domain(request.domain) if request.domain else None
+    if request.presets and pack is None:
         raise ToolError("presets are named per domain: pass `domain` too")
-    rules = constraint_set(pack, constraints, presets)
+    rules = constraint_set(pack, request.constraints, request.presets)
     if not rules:
         raise ToolError("no constraints given: pass `constraints` (JSON objects) or `presets` (names)")
-    if pack is not None and action:
-        action = normalized_action(ctx, pack, action)
-    turns = validated_history(ctx, pack, history)
-    check = check_input(pack, action, None, turns, observation or None, effects)
+    action = normalized_action(ctx, pack, request.action) if pack is not None and request.action else request.action
+    turns = validated_history(ctx, pack, request.history)
+    check = check_input(pack, action, None, turns, request.observation or None, request.effects)
     return report(await run_checks(ctx, rules, check, Priority.INTERACTIVE))

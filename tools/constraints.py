@@ -136,6 +136,20 @@ def parse_constraints(raw: Sequence[Any], presets: dict[str, Constraint], preset
     return constraints
 
 
+def preset_problem(preset: Any) -> str | None:
+    """Why a domain pack's preset cannot be used, or None; the pack loader asks once per preset."""
+    try:
+        constraint = Constraint.model_validate(preset)
+    except ValidationError as exc:
+        problem = exc.errors()[0]
+        return f"{'.'.join(str(part) for part in problem['loc']) or 'the preset'}: {problem['msg']}"
+    try:
+        _check_body(constraint)
+    except ToolError as exc:  # the loader names the preset already
+        return str(exc).removeprefix(f"constraint {constraint.id!r}: ")
+    return None
+
+
 def _check_body(constraint: Constraint) -> None:
     name = f"constraint {constraint.id!r}"
     if constraint.kind == "rule":

@@ -1,38 +1,29 @@
-"""What every tool needs: the engine, the loaded domains, the input limits and the prompt policy."""
+"""What every tool needs: the running services (engine, domains, store, jobs) and the operator's
+policy values (limits and modes, from policy.py)."""
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from mcp.server.mcpserver.exceptions import ToolError
 
 from ..domains import DomainPack
 from ..engine import Engine, ModelDescription
+from ..policy import DemonstrationsMode, EffectsMode, Limits
 from ..store import Store
 
 if TYPE_CHECKING:
     from .jobs import Jobs
 
-EffectsMode = Literal["model", "parser", "off"]
-DemonstrationsMode = Literal["auto", "on", "off"]
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Bounds on what one call may send; stated in the tool descriptions."""
-
-    max_action_chars: int = 16_000
-    max_history_turns: int = 100
-    max_history_chars: int = 200_000
-    max_state_chars: int = 50_000
-    max_plan_steps: int = 50
-    max_tokens: int = 32_768
-
 
 @dataclass
 class ToolContext:
+    """The services a tool call runs on, with the policy fields flat beside them: the tools read
+    `ctx.effects` or `ctx.limits` directly, and a caller may adjust one (a batch drops the queue
+    deadline) without rebuilding the rest."""
+
     engine: Engine
     domains: dict[str, DomainPack]
     limits: Limits = field(default_factory=Limits)

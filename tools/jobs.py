@@ -17,6 +17,8 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel
 
 from ..store import Store
+from .context import ToolContext
+from .requests import JobRequest
 from .results import JobStatus
 
 log = logging.getLogger(__name__)
@@ -109,3 +111,10 @@ class Jobs:
             result=row.result if row.status == "completed" else None,
             error=row.error,
         )
+
+
+async def follow_job(ctx: ToolContext, request: JobRequest) -> JobStatus:
+    """The job tool: a job's progress and result; waits at most the call budget for news."""
+    if ctx.jobs is None:
+        raise ToolError("there are no jobs to follow here: only the MCP server keeps jobs")
+    return await ctx.jobs.status(request.job_id, min(request.wait_seconds, ctx.budget_seconds), request.cancel)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
 
 from mcp.server.mcpserver.exceptions import ToolError
 
@@ -22,39 +21,25 @@ from .context import ToolContext
 from .consistency import EntityLedger
 from .inputs import Scene, check_world_arguments, validated_action, validated_history, validated_scene
 from .jobs import Progress
+from .requests import PlanRequest
 from .results import PlanResult, PlanStep, PlanVerdict, Prediction
-from .simulate import SamplingOverrides, predict, review, total_usage, within_budget
+from .simulate import predict, review, sampling_overrides, total_usage, within_budget
 from .worlds import world_session
 
 ProgressCallback = Callable[[int, int, str], Awaitable[None]]
 
 
-async def dry_run_plan(
-    ctx: ToolContext,
-    domain: str,
-    steps: Sequence[str],
-    history: Sequence[dict] = (),
-    state: str = "",
-    task: str = "",
-    stop_on_error: bool = False,
-    tools: Any = None,
-    overrides: SamplingOverrides = SamplingOverrides(),
-    include_reasoning: bool = False,
-    on_progress: ProgressCallback | None = None,
-    constraints: Sequence[Any] = (),
-    presets: Sequence[str] = (),
-    stop_on_violation: bool = True,
-    world_id: str = "",
-    commit: bool = False,
-    budget_seconds: float | None = None,
-) -> PlanResult:
+async def dry_run_plan(ctx: ToolContext, request: PlanRequest, on_progress: ProgressCallback | None = None) -> PlanResult:
     """Without `commit`, a rollout from a world leaves the world as it was."""
-    check_world_arguments(ctx, domain, world_id, commit, (history, state, task, tools), "the plan's steps")
+    domain, steps, world_id, commit = request.domain or "", request.steps, request.world_id, request.commit
+    given = (request.history, request.state, request.task, request.tools)
+    check_world_arguments(ctx, domain, world_id, commit, given, "the plan's steps")
+    overrides = sampling_overrides(request)
 
     async def work(progress: Progress) -> PlanResult:
         if not world_id:
-            scene = validated_scene(ctx, domain, state, task, tools)
-            return await _roll_out(scene, validated_history(ctx, scene.pack, history), None, progress)
+            scene = validated_scene(ctx, domain, request.state, request.task, request.tools)
+            return await _roll_out(scene, validated_history(ctx, scene.pack, request.history), None, progress)
         async with world_session(ctx, world_id, domain) as session:
             result = await _roll_out(session.scene, list(session.turns), session.ledger, progress)
             if commit:
@@ -68,7 +53,7 @@ async def dry_run_plan(
         if len(steps) > ctx.limits.max_plan_steps:
             raise ToolError(f"the plan has {len(steps)} steps; the limit is {ctx.limits.max_plan_steps}")
         actions = [validated_action(ctx, scene, step, f"steps[{index}]") for index, step in enumerate(steps)]
-        rules = constraint_set(scene.pack, constraints, presets)
+        rules = constraint_set(scene.pack, request.constraints, request.presets)
 
         # The zero-token pass: every pre constraint on every step, with the earlier steps as history.
         found: list[ConstraintResult] = []
@@ -80,13 +65,13 @@ async def dry_run_plan(
             if first_forbidden is None and blocking(checked):
                 first_forbidden = number
             before.append(Turn(action, ""))
-        if stop_on_violation and first_forbidden is not None:
+        if request.stop_on_violation and first_forbidden is not None:
             return _result(name, [], found, first_forbidden, _blocked_reason(found, first_forbidden, "is forbidden"))
 
         done: list[PlanStep] = []
         for number, action in enumerate(actions, 1):
             began = time.perf_counter()
-            prediction = await predict(ctx, scene, turns, action, overrides, include_reasoning, Priority.PLAN)
+            prediction = await predict(ctx, scene, turns, action, overrides, request.include_reasoning, Priority.PLAN)
             step_violations = violations(
                 await review(ctx, scene, action, number, turns, prediction, rules, ledger, Priority.PLAN)
             )
@@ -98,14 +83,14 @@ async def dry_run_plan(
             progress.update(number, len(actions), message, _result(name, done, found, None, None, running=True))
             if on_progress is not None:
                 await on_progress(number, len(actions), message)
-            if stop_on_violation and blocking(step_violations):
+            if request.stop_on_violation and blocking(step_violations):
                 return _result(name, done, found, number, _blocked_reason(step_violations, number, "breaks a rule"))
-            why = _stop_reason(prediction, stop_on_error)
+            why = _stop_reason(prediction, request.stop_on_error)
             if why:
                 return _result(name, done, found, number, why)
         return _result(name, done, found, None, None)
 
-    return await within_budget(ctx, "dry_run_plan", work, budget_seconds, _pending)
+    return await within_budget(ctx, "dry_run_plan", work, request.budget_seconds, _pending)
 
 
 def _pending(job_id: str, progress: Progress) -> PlanResult:

@@ -30,6 +30,7 @@ from .constraints import Constraint, ConstraintResult, report
 from .context import ToolContext, is_world_model
 from .inputs import Scene, check_world_arguments, validated_action, validated_history, validated_scene
 from .jobs import Progress, Work
+from .requests import SceneRequest, SimulateRequest
 from .results import Change, Effects, ModelInfo, Prediction, Usage
 from .worlds import world_session
 
@@ -218,30 +219,21 @@ async def _engine_call(awaitable):
         raise ToolError(f"the world model failed on this request: {exc}") from None
 
 
-async def simulate_action(
-    ctx: ToolContext,
-    domain: str,
-    action: str,
-    history: Sequence[dict] = (),
-    state: str = "",
-    task: str = "",
-    tools: Any = None,
-    overrides: SamplingOverrides = SamplingOverrides(),
-    include_reasoning: bool = False,
-    constraints: Sequence[Any] = (),
-    presets: Sequence[str] = (),
-    stop_on_violation: bool = True,
-    world_id: str = "",
-    commit: bool = False,
-    budget_seconds: float | None = None,
-) -> Prediction:
-    check_world_arguments(ctx, domain, world_id, commit, (history, state, task, tools), "the step")
+def sampling_overrides(request: SceneRequest) -> SamplingOverrides:
+    return SamplingOverrides(request.temperature, request.max_tokens, request.seed, request.thinking_budget)
+
+
+async def simulate_action(ctx: ToolContext, request: SimulateRequest) -> Prediction:
+    domain, action, world_id, commit = request.domain or "", request.action, request.world_id, request.commit
+    given = (request.history, request.state, request.task, request.tools)
+    check_world_arguments(ctx, domain, world_id, commit, given, "the step")
+    overrides = sampling_overrides(request)
 
     async def work(progress: Progress) -> Prediction:
         if not world_id:
-            scene = validated_scene(ctx, domain, state, task, tools)
+            scene = validated_scene(ctx, domain, request.state, request.task, request.tools)
             normalized = validated_action(ctx, scene, action)
-            return await _simulate(scene, normalized, validated_history(ctx, scene.pack, history), None)
+            return await _simulate(scene, normalized, validated_history(ctx, scene.pack, request.history), None)
         async with world_session(ctx, world_id, domain) as session:
             normalized = validated_action(ctx, session.scene, action)
             prediction = await _simulate(session.scene, normalized, session.turns, session.ledger)
@@ -250,18 +242,18 @@ async def simulate_action(
             return prediction
 
     async def _simulate(scene: Scene, normalized: str, turns: list[Turn], ledger: EntityLedger | None) -> Prediction:
-        rules = constraint_set(scene.pack, constraints, presets)
+        rules = constraint_set(scene.pack, request.constraints, request.presets)
         planned = check_input(scene.pack, normalized, None, turns)  # no outcome yet: post constraints say unknown
         before = await run_checks(ctx, pre_constraints(rules), planned, Priority.INTERACTIVE)
-        if stop_on_violation and blocking(before):
+        if request.stop_on_violation and blocking(before):
             return blocked_prediction(before + await run_checks(ctx, post_constraints(rules), planned, Priority.INTERACTIVE))
-        prediction = await predict(ctx, scene, turns, normalized, overrides, include_reasoning, Priority.INTERACTIVE)
+        prediction = await predict(ctx, scene, turns, normalized, overrides, request.include_reasoning, Priority.INTERACTIVE)
         after = await review(ctx, scene, normalized, None, turns, prediction, rules, ledger, Priority.INTERACTIVE)
         if rules:
             prediction.constraints = report(before + after)
         return prediction
 
-    return await within_budget(ctx, "simulate_action", work, budget_seconds, lambda job_id, _: Prediction.pending(job_id))
+    return await within_budget(ctx, "simulate_action", work, request.budget_seconds, lambda job_id, _: Prediction.pending(job_id))
 
 
 async def review(
@@ -301,6 +293,11 @@ async def within_budget(
         return result
 
     if ctx.jobs is None:
+        if budget_seconds is not None:  # a job id nobody could poll would be worse than an error
+            raise ToolError(
+                "budget_seconds hands back a job to poll, but only the MCP server keeps jobs: here every call "
+                "runs to the end, so leave it out"
+            )
         return await timed(Progress())
     budget = ctx.budget_seconds if budget_seconds is None else budget_seconds
     outcome = await ctx.jobs.run(tool, timed, budget)

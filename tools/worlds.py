@@ -22,6 +22,7 @@ from ..store import StepRow, Store, WorldRow
 from .consistency import EntityLedger
 from .context import ToolContext
 from .inputs import Scene, normalized_action, validated_history, validated_scene
+from .requests import WorldRequest
 from .results import Drift, Prediction, RecordResult, WorldStep, WorldView
 
 _MAX_COMPARED_CHARS = 20_000  # difflib is quadratic; drift over the first 20k characters is plenty
@@ -86,6 +87,26 @@ async def world_session(ctx: ToolContext, world_id: str, domain: str = "") -> As
         turns = [Turn(step.action, step.observation, step.reply) for step in steps]
         ledger = EntityLedger.replay((step.position, step.effects) for step in steps)
         yield WorldSession(ctx, row, scene, turns, ledger)
+
+
+async def world_operation(ctx: ToolContext, request: WorldRequest) -> WorldView:
+    """The world tool: one of its operations, with the arguments that operation reads."""
+    r = request
+    if r.operation != "open" and not r.world_id:
+        raise ToolError(f"operation {r.operation!r} needs world_id")
+    if r.operation == "open":
+        if not r.domain:
+            raise ToolError("open needs domain")
+        return open_world(ctx, r.domain, r.task, r.state, r.tools, r.history)
+    if r.operation == "fork":
+        return await fork_world(ctx, r.world_id, r.step)
+    if r.operation == "rewind":
+        return await rewind_world(ctx, r.world_id, r.step)
+    if r.operation == "record":
+        return await record_reality(ctx, r.world_id, r.action, r.observation, r.domain)
+    if r.operation == "close":
+        return await close_world(ctx, r.world_id)
+    return world_view(ctx, r.world_id)
 
 
 def open_world(ctx: ToolContext, domain: str, task: str, state: str, tools: Any, history: Sequence[dict]) -> WorldView:

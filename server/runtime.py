@@ -11,15 +11,19 @@ from ..store import Store, default_data_dir
 from ..tools.constraints import preset_problem
 from ..tools.context import ToolContext
 from ..tools.jobs import Jobs
+from . import checked_models
 from .model_files import GGUFInfo, check_loadable, default_model_path, inspect_gguf
 from .settings import Settings
 
 
 def resolve_model(settings: Settings) -> GGUFInfo:
     """The model file to serve, checked; raises ModelFileError with a one-line fix."""
-    path = Path(settings.model).expanduser() if settings.model else default_model_path()
-    info = inspect_gguf(path.resolve())
+    path = (Path(settings.model).expanduser() if settings.model else default_model_path()).resolve()
+    if path.is_file() and (known := checked_models.recall(path, settings.override_kv)) is not None:
+        return known  # this very file passed both checks before, with this llama.cpp build
+    info = inspect_gguf(path)
     check_loadable(info.path, settings.override_kv)
+    checked_models.remember(info, settings.override_kv)
     return info
 
 

@@ -1,9 +1,11 @@
-"""The engine: one worker thread that owns the backend, fed by the job queue, awaited from asyncio.
+"""The engine: worker threads that feed the backend from the job queue, awaited from asyncio.
 
-The model loads on the worker thread in the background, so the MCP handshake answers at once;
-jobs submitted meanwhile wait in the queue and run when the load finishes (or fail with the
-load error). Cancelling the awaiting coroutine withdraws a waiting job or stops a running one
-between two tokens; the worker then moves on to the next job.
+The model loads on the first worker thread in the background, so the MCP handshake answers at
+once; jobs submitted meanwhile wait in the queue and run when the load finishes (or fail with
+the load error). A backend that takes several requests at once (`slots`, a model server with
+parallel slots) gets one worker per slot, all taking from the same queue, so priorities,
+deadlines and the bound keep their meaning. Cancelling the awaiting coroutine withdraws a
+waiting job or stops a running one; its worker then moves on to the next job.
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ class EngineStats:
     load_seconds: float | None
     queue_depth: int
     queue_limit: int
-    running: bool
+    running: int  # requests the backend is working on now
+    workers: int  # requests it may work on at once
     completed: int
     cancelled: int
     expired: int
@@ -65,24 +68,30 @@ class Engine:
         self._model: ModelDescription | None = None
         self._load_error: str | None = None
         self._load_seconds: float | None = None
-        self._running: Job | None = None
+        self._running: set[Job] = set()
+        self._figures_lock = threading.Lock()  # workers finish jobs concurrently
         self._counts = {"completed": 0, "cancelled": 0, "failed": 0}
         self._tokens = {"prompt": 0, "reused": 0, "completion": 0}
         self._recent: deque[tuple[float, int, float]] = deque(maxlen=_RECENT)  # wait, tokens, seconds
-        self._thread = threading.Thread(target=self._work, name="agentworld-model", daemon=True)
+        self._threads = [threading.Thread(target=self._work, name="agentworld-model", daemon=True)]
 
     # --- lifecycle ---------------------------------------------------------------------------
     def start(self) -> None:
-        self._thread.start()
+        self._threads[0].start()
 
     def close(self, timeout: float = 5.0) -> None:
         self._queue.close()
-        if self._running is not None:
-            self._running.stop.set()
+        with self._figures_lock:
+            running = list(self._running)
+        for job in running:
+            job.stop.set()
         for job in self._queue.drain():
             job.finish(error=ModelUnavailable("the server is shutting down"))
-        if self._thread.is_alive():
-            self._thread.join(timeout)
+        deadline = time.monotonic() + timeout
+        for thread in self._threads:
+            if thread.is_alive():
+                thread.join(max(0.0, deadline - time.monotonic()))
+        self._backend.close()
 
     @property
     def model(self) -> ModelDescription | None:
@@ -143,7 +152,8 @@ class Engine:
             load_seconds=self._load_seconds,
             queue_depth=len(self._queue),
             queue_limit=self._queue.max_waiting,
-            running=self._running is not None,
+            running=len(self._running),
+            workers=len(self._threads),
             completed=self._counts["completed"],
             cancelled=self._counts["cancelled"] + counters.withdrawn,
             expired=counters.expired,
@@ -157,11 +167,12 @@ class Engine:
             tokens_per_second=tokens / seconds if seconds > 0 else None,
             cache_hits=self._cache.hits,
             affinity_picks=counters.affinity_picks,
-            backend=getattr(self._backend, "figures", dict)(),
+            backend=self._backend.figures(),
         )
 
     # --- the worker thread -------------------------------------------------------------------
     def _work(self) -> None:
+        """The first worker: load the model, start one more worker per extra slot, then serve."""
         started = time.monotonic()
         try:
             self._model = self._backend.load()
@@ -176,27 +187,38 @@ class Engine:
             for job in self._queue.drain():
                 job.finish(error=ModelUnavailable(self._load_error or "the model failed to load"))
             return
+        for _ in range(self._backend.slots - 1):
+            worker = threading.Thread(target=self._serve, name="agentworld-model", daemon=True)
+            self._threads.append(worker)
+            worker.start()
+        self._serve()
+
+    def _serve(self) -> None:
         while (job := self._queue.take()) is not None:
             self._run(job)
 
     def _run(self, job: Job) -> None:
-        self._running = job
+        with self._figures_lock:
+            self._running.add(job)
         queue_seconds = (job.started_at or job.submitted_at) - job.submitted_at
         try:
             completion = self._backend.generate(job.request, job.stop)
         except Exception as exc:
-            self._counts["failed"] += 1
+            with self._figures_lock:
+                self._counts["failed"] += 1
             if not isinstance(exc, EngineError):
                 log.exception("generation failed")
             job.finish(error=exc)
             return
         finally:
-            self._running = None
+            with self._figures_lock:
+                self._running.discard(job)
         completion.queue_seconds = queue_seconds
         self._queue.ran(job.request, completion.text)
-        self._counts["cancelled" if completion.finish_reason == "cancelled" else "completed"] += 1
-        self._tokens["prompt"] += completion.prompt_tokens
-        self._tokens["reused"] += completion.reused_tokens
-        self._tokens["completion"] += completion.completion_tokens
-        self._recent.append((queue_seconds, completion.completion_tokens, completion.generation_seconds))
+        with self._figures_lock:
+            self._counts["cancelled" if completion.finish_reason == "cancelled" else "completed"] += 1
+            self._tokens["prompt"] += completion.prompt_tokens
+            self._tokens["reused"] += completion.reused_tokens
+            self._tokens["completion"] += completion.completion_tokens
+            self._recent.append((queue_seconds, completion.completion_tokens, completion.generation_seconds))
         job.finish(result=completion)

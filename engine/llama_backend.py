@@ -97,6 +97,8 @@ class NativeLog:
 
 
 class LlamaCppBackend:
+    slots = 1  # a `Llama` is not thread-safe: one call at a time
+
     def __init__(self, settings: LlamaSettings):
         self.settings = settings
         self._llm = None
@@ -109,11 +111,15 @@ class LlamaCppBackend:
         """What the status resource shows about this backend."""
         cache = self._snapshots
         return {
+            "kind": "llama.cpp in process",
             "extend_only": cache.extend_only,
             "snapshots_saved": cache.saved,
             "snapshots_restored": cache.restored,
             "snapshot_bytes": cache.bytes_held,
         }
+
+    def close(self) -> None:
+        """Nothing to release early: the model lives as long as the process that loaded it."""
 
     def load(self) -> ModelDescription:
         import llama_cpp

@@ -110,20 +110,30 @@ class ModelUnavailable(EngineError):
 
 
 class ContextOverflow(EngineError):
-    def __init__(self, prompt_tokens: int, n_ctx: int):
+    def __init__(self, prompt_tokens: int, n_ctx: int, fix: str = "start the server with a larger --n-ctx"):
         super().__init__(
             f"the prompt needs {prompt_tokens} tokens but the model context holds {n_ctx}; "
-            f"send fewer history turns or a shorter state, or start the server with a larger --n-ctx"
+            f"send fewer history turns or a shorter state, or {fix}"
         )
         self.prompt_tokens, self.n_ctx = prompt_tokens, n_ctx
 
 
 class Backend(Protocol):
-    """The one owner of a model. Called only from the engine's worker thread, one call at a time."""
+    """What runs the model: in this process (one call at a time) or a model server (`slots` at once).
+
+    The engine calls `load` once, then `generate` from `slots` worker threads (read after `load`),
+    `figures` for the status resource, and `close` when it stops.
+    """
+
+    slots: int
 
     def load(self) -> ModelDescription: ...
 
     def generate(self, request: GenerationRequest, should_stop: StopSignal) -> Completion: ...
+
+    def figures(self) -> dict[str, Any]: ...
+
+    def close(self) -> None: ...
 
 
 class StopCheck(Protocol):

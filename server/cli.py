@@ -54,6 +54,12 @@ def _parser() -> argparse.ArgumentParser:
     # SUPPRESS: a flag given before the subcommand must not be reset by the subcommand's own copy.
     model_flags = argparse.ArgumentParser(add_help=False, argument_default=argparse.SUPPRESS)
     group = model_flags.add_argument_group("model and server (each also settable as AGENTWORLD_<NAME>)")
+    group.add_argument("--backend", choices=["llama", "openai"],
+                       help="llama: a GGUF in this process (default); openai: an OpenAI-compatible model server")
+    group.add_argument("--base-url", help="the model server, e.g. http://127.0.0.1:8080/v1 (implies --backend openai)")
+    group.add_argument("--api-key", help="the model server's API key (prefer AGENTWORLD_API_KEY: flags show in ps)")
+    group.add_argument("--served-model", help="the model's name on the server (default: the first it lists)")
+    group.add_argument("--parallel", type=int, help="requests in flight on a model server (default: its slots, else 4)")
     group.add_argument("--model", help="GGUF model file (default: the embedded Qwen2.5-Coder-0.5B demo model)")
     group.add_argument("--n-ctx", type=int, help="context size in tokens (default 8192)")
     group.add_argument("--n-threads", type=int, help="CPU threads (default: physical cores)")
@@ -115,6 +121,29 @@ def _settings_from(args: argparse.Namespace) -> Settings:
     return load_settings(overrides)
 
 
+def _describe_model(model) -> int:
+    from ..engine.remote import RemoteSettings
+
+    if isinstance(model, RemoteSettings):  # ask the server what it serves, as the first call would
+        from ..engine.remote import OpenAICompatibleBackend
+
+        backend = OpenAICompatibleBackend(model)
+        try:
+            described = backend.load()
+            figures = backend.figures()
+        finally:
+            backend.close()
+        if figures["last_error"]:
+            print(f"agentworld-mcp: {figures['last_error']}", file=sys.stderr)
+            return 1
+        print(json.dumps({"url": described.file, "server": described.architecture, "name": described.name,
+                          "slots": figures["slots"], "n_ctx": described.n_ctx or None}, indent=2))
+        return 0
+    print(json.dumps({"path": str(model.path), "name": model.name, "architecture": model.architecture,
+                      "quantization": model.quantization, "size_bytes": model.size_bytes}, indent=2))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
@@ -122,18 +151,16 @@ def main(argv: list[str] | None = None) -> int:
         logging.basicConfig(
             stream=sys.stderr, level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
         )
-        from .runtime import build_context, load_domain_packs, open_store, resolve_model
+        from .runtime import build_context, load_domain_packs, open_store, resolve_source
 
         domains = load_domain_packs(settings)
-        model = resolve_model(settings)
+        model = resolve_source(settings)
         store = open_store(settings) if args.command in (None, "serve") else None
     except (SettingsError, ModelFileError, PackError, StoreError) as exc:
         print(f"agentworld-mcp: {exc}", file=sys.stderr)
         return 2
     if args.command == "model":
-        print(json.dumps({"path": str(model.path), "name": model.name, "architecture": model.architecture,
-                          "quantization": model.quantization, "size_bytes": model.size_bytes}, indent=2))
-        return 0
+        return _describe_model(model)
     if args.command in COMMANDS:
         return run(args, settings, model, domains)
     if args.command == "bench":

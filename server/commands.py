@@ -19,7 +19,7 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from mcp.server.mcpserver.exceptions import ToolError
 
@@ -28,9 +28,11 @@ from ..store import StoreError
 from ..tools.context import ToolContext
 from ..tools.results import PlanResult, Prediction
 from .batch import BatchOptions, ContextFactory, OutputError, run_batch
-from .model_files import GGUFInfo
 from .python_api import call_tool, parse_arguments
 from .settings import Settings
+
+if TYPE_CHECKING:
+    from .runtime import ModelSource
 
 log = logging.getLogger("agentworld_mcp.commands")
 
@@ -103,7 +105,7 @@ def add_parsers(commands: argparse._SubParsersAction, model_flags: argparse.Argu
     plan.add_argument("--stop-on-error", action="store_true", default=None, help="stop at the first step predicted to fail")
 
 
-def run(args: argparse.Namespace, settings: Settings, model: GGUFInfo, domains: dict[str, DomainPack]) -> int:
+def run(args: argparse.Namespace, settings: Settings, model: ModelSource, domains: dict[str, DomainPack]) -> int:
     """Run the subcommand `args.command` with its results on the real stdout."""
     try:
         with _reserved_stdout() as stdout:
@@ -138,7 +140,7 @@ def _reserved_stdout() -> Iterator[TextIO]:
 @contextlib.contextmanager
 def _engine_for(
     settings: Settings,
-    model: GGUFInfo,
+    model: ModelSource,
     domains: dict[str, DomainPack],
     queue_deadline: bool = True,
     worlds: bool = True,
@@ -176,7 +178,7 @@ def _engine_for(
         raise CommandError(load_error, status=1)
 
 
-def _batch(args, settings: Settings, model: GGUFInfo, domains: dict[str, DomainPack], stdout: TextIO) -> int:
+def _batch(args, settings: Settings, model: ModelSource, domains: dict[str, DomainPack], stdout: TextIO) -> int:
     if args.concurrency < 1:
         raise CommandError(f"--concurrency must be at least 1, got {args.concurrency}")
     if args.concurrency > settings.queue_limit:
@@ -213,7 +215,7 @@ def _read_json(name: str | Path, what: str) -> Any:
 
 
 # --- simulate and plan ---------------------------------------------------------------------------
-def _one_shot(args, settings: Settings, model: GGUFInfo, domains: dict[str, DomainPack], stdout: TextIO) -> int:
+def _one_shot(args, settings: Settings, model: ModelSource, domains: dict[str, DomainPack], stdout: TextIO) -> int:
     if args.command == "simulate":
         tool, arguments = "simulate_action", _simulate_arguments(args)
     else:

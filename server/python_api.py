@@ -113,7 +113,7 @@ class Simulator:
     Keyword settings are the server's (`model`, `n_ctx`, `n_threads`, `n_gpu_layers`, `effects`,
     `data_dir`, ...; AGENTWORLD_* variables fill what is not given). The model loads on first use,
     or in `start()`. One Simulator may be used from several threads and event loops at once; the
-    engine runs one generation at a time.
+    engine runs one generation at a time in process, or `parallel` on a model server (`base_url`).
 
     Each tool method takes the fields of its request model (tools/requests.py) as keywords, the
     same arguments the MCP tools take. Worlds live in the same store as the server's (`data_dir`,
@@ -169,9 +169,9 @@ class Simulator:
             if self._closed:
                 raise RuntimeError("this Simulator is closed; create a new one")
             if self._ctx is None:
-                from .runtime import build_context, open_store, resolve_model
+                from .runtime import build_context, open_store, resolve_source
 
-                model = resolve_model(self.settings)
+                model = resolve_source(self.settings)
                 store = open_store(self.settings, settle_jobs=False)
                 self._ctx = build_context(self.settings, model, self._packs(), store, keep_jobs=False)
                 self._ctx.engine.start()

@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..domains import DomainPack, load_domains
-from ..engine import Engine
+from ..engine import Backend, Engine
 from ..engine.llama_backend import LlamaCppBackend, LlamaSettings
+from ..engine.remote import OpenAICompatibleBackend, RemoteSettings
 from ..store import Store, default_data_dir
 from ..tools.constraints import preset_problem
 from ..tools.context import ToolContext
@@ -14,6 +15,44 @@ from ..tools.jobs import Jobs
 from . import checked_models
 from .model_files import GGUFInfo, check_loadable, default_model_path, inspect_gguf
 from .settings import Settings
+
+
+ModelSource = GGUFInfo | RemoteSettings  # what a backend is built from: a checked file, or a server
+
+
+def resolve_source(settings: Settings) -> ModelSource:
+    """Where the world model runs, checked as far as can be before starting: the GGUF file for the
+    in-process backend (raises ModelFileError), or the model server's address."""
+    if settings.backend == "openai":
+        return RemoteSettings(
+            base_url=settings.base_url or "",
+            api_key=settings.api_key.get_secret_value() if settings.api_key else None,
+            served_model=settings.served_model,
+            parallel=settings.parallel,
+            template_vars=settings.chat_template_vars,
+        )
+    return resolve_model(settings)
+
+
+def make_backend(settings: Settings, source: ModelSource) -> Backend:
+    """The one place a backend is chosen."""
+    if isinstance(source, RemoteSettings):
+        return OpenAICompatibleBackend(source)
+    return LlamaCppBackend(
+        LlamaSettings(
+            model_path=str(source.path),
+            n_ctx=settings.n_ctx,
+            n_threads=settings.threads(),
+            n_batch=settings.n_batch,
+            n_gpu_layers=settings.n_gpu_layers,
+            flash_attn=settings.flash_attn,
+            template_vars=settings.chat_template_vars,
+            kv_overrides=settings.override_kv,
+            quantization=source.quantization,
+            chat_template=settings.chat_template.read_text(encoding="utf-8") if settings.chat_template else None,
+            snapshot_bytes=settings.snapshot_mb << 20,
+        )
+    )
 
 
 def resolve_model(settings: Settings) -> GGUFInfo:
@@ -44,7 +83,7 @@ def open_store(settings: Settings, settle_jobs: bool = True) -> Store:
 
 def build_context(
     settings: Settings,
-    model: GGUFInfo,
+    model: ModelSource,
     domains: dict[str, DomainPack] | None = None,
     store: Store | None = None,
     keep_jobs: bool = True,
@@ -53,23 +92,8 @@ def build_context(
 
     With a store, worlds work; `keep_jobs` also turns calls that outlive their budget into jobs,
     which only a long-lived server can be polled for (without it every call runs to the end)."""
-    backend = LlamaCppBackend(
-        LlamaSettings(
-            model_path=str(model.path),
-            n_ctx=settings.n_ctx,
-            n_threads=settings.threads(),
-            n_batch=settings.n_batch,
-            n_gpu_layers=settings.n_gpu_layers,
-            flash_attn=settings.flash_attn,
-            template_vars=settings.chat_template_vars,
-            kv_overrides=settings.override_kv,
-            quantization=model.quantization,
-            chat_template=settings.chat_template.read_text(encoding="utf-8") if settings.chat_template else None,
-            snapshot_bytes=settings.snapshot_mb << 20,
-        )
-    )
     return ToolContext(
-        engine=Engine(backend, max_waiting=settings.queue_limit, result_cache=settings.result_cache),
+        engine=Engine(make_backend(settings, model), max_waiting=settings.queue_limit, result_cache=settings.result_cache),
         domains=domains if domains is not None else load_domain_packs(settings),
         limits=settings.limits(),
         effects=settings.effects,

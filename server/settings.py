@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, FilePath, ValidationError
+from pydantic import BaseModel, Field, FilePath, SecretStr, ValidationError, model_validator
 
 from ..policy import DemonstrationsMode, EffectsMode, Limits
 
@@ -19,6 +19,13 @@ ENV_PREFIX = "AGENTWORLD_"
 
 
 class Settings(BaseModel):
+    backend: Literal["llama", "openai"] | None = Field(
+        default=None, description="llama: a GGUF in this process; openai: a model server. None: openai with a base_url."
+    )
+    base_url: str | None = Field(default=None, description="An OpenAI-compatible model server, e.g. http://127.0.0.1:8080/v1.")
+    api_key: SecretStr | None = Field(default=None, description="The model server's API key (never shown).")
+    served_model: str | None = Field(default=None, description="The model name on the server; None: the first it lists.")
+    parallel: int | None = Field(default=None, ge=1, description="Requests in flight on a model server; None: its slots, else 4.")
     model: Path | None = Field(default=None, description="GGUF file; None means the embedded default model.")
     n_ctx: int = Field(default=8192, ge=512)
     n_threads: int | None = Field(default=None, ge=1, description="None means the machine's physical cores.")
@@ -49,6 +56,16 @@ class Settings(BaseModel):
     max_plan_steps: int = Field(default=Limits.max_plan_steps, ge=1)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "WARNING"
 
+    @model_validator(mode="after")
+    def _choose_backend(self) -> Settings:
+        if self.backend is None:
+            self.backend = "openai" if self.base_url else "llama"
+        if self.backend == "openai" and not self.base_url:
+            raise ValueError("backend openai needs the model server's address: --base-url URL (or AGENTWORLD_BASE_URL)")
+        if self.base_url and not self.base_url.startswith(("http://", "https://")):
+            raise ValueError(f"base_url must start with http:// or https://, got {self.base_url!r}")
+        return self
+
     def limits(self) -> Limits:
         return Limits(
             max_action_chars=self.max_action_chars,
@@ -78,6 +95,8 @@ def load_settings(overrides: dict[str, Any]) -> Settings:
     except ValidationError as exc:
         problem = exc.errors()[0]
         where = ".".join(str(part) for part in problem["loc"])
+        if not where:  # a rule over several settings names them itself
+            raise SettingsError(problem["msg"].removeprefix("Value error, ")) from None
         raise SettingsError(f"setting {where}: {problem['msg']}") from None
 
 

@@ -14,8 +14,9 @@ class FakeBackend:
     `gate`, when given, holds every generation until it is set, so a test can fill the queue.
     """
 
-    def __init__(self, tokens: int = 5, token_seconds: float = 0.01, fail_load: str | None = None):
-        self.tokens, self.token_seconds, self.fail_load = tokens, token_seconds, fail_load
+    def __init__(self, tokens: int = 5, token_seconds: float = 0.01, fail_load: str | None = None, slots: int = 1):
+        self.tokens, self.token_seconds, self.fail_load, self.slots = tokens, token_seconds, fail_load, slots
+        self.closed = False
         self.ran: list[str] = []
         self.started = threading.Event()
         self.gate: threading.Event | None = None
@@ -25,6 +26,12 @@ class FakeBackend:
         if self.fail_load:
             raise RuntimeError(self.fail_load)
         return ModelDescription(name="fake", file="fake.gguf", architecture="fake", quantization="none", n_ctx=1024)
+
+    def figures(self) -> dict:
+        return {"kind": "fake"}
+
+    def close(self) -> None:
+        self.closed = True
 
     def generate(self, request: GenerationRequest, should_stop) -> Completion:
         self.thread_ids.add(threading.get_ident())

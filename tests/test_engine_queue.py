@@ -193,3 +193,43 @@ async def test_a_zero_capacity_cache_is_off(backend):
         assert backend.ran == ["same", "same"]
     finally:
         engine.close()
+
+
+async def test_a_backend_with_slots_gets_one_worker_per_slot_and_keeps_priorities():
+    backend = FakeBackend(slots=2)
+    backend.gate = threading.Event()
+    engine = Engine(backend, max_waiting=8)
+    engine.start()
+    try:
+        first = [asyncio.create_task(engine.generate(request(f"busy{i}"))) for i in range(2)]
+        await _until(lambda: engine.stats().running == 2)  # both slots taken, nothing waits
+        assert engine.stats().queue_depth == 0 and engine.stats().workers == 2
+        later = [
+            asyncio.create_task(engine.generate(request("plan"), priority=Priority.PLAN)),
+            asyncio.create_task(engine.generate(request("interactive"))),
+        ]
+        await _until(lambda: engine.stats().queue_depth == 2)
+        backend.gate.set()
+        await asyncio.gather(*first, *later)
+        assert len(backend.thread_ids) == 2
+        assert backend.ran.index("interactive") < backend.ran.index("plan")
+    finally:
+        engine.close()
+    assert backend.closed
+
+
+async def test_cancelling_one_of_several_running_requests_stops_only_that_one():
+    backend = FakeBackend(tokens=400, token_seconds=0.005, slots=2)  # ~2 s each if never stopped
+    engine = Engine(backend)
+    engine.start()
+    try:
+        cancelled = asyncio.create_task(engine.generate(request("cancelled")))
+        kept = asyncio.create_task(engine.generate(request("kept")))
+        await _until(lambda: engine.stats().running == 2)
+        cancelled.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await cancelled
+        assert (await kept).completion_tokens == 400
+        await _until(lambda: engine.stats().cancelled == 1)
+    finally:
+        engine.close()

@@ -67,7 +67,7 @@ class OpenAICompatibleBackend:
         self._picker: SlotPicker | None = None
         self._probe_lock = threading.Lock()
         self._figures_lock = threading.Lock()
-        self._counts = {"requests": 0, "retries": 0, "failed": 0, "in_flight": 0}
+        self._counts = {"requests": 0, "retries": 0, "failed": 0, "in_flight": 0, "in_flight_peak": 0}
         self._last_error: str | None = None
         self._overheads: deque[float] = deque(maxlen=256)  # our seconds per call beyond the server's own
 
@@ -267,7 +267,7 @@ class OpenAICompatibleBackend:
                 "max_tokens": max(1, request.sampling.max_tokens - reply.completion_tokens()),
                 **continuation_fields(self._info.kind),
             }
-            rest = await self._send(continued, stop_when(scanner(), prefix), StreamedReply())
+            rest = await self._send(continued, stop_when(scanner(), prefix), StreamedReply(prefill=prefix))
             text, replies = prefix + rest.text(), [reply, rest]
         last = replies[-1]
         for part in replies:
@@ -308,3 +308,4 @@ class OpenAICompatibleBackend:
             for name in names:
                 self._counts[name] += 1
             self._counts["in_flight"] += in_flight
+            self._counts["in_flight_peak"] = max(self._counts["in_flight_peak"], self._counts["in_flight"])

@@ -33,6 +33,7 @@ class StreamedReply:
     server_error: str | None = None
     seconds: float = 0.0
     complete: bool = False  # read to the server's end of stream
+    prefill: str = ""  # the assistant text this reply continues; llama-server streams it back first
 
     def text(self) -> str:
         """The reply as the in-process backend would see it: the reasoning back in its think block."""
@@ -67,6 +68,9 @@ class StreamedReply:
             if reasoning or content:
                 self.reasoning += reasoning
                 self.content += content
+                if self.prefill and len(self.content) >= len(self.prefill):
+                    self.content = self.content.removeprefix(self.prefill)
+                    self.prefill = ""
                 self.chunks += 1
                 self.thinking_chunks += bool(reasoning) or self.thinking
             if choice.get("finish_reason"):

@@ -238,3 +238,26 @@ async def test_a_model_server_that_dies_mid_plan_loses_no_committed_step(setting
     finally:
         ctx.engine.close()
         server.stop()
+
+
+# --- the other front ends -------------------------------------------------------------------------
+def test_the_batch_command_and_the_simulator_take_the_model_server_too(remote, server_env, tmp_path):
+    import subprocess
+    import sys
+
+    from agentworld_mcp.server.python_api import Simulator
+
+    lines = [json.dumps({"id": i, "arguments": {"domain": "terminal", "action": action, **QUICK}})
+             for i, action in enumerate(["ls", "pwd", "whoami", "id"])]
+    done = subprocess.run(
+        [sys.executable, "-m", "agentworld_mcp", "batch", "-", "--concurrency", "4", "--base-url", remote.base_url,
+         "--effects", "off"],
+        input="\n".join(lines), capture_output=True, text=True, timeout=600, env=server_env,
+    )
+    assert done.returncode == 0, done.stderr
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [r["id"] for r in records] == [0, 1, 2, 3] and all(r["ok"] for r in records)
+
+    with Simulator(base_url=remote.base_url, data_dir=tmp_path) as simulator:
+        prediction = simulator.simulate_sync("terminal", "ls", **QUICK)
+        assert prediction.model.architecture == "llama-server" and prediction.usage.completion_tokens > 0

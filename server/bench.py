@@ -175,10 +175,94 @@ async def _concurrent_clients(ctx, clients: int = 32) -> None:
     print(f"  the model was busy {model_busy:.1%} of the {span:.1f} s the {clients} calls took")
 
 
-async def run_bench(settings: Settings, model: GGUFInfo) -> int:
+_ROLLOUTS, _ROLLOUT_STEPS, _SERVER_SLOTS = 8, 4, 4
+
+
+def _rollouts() -> list[list[str]]:
+    """8 independent 4-step plans, each from its own first command, so no two share a prefix past the system prompt."""
+    return [[f"mkdir run{index}", f"cd run{index}", "touch a.txt", "ls"] for index in range(_ROLLOUTS)]
+
+
+async def _run_rollouts(ctx, concurrently: bool) -> tuple[float, int]:
+    async def one(steps: list[str]) -> int:
+        result = await dry_run_plan(ctx, PlanRequest(domain="terminal", steps=steps, temperature=0, max_tokens=_MAX_TOKENS))
+        return sum(step.prediction.usage.completion_tokens for step in result.steps)
+
+    started = time.perf_counter()
+    if concurrently:
+        tokens = sum(await asyncio.gather(*(one(steps) for steps in _rollouts())))
+    else:
+        tokens = 0
+        for steps in _rollouts():
+            tokens += await one(steps)
+    return time.perf_counter() - started, tokens
+
+
+async def _remote_backend(settings: Settings, model: GGUFInfo, local) -> None:
+    """6. A model server with parallel slots against the in-process model, and what the remote backend adds per call."""
+    from . import llama_server
+    from .runtime import resolve_source
+
+    print(f"6. {_ROLLOUTS} rollouts of {_ROLLOUT_STEPS} steps: concurrently on llama-server -np {_SERVER_SLOTS} "
+          "vs one after another in process (same GGUF, same threads)")
+    try:
+        server = llama_server.start(model.path, slots=_SERVER_SLOTS, n_ctx=_SERVER_SLOTS * settings.n_ctx, threads=settings.threads())
+    except (llama_server.LlamaServerMissing, RuntimeError) as exc:
+        print(f"  skipped: {exc}")
+        return
+    remote_settings = settings.model_copy(update={"backend": "openai", "base_url": server.base_url, "effects": "parser",
+                                                  "result_cache": 0})
+    remote = build_context(remote_settings, resolve_source(remote_settings), local.domains)
+    remote.engine.start()
+    try:
+        await remote.engine.wait_ready()
+        serial_seconds, serial_tokens = await _run_rollouts(local, concurrently=False)
+        parallel_seconds, parallel_tokens = await _run_rollouts(remote, concurrently=True)
+        print(f"  in process, one after another   {serial_seconds:8.1f} s  {serial_tokens / serial_seconds:6.1f} tokens/s")
+        print(f"  llama-server, {_ROLLOUTS} at once          {parallel_seconds:8.1f} s  {parallel_tokens / parallel_seconds:6.1f} tokens/s")
+        print(f"  throughput ratio (rollouts per second) {serial_seconds / parallel_seconds:6.2f}x   (goal: at least 1.8x)")
+        figures = remote.engine.stats().backend
+        print(f"  requests on the server at once: up to {figures['in_flight_peak']}; "
+              f"prompt tokens the server reported reused: {remote.engine.stats().reused_prompt_tokens}")
+        await _remote_overhead(remote, server.base_url)
+    finally:
+        remote.engine.close()
+        server.stop()
+
+
+async def _remote_overhead(remote, base_url: str, calls: int = 30) -> None:
+    """The whole remote path (queue, worker thread, portal, stream reading) against a bare streamed POST of the
+    same request, alternated so that both see the same server and the same load."""
+    import httpx2
+
+    backend = remote.engine._backend
+    request = GenerationRequest(messages=({"role": "user", "content": "Say OK."},), sampling=Sampling(temperature=0, max_tokens=4))
+    body = {**backend._body(request, None), "stream": True}  # the very body the backend sends
+    ours, bare = [], []
+    async with httpx2.AsyncClient(timeout=60) as client:
+        for _ in range(calls):
+            started = time.perf_counter()
+            await remote.engine.generate(request)
+            ours.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            async with client.stream("POST", base_url + "/chat/completions", json=body) as response:
+                async for _line in response.aiter_lines():
+                    pass
+            bare.append(time.perf_counter() - started)
+    added = statistics.median(ours) - statistics.median(bare)
+    print(f"  per call, the remote backend vs a bare streamed POST (4 tokens, {calls} calls each): "
+          f"p50 {statistics.median(ours) * 1000:.1f} ms vs {statistics.median(bare) * 1000:.1f} ms, "
+          f"adds {added * 1000:.2f} ms   (goal: under 5 ms)")
+    print(f"  stream time beyond the server's own timings, p50: {remote.engine.stats().backend['overhead_ms_p50']} ms")
+
+
+async def run_bench(settings: Settings, model: GGUFInfo, sections: set[int] | None = None) -> int:
+    """Sections 1-6 (all by default)."""
+    wanted = sections or set(range(1, 7))
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {platform.python_implementation()} {platform.python_version()}")
     print(f"model: {model.name} ({model.quantization}, {model.size_bytes / 1e6:.0f} MB), threads {settings.threads()}, n_ctx {settings.n_ctx}")
-    await _server_overhead(settings, model)
+    if 1 in wanted:
+        await _server_overhead(settings, model)
     domains = load_domain_packs(settings)
     # The result cache would answer the from-scratch steps of 2 and the clients of 5 without the model.
     uncached = build_context(settings.model_copy(update={"effects": "parser", "result_cache": 0}), model, domains)
@@ -187,11 +271,17 @@ async def run_bench(settings: Settings, model: GGUFInfo) -> int:
         ctx.engine.start()
     try:
         await uncached.engine.wait_ready()
-        await _plan_vs_cold(uncached)
-        await _interleaved_worlds(settings, model, domains)
+        if 2 in wanted:
+            await _plan_vs_cold(uncached)
+        if 3 in wanted:
+            await _interleaved_worlds(settings, model, domains)
         await cached.engine.wait_ready()
-        await _cached_answer(cached)
-        await _concurrent_clients(uncached)
+        if 4 in wanted:
+            await _cached_answer(cached)
+        if 5 in wanted:
+            await _concurrent_clients(uncached)
+        if 6 in wanted:
+            await _remote_backend(settings, model, uncached)
     finally:
         for ctx in (uncached, cached):
             ctx.engine.close()

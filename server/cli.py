@@ -108,7 +108,9 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--transport", choices=["stdio", "http"], default="stdio")
     serve.add_argument("--port", type=int, default=8765, help="port for --transport http (on 127.0.0.1)")
     commands.add_parser("model", parents=[model_flags], help="prepare and check the model file, print what it is")
-    commands.add_parser("bench", parents=[model_flags], help="measure where the time goes; prints ratios from one run")
+    bench = commands.add_parser("bench", parents=[model_flags], help="measure where the time goes; prints ratios from one run")
+    bench.add_argument("--section", type=int, action="append", choices=range(1, 7), metavar="N",
+                       help="run only section N (1-6; repeatable; default all)")
     add_parsers(commands, model_flags)  # batch, simulate, plan: the tools in this process, for scripts
     return parser
 
@@ -167,8 +169,13 @@ def main(argv: list[str] | None = None) -> int:
         import asyncio
 
         from .bench import run_bench
+        from .model_files import GGUFInfo
 
-        return asyncio.run(run_bench(settings, model))
+        if not isinstance(model, GGUFInfo):
+            print("agentworld-mcp: bench measures the in-process model (and starts its own llama-server to compare); "
+                  "drop --base-url and give --model", file=sys.stderr)
+            return 2
+        return asyncio.run(run_bench(settings, model, set(args.section or ())))
 
     from .app import create_server
 

@@ -95,7 +95,8 @@ class Engine:
 
     @property
     def model(self) -> ModelDescription | None:
-        return self._model
+        """What the backend serves, as it describes it now (a model server may be found after the load)."""
+        return self._backend.describe() if self._model is not None else None
 
     async def wait_ready(self) -> ModelDescription:
         """Wait for the background load; raise its error if it failed."""
@@ -103,7 +104,7 @@ class Engine:
             await asyncio.sleep(0.05)
         if self._model is None:
             raise ModelUnavailable(self._load_error or "the model is not loaded")
-        return self._model
+        return self._backend.describe()
 
     # --- the async side ----------------------------------------------------------------------
     async def generate(
@@ -147,7 +148,7 @@ class Engine:
         counters = self._queue.counters
         return EngineStats(
             state="ready" if self._model else ("failed" if self._load_error else "loading"),
-            model=self._model,
+            model=self.model,
             load_error=self._load_error,
             load_seconds=self._load_seconds,
             queue_depth=len(self._queue),

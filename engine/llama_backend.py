@@ -106,6 +106,7 @@ class LlamaCppBackend:
         self._grammars: dict[str, Any] = {}
         self._snapshots = SnapshotCache(settings.snapshot_bytes)
         self._abort: DecodeAbort | None = None
+        self._description: ModelDescription | None = None
 
     def figures(self) -> dict[str, Any]:
         """What the status resource shows about this backend."""
@@ -170,13 +171,18 @@ class LlamaCppBackend:
             s.extend_only if s.extend_only is not None
             else bool(llama_cpp.llama_model_is_recurrent(llm.model) or llama_cpp.llama_model_is_hybrid(llm.model))
         )
-        return ModelDescription(
+        self._description = ModelDescription(
             name=llm.metadata.get("general.name", "") or s.model_path.rsplit("/", 1)[-1],
             file=s.model_path,
             architecture=llm.metadata.get("general.architecture", ""),
             quantization=s.quantization,
             n_ctx=llm.n_ctx(),
         )
+        return self._description
+
+    def describe(self) -> ModelDescription:
+        assert self._description is not None, "load() first"
+        return self._description
 
     def render(self, request: GenerationRequest, generation_prompt: bool = True) -> list[int]:
         assert self._llm is not None and self._formatter is not None, "load() first"

@@ -122,12 +122,14 @@ class Backend(Protocol):
     """What runs the model: in this process (one call at a time) or a model server (`slots` at once).
 
     The engine calls `load` once, then `generate` from `slots` worker threads (read after `load`),
-    `figures` for the status resource, and `close` when it stops.
+    `describe` and `figures` for results and the status resource, and `close` when it stops.
     """
 
     slots: int
 
     def load(self) -> ModelDescription: ...
+
+    def describe(self) -> ModelDescription: ...
 
     def generate(self, request: GenerationRequest, should_stop: StopSignal) -> Completion: ...
 

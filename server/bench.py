@@ -213,20 +213,31 @@ async def _remote_backend(settings: Settings, model: GGUFInfo, local) -> None:
     remote_settings = settings.model_copy(update={"backend": "openai", "base_url": server.base_url, "effects": "parser",
                                                   "result_cache": 0})
     remote = build_context(remote_settings, resolve_source(remote_settings), local.domains)
+    one_setting = remote_settings.model_copy(update={"parallel": 1})
+    one_at_a_time = build_context(one_setting, resolve_source(one_setting), local.domains)
     remote.engine.start()
+    one_at_a_time.engine.start()
     try:
         await remote.engine.wait_ready()
+        await one_at_a_time.engine.wait_ready()
         serial_seconds, serial_tokens = await _run_rollouts(local, concurrently=False)
         parallel_seconds, parallel_tokens = await _run_rollouts(remote, concurrently=True)
-        print(f"  in process, one after another   {serial_seconds:8.1f} s  {serial_tokens / serial_seconds:6.1f} tokens/s")
-        print(f"  llama-server, {_ROLLOUTS} at once          {parallel_seconds:8.1f} s  {parallel_tokens / parallel_seconds:6.1f} tokens/s")
-        print(f"  throughput ratio (rollouts per second) {serial_seconds / parallel_seconds:6.2f}x   (goal: at least 1.8x)")
-        figures = remote.engine.stats().backend
-        print(f"  requests on the server at once: up to {figures['in_flight_peak']}; "
-              f"prompt tokens the server reported reused: {remote.engine.stats().reused_prompt_tokens}")
+        stats = remote.engine.stats()
+        one_by_one_seconds, one_by_one_tokens = await _run_rollouts(one_at_a_time, concurrently=False)
+        rows = [("in process, one after another", serial_seconds, serial_tokens),
+                (f"llama-server, {_ROLLOUTS} at once", parallel_seconds, parallel_tokens),
+                ("llama-server, one after another", one_by_one_seconds, one_by_one_tokens)]
+        for label, seconds, tokens in rows:
+            print(f"  {label:<34} {seconds:8.1f} s  {tokens / seconds:6.1f} completion tokens/s")
+        print(f"  throughput, {_ROLLOUTS} at once on the server vs one after another in process: "
+              f"{serial_seconds / parallel_seconds:5.2f}x   (goal: at least 1.8x)")
+        print(f"  throughput, {_ROLLOUTS} at once vs one after another on the same server: {one_by_one_seconds / parallel_seconds:5.2f}x")
+        print(f"  requests on the server at once: up to {stats.backend['in_flight_peak']}; prompt tokens "
+              f"{stats.prompt_tokens}, of which the server reported {stats.reused_prompt_tokens} reused")
         await _remote_overhead(remote, server.base_url)
     finally:
         remote.engine.close()
+        one_at_a_time.engine.close()
         server.stop()
 
 

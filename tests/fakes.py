@@ -25,6 +25,9 @@ class FakeBackend:
     def load(self) -> ModelDescription:
         if self.fail_load:
             raise RuntimeError(self.fail_load)
+        return self.describe()
+
+    def describe(self) -> ModelDescription:
         return ModelDescription(name="fake", file="fake.gguf", architecture="fake", quantization="none", n_ctx=1024)
 
     def figures(self) -> dict:

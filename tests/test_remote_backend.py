@@ -170,8 +170,9 @@ async def test_the_thinking_budget_closes_the_block_and_the_observation_still_co
 
 
 # --- failures a user can act on -------------------------------------------------------------------
-async def test_nothing_listening_is_one_clear_error_and_the_server_keeps_serving(settings):
-    ctx = await _context(settings, f"http://127.0.0.1:{llama_server.free_port()}", store=False)
+async def test_nothing_listening_is_one_clear_error_and_a_server_started_later_is_found(settings, model_info):
+    port = llama_server.free_port()
+    ctx = await _context(settings, f"http://127.0.0.1:{port}", store=False)
     try:
         async with Client(create_server(ctx), mode="legacy") as client:
             message = await _error(client, "simulate_action", {"domain": "terminal", "action": "ls", **QUICK})
@@ -179,6 +180,12 @@ async def test_nothing_listening_is_one_clear_error_and_the_server_keeps_serving
             checked = await _call(client, "check_constraints", {  # zero-token rules need no model
                 "domain": "terminal", "action": "rm -rf /", "presets": ["no-recursive-force-delete"]})
             assert checked["results"][0]["status"] == "violated"
+            server = llama_server.start(model_info.path, slots=1, n_ctx=4096, port=port)
+            try:
+                prediction = await _call(client, "simulate_action", {"domain": "terminal", "action": "ls", **QUICK})
+                assert prediction["model"]["architecture"] == "llama-server"
+            finally:
+                server.stop()
     finally:
         ctx.engine.close()
 

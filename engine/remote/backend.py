@@ -1,14 +1,16 @@
 """The remote backend: any OpenAI-compatible model server (llama-server, vLLM, SGLang, Ollama).
 
 The engine calls `generate` from one worker thread per slot. Each call runs as a task on this
-backend's own event loop (an anyio blocking portal), so a cancel is a task cancellation: the
-streamed response is closed and the server stops generating. The server is probed when the
+backend's own event loop (a daemon thread, so a backend nobody closed never holds the process
+at exit), and a cancel is a task cancellation: the streamed response is closed and the server
+stops generating. The server is probed when the
 engine loads the backend and again before a call while it has never answered, so a model server
 started after this one is picked up without a restart.
 """
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import contextlib
 import logging
@@ -19,9 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-import anyio
 import httpx2
-from anyio.from_thread import BlockingPortal, start_blocking_portal
 
 from ..types import Completion, GenerationRequest, ModelDescription, ReplyEnd, StopSignal
 from .errors import ModelServerError, ModelServerUnreachable, status_error
@@ -58,8 +58,7 @@ class OpenAICompatibleBackend:
         self.settings = settings
         self.url = api_root(settings.base_url)
         self.slots = settings.parallel or DEFAULT_PARALLEL
-        self._exit = contextlib.ExitStack()
-        self._portal: BlockingPortal | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._client: httpx2.AsyncClient | None = None
         self._info: ServerInfo | None = None
         self._served = settings.served_model or ""
@@ -73,32 +72,40 @@ class OpenAICompatibleBackend:
 
     # --- the Backend protocol ----------------------------------------------------------------
     def load(self) -> ModelDescription:
-        self._portal = self._exit.enter_context(start_blocking_portal())
-        self._client = self._portal.call(self._new_client)
+        self._loop = asyncio.new_event_loop()
+        threading.Thread(target=self._loop.run_forever, name="agentworld-model-server", daemon=True).start()
+        self._client = self._call(self._new_client())
         try:
             self._probe()
         except ModelServerError as exc:  # each call says so until the server answers
             log.warning("%s", exc)
         if self._info is not None and self.settings.parallel is None and self._info.slots:
             self.slots = self._info.slots
+        return self.describe()
+
+    def describe(self) -> ModelDescription:
+        info = self._info
         return ModelDescription(
             name=self._served or "(model server not reached yet)",
             file=self.url,
-            architecture=self._info.kind if self._info else "openai-compatible",
+            architecture=info.kind if info else "openai-compatible",
             quantization="",
-            n_ctx=(self._info.n_ctx or 0) if self._info else 0,
+            n_ctx=(info.n_ctx or 0) if info else 0,
         )
 
     def generate(self, request: GenerationRequest, should_stop: StopSignal) -> Completion:
-        assert self._portal is not None, "load() first"
+        assert self._loop is not None, "load() first"
         started = time.perf_counter()
-        if self._info is None:
+        try:
             self._probe()
+        except ModelServerError:
+            self._count("failed")
+            raise
         slot = self._picker.acquire(conversation_key(request.messages)) if self._picker else None
         self._count("requests", in_flight=1)
-        future = self._portal.start_task_soon(self._complete, request, slot, should_stop)
+        future = asyncio.run_coroutine_threadsafe(self._complete(request, slot, should_stop), self._loop)
         try:
-            with should_stop.watch(future.cancel):
+            with should_stop.watch(future.cancel):  # cancels the task on the backend's loop
                 return future.result()
         except concurrent.futures.CancelledError:
             return Completion("", "cancelled", 0, 0, 0, time.perf_counter() - started)
@@ -128,10 +135,16 @@ class OpenAICompatibleBackend:
         }
 
     def close(self) -> None:
-        if self._portal is not None and self._client is not None:
+        if self._loop is None:
+            return
+        if self._client is not None:
             with contextlib.suppress(Exception):
-                self._portal.call(self._client.aclose)
-        self._exit.close()
+                self._call(self._client.aclose(), timeout=5)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+
+    def _call(self, coroutine, timeout: float | None = None):
+        """Run a coroutine on the backend's loop and wait for it here."""
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(timeout)
 
     # --- the server ----------------------------------------------------------------------------
     async def _new_client(self) -> httpx2.AsyncClient:
@@ -143,11 +156,14 @@ class OpenAICompatibleBackend:
         )
 
     def _probe(self) -> None:
+        """Ask the server what it is, once it answers; until then each call says why it cannot."""
+        if self._info is not None:
+            return
         with self._probe_lock:
             if self._info is not None:
                 return
             try:
-                self._portal.call(self._aprobe)
+                self._call(self._aprobe())
                 self._last_error = None
             except ModelServerError as exc:
                 self._last_error = str(exc)
@@ -300,7 +316,7 @@ class OpenAICompatibleBackend:
                         raise type(exc)(f"{exc} (tried {tries} times)") from None
                     raise
                 self._count("retries")
-                await anyio.sleep(pause)
+                await asyncio.sleep(pause)
         raise AssertionError("unreachable")
 
     def _count(self, *names: str, in_flight: int = 0) -> None:

@@ -202,6 +202,13 @@ async def test_a_wrong_api_key_a_wrong_model_name_and_a_too_long_prompt_each_say
         finally:
             wrong.engine.close()
 
+    wrong_path = await _context(settings, remote.base_url.removesuffix("/v1") + "/not-the-api/v1", store=False)
+    try:
+        with pytest.raises(Exception, match="no OpenAI-compatible API at .*/not-the-api/v1"):
+            await simulate_action(wrong_path, SimulateRequest(domain="terminal", action="ls", **QUICK))
+    finally:
+        wrong_path.engine.close()
+
     unknown = await _context(settings, remote.base_url, store=False, served_model="no-such-model")
     try:
         with pytest.raises(Exception, match="not 'no-such-model'; pass --served-model"):

@@ -121,7 +121,10 @@ async def stream_chat(
                 if event.data.strip() == "[DONE]":
                     reply.complete = True
                     break
-                chunk = json.loads(event.data)
+                try:
+                    chunk = json.loads(event.data)
+                except ValueError:
+                    raise ModelServerError(f"the model server at {url} streamed something other than JSON: {event.data[:120]!r}") from None
                 if "error" in chunk:  # an error after the stream began (llama-server sends one this way)
                     error = chunk["error"]
                     raise status_error(url, int(error.get("code") or 500), json.dumps(chunk).encode(), served_model)
@@ -140,6 +143,8 @@ async def stream_chat(
             f"({type(exc).__name__}); it may have stopped or restarted: check it and call again",
             retry=reply.chunks == 0,  # nothing of this reply arrived: asking again loses nothing
         ) from None
+    except httpx2.HTTPError as exc:  # anything else the transport can raise (pool or write timeouts, ...)
+        raise ModelServerError(f"the model server at {url} could not be asked ({type(exc).__name__}: {exc})") from None
     finally:
         reply.seconds += time.perf_counter() - started
     return reply

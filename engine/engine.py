@@ -104,6 +104,8 @@ class Engine:
             await asyncio.sleep(0.05)
         if self._model is None:
             raise ModelUnavailable(self._load_error or "the model is not loaded")
+        if self._backend.stale:  # a model server not reached yet: ask it now, so the tools know what it serves
+            await asyncio.to_thread(self._backend.refresh)
         return self._backend.describe()
 
     # --- the async side ----------------------------------------------------------------------

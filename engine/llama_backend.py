@@ -98,6 +98,7 @@ class NativeLog:
 
 class LlamaCppBackend:
     slots = 1  # a `Llama` is not thread-safe: one call at a time
+    stale = False  # the loaded file describes itself once and for all
 
     def __init__(self, settings: LlamaSettings):
         self.settings = settings
@@ -118,6 +119,9 @@ class LlamaCppBackend:
             "snapshots_restored": cache.restored,
             "snapshot_bytes": cache.bytes_held,
         }
+
+    def refresh(self) -> None:
+        """Nothing to refresh: see `stale`."""
 
     def close(self) -> None:
         """Nothing to release early: the model lives as long as the process that loaded it."""

@@ -126,10 +126,14 @@ class Backend(Protocol):
     """
 
     slots: int
+    stale: bool  # `describe` may be out of date until `refresh` (a model server not reached yet)
 
     def load(self) -> ModelDescription: ...
 
     def describe(self) -> ModelDescription: ...
+
+    def refresh(self) -> None:
+        """Bring `describe` up to date; raise the EngineError that prevents it."""
 
     def generate(self, request: GenerationRequest, should_stop: StopSignal) -> Completion: ...
 

@@ -30,6 +30,11 @@ class FakeBackend:
     def describe(self) -> ModelDescription:
         return ModelDescription(name="fake", file="fake.gguf", architecture="fake", quantization="none", n_ctx=1024)
 
+    stale = False
+
+    def refresh(self) -> None:
+        pass
+
     def figures(self) -> dict:
         return {"kind": "fake"}
 

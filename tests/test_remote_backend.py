@@ -41,11 +41,12 @@ def remote(model_info):
         yield server
 
 
-async def _context(settings, base_url: str, store: bool = True, **changes):
+async def _context(settings, base_url: str, store: bool = True, reachable: bool = True, **changes):
     remote_settings = settings.model_copy(update={"backend": "openai", "base_url": base_url, **changes})
     ctx = build_context(remote_settings, resolve_source(remote_settings), store=open_store(settings) if store else None)
     ctx.engine.start()
-    await ctx.engine.wait_ready()
+    if reachable:
+        await ctx.engine.wait_ready()
     return ctx
 
 
@@ -172,7 +173,7 @@ async def test_the_thinking_budget_closes_the_block_and_the_observation_still_co
 # --- failures a user can act on -------------------------------------------------------------------
 async def test_nothing_listening_is_one_clear_error_and_a_server_started_later_is_found(settings, model_info):
     port = llama_server.free_port()
-    ctx = await _context(settings, f"http://127.0.0.1:{port}", store=False)
+    ctx = await _context(settings, f"http://127.0.0.1:{port}", store=False, reachable=False)
     try:
         async with Client(create_server(ctx), mode="legacy") as client:
             message = await _error(client, "simulate_action", {"domain": "terminal", "action": "ls", **QUICK})
@@ -192,7 +193,7 @@ async def test_nothing_listening_is_one_clear_error_and_a_server_started_later_i
 
 async def test_a_wrong_api_key_a_wrong_model_name_and_a_too_long_prompt_each_say_what_to_fix(settings, model_info, remote):
     with _server(model_info, slots=1, n_ctx=2048, extra=("--api-key", "right-key")) as guarded:
-        wrong = await _context(settings, guarded.base_url, store=False, api_key=SecretStr("wrong-key"))
+        wrong = await _context(settings, guarded.base_url, store=False, api_key=SecretStr("wrong-key"), reachable=False)
         try:
             async with Client(create_server(wrong), mode="legacy") as client:
                 message = await _error(client, "simulate_action", {"domain": "terminal", "action": "ls", **QUICK})
@@ -202,14 +203,14 @@ async def test_a_wrong_api_key_a_wrong_model_name_and_a_too_long_prompt_each_say
         finally:
             wrong.engine.close()
 
-    wrong_path = await _context(settings, remote.base_url.removesuffix("/v1") + "/not-the-api/v1", store=False)
+    wrong_path = await _context(settings, remote.base_url.removesuffix("/v1") + "/not-the-api/v1", store=False, reachable=False)
     try:
         with pytest.raises(Exception, match="no OpenAI-compatible API at .*/not-the-api/v1"):
             await simulate_action(wrong_path, SimulateRequest(domain="terminal", action="ls", **QUICK))
     finally:
         wrong_path.engine.close()
 
-    unknown = await _context(settings, remote.base_url, store=False, served_model="no-such-model")
+    unknown = await _context(settings, remote.base_url, store=False, served_model="no-such-model", reachable=False)
     try:
         with pytest.raises(Exception, match="not 'no-such-model'; pass --served-model"):
             await simulate_action(unknown, SimulateRequest(domain="terminal", action="ls", **QUICK))

@@ -83,6 +83,13 @@ class OpenAICompatibleBackend:
             self.slots = self._info.slots
         return self.describe()
 
+    @property
+    def stale(self) -> bool:
+        return self._info is None
+
+    def refresh(self) -> None:
+        self._probe()
+
     def describe(self) -> ModelDescription:
         info = self._info
         return ModelDescription(

@@ -24,6 +24,7 @@ from ..tools.requests import CheckRequest, PlanRequest, SimulateRequest
 from ..tools.results import PlanResult, Prediction
 from ..tools.simulate import simulate_action
 from .discovery import register_discovery
+from .http_serving import HttpOptions, StaticTokenVerifier, auth_settings
 from .replies import reply
 from .signatures import request_signature
 from .world_tools import register_worlds
@@ -37,11 +38,19 @@ _INSTRUCTIONS = (
 )
 
 
-def create_server(ctx: ToolContext) -> MCPServer:
-    """An MCP server over an engine that the caller owns (starts and closes)."""
+def create_server(ctx: ToolContext, http: HttpOptions | None = None) -> MCPServer:
+    """An MCP server over an engine that the caller owns (starts and closes). `http`: served over
+    HTTP with these options; with a token, every MCP request must carry it."""
+    token = http.auth_token if http is not None else None
     server = MCPServer(
-        "agentworld-mcp", version=importlib.metadata.version("agentworld-mcp"), instructions=_INSTRUCTIONS
+        "agentworld-mcp",
+        version=importlib.metadata.version("agentworld-mcp"),
+        instructions=_INSTRUCTIONS,
+        token_verifier=StaticTokenVerifier(token) if token else None,
+        auth=auth_settings(http) if token else None,
     )
+    if http is not None:
+        register_health(server, ctx)
     details = _server_details(ctx)
 
     @server.tool(
@@ -164,3 +173,14 @@ def _describe_plan(result: PlanResult) -> str:
         else f"Plan stopped at step {verdict.stopped_at}: {verdict.reason}"
     )
     return "\n".join([head, *lines])
+
+
+def register_health(server: MCPServer, ctx: ToolContext) -> None:
+    """GET /health, without a token (load balancers have none): whether the model is ready, nothing more."""
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse
+
+    @server.custom_route("/health", methods=["GET"], include_in_schema=False)
+    async def health(_request: Request) -> JSONResponse:
+        state = ctx.engine.stats().state
+        return JSONResponse({"status": "ok" if state == "ready" else state}, status_code=200 if state != "failed" else 503)

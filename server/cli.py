@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from typing import Any
 
@@ -106,7 +107,15 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command")
     serve = commands.add_parser("serve", parents=[model_flags], help="serve MCP (the default: stdio)")
     serve.add_argument("--transport", choices=["stdio", "http"], default="stdio")
-    serve.add_argument("--port", type=int, default=8765, help="port for --transport http (on 127.0.0.1)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address for --transport http (default 127.0.0.1; any other needs --auth-token)")
+    serve.add_argument("--port", type=int, default=8765, help="port for --transport http (8765)")
+    serve.add_argument("--auth-token", help="the bearer token every HTTP client must send (prefer AGENTWORLD_AUTH_TOKEN)")
+    serve.add_argument("--allowed-host", action="append", default=[], metavar="HOST",
+                       help="a Host header to accept besides this machine's own names (repeatable)")
+    serve.add_argument("--allowed-origin", action="append", default=[], metavar="ORIGIN",
+                       help="a browser Origin to accept, e.g. https://app.example (repeatable)")
+    serve.add_argument("--stateless", action="store_true", help="no HTTP sessions: for several replicas behind a load balancer")
     commands.add_parser("model", parents=[model_flags], help="prepare and check the model file, print what it is")
     bench = commands.add_parser("bench", parents=[model_flags], help="measure where the time goes; prints ratios from one run")
     bench.add_argument("--section", type=int, action="append", choices=range(1, 7), metavar="N",
@@ -179,12 +188,27 @@ def main(argv: list[str] | None = None) -> int:
 
     from .app import create_server
 
+    http = None
+    if getattr(args, "transport", "stdio") == "http":
+        from .http_serving import HttpOptions, HttpServingError
+
+        token = args.auth_token or os.environ.get("AGENTWORLD_AUTH_TOKEN") or None
+        http = HttpOptions(args.host, args.port, token, tuple(args.allowed_host), tuple(args.allowed_origin), args.stateless)
+        try:
+            http.check()
+        except HttpServingError as exc:
+            print(f"agentworld-mcp: {exc}", file=sys.stderr)
+            if store is not None:
+                store.close()
+            return 2
     ctx = build_context(settings, model, domains, store)
-    server = create_server(ctx)
+    server = create_server(ctx, http)
     ctx.engine.start()  # loads in the background: initialize and tools/list answer at once
     try:
-        if getattr(args, "transport", "stdio") == "http":
-            server.run("streamable-http", host="127.0.0.1", port=args.port)
+        if http is not None:
+            from .http_serving import serve
+
+            serve(server, http)
         else:
             server.run("stdio")
     except KeyboardInterrupt:

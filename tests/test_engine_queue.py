@@ -196,7 +196,7 @@ async def test_a_zero_capacity_cache_is_off(backend):
 
 
 async def test_a_backend_with_slots_gets_one_worker_per_slot_and_keeps_priorities():
-    backend = FakeBackend(slots=2)
+    backend = FakeBackend(slots=2, token_seconds=0.04)  # 0.2 s a job: the third to start ends last
     backend.gate = threading.Event()
     engine = Engine(backend, max_waiting=8)
     engine.start()
@@ -205,14 +205,16 @@ async def test_a_backend_with_slots_gets_one_worker_per_slot_and_keeps_prioritie
         await _until(lambda: engine.stats().running == 2)  # both slots taken, nothing waits
         assert engine.stats().queue_depth == 0 and engine.stats().workers == 2
         later = [
-            asyncio.create_task(engine.generate(request("plan"), priority=Priority.PLAN)),
+            asyncio.create_task(engine.generate(request("plan1"), priority=Priority.PLAN)),
+            asyncio.create_task(engine.generate(request("plan2"), priority=Priority.PLAN)),
             asyncio.create_task(engine.generate(request("interactive"))),
         ]
-        await _until(lambda: engine.stats().queue_depth == 2)
+        await _until(lambda: engine.stats().queue_depth == 3)
         backend.gate.set()
         await asyncio.gather(*first, *later)
         assert len(backend.thread_ids) == 2
-        assert backend.ran.index("interactive") < backend.ran.index("plan")
+        # Two slots free at once take the interactive job and the older plan step; the newer one waits.
+        assert backend.ran[-1] == "plan2" and set(backend.ran[2:4]) == {"interactive", "plan1"}
     finally:
         engine.close()
     assert backend.closed

@@ -19,6 +19,8 @@ from agentworld_mcp.server.runtime import build_context, open_store, resolve_sou
 from agentworld_mcp.tools.requests import SimulateRequest
 from agentworld_mcp.tools.simulate import simulate_action
 
+from .tool_calls import call_error, call_ok
+
 QUICK = {"temperature": 0, "max_tokens": 32}
 SLOTS = 4
 THINKING_CHATML = (
@@ -62,49 +64,35 @@ def _slots_busy(server) -> int:
         return sum(bool(slot["is_processing"]) for slot in json.load(response))
 
 
-async def _call(client, tool: str, arguments: dict) -> dict:
-    result = await client.call_tool(tool, arguments)
-    assert not result.is_error, result.content
-    return result.structured_content
-
-
-async def _error(client, tool: str, arguments: dict) -> str:
-    result = await client.call_tool(tool, arguments)
-    assert result.is_error, result.structured_content
-    text = result.content[0].text
-    assert "Traceback" not in text
-    return text
-
-
 # --- every tool, unchanged ----------------------------------------------------------------------
 async def test_every_tool_a_world_and_a_job_work_against_the_model_server(remote_context):
     async with Client(create_server(remote_context), mode="legacy") as client:
-        prediction = await _call(client, "simulate_action", {"domain": "terminal", "action": "echo hi", **QUICK})
+        prediction = await call_ok(client, "simulate_action", {"domain": "terminal", "action": "echo hi", **QUICK})
         assert prediction["model"]["architecture"] == "llama-server"
         assert prediction["observation"].strip() or prediction["parse_error"]
         usage = prediction["usage"]
         assert usage["prompt_tokens"] > 0 and usage["completion_tokens"] > 0
         assert prediction["effects"]["source"] == "model" and usage["effects_tokens"] > 0  # the server's json_schema
 
-        plan = await _call(client, "dry_run_plan", {"domain": "terminal", "steps": ["mkdir a", "ls"], **QUICK})
+        plan = await call_ok(client, "dry_run_plan", {"domain": "terminal", "steps": ["mkdir a", "ls"], **QUICK})
         assert 1 <= len(plan["steps"]) <= 2
 
         judge = {"id": "no-mail", "kind": "judge", "text": "Never send email outside example.com.", "phase": "pre"}
-        checked = await _call(client, "check_constraints", {
+        checked = await call_ok(client, "check_constraints", {
             "domain": "terminal", "action": "mail bob@elsewhere.org < note", "constraints": [judge]})
         verdict = checked["results"][0]
         assert verdict["model_judged"] is True and verdict["status"] in ("holds", "violated")  # judged on the server
 
-        world = await _call(client, "world", {"operation": "open", "domain": "terminal"})
-        await _call(client, "simulate_action", {"world_id": world["world_id"], "action": "touch x", "commit": True, **QUICK})
-        view = await _call(client, "world", {"operation": "get", "world_id": world["world_id"]})
+        world = await call_ok(client, "world", {"operation": "open", "domain": "terminal"})
+        await call_ok(client, "simulate_action", {"world_id": world["world_id"], "action": "touch x", "commit": True, **QUICK})
+        view = await call_ok(client, "world", {"operation": "get", "world_id": world["world_id"]})
         assert [step["step"] for step in view["steps"]] == [1]
 
-        handle = await _call(client, "dry_run_plan", {
+        handle = await call_ok(client, "dry_run_plan", {
             "domain": "terminal", "steps": ["pwd", "whoami"], "budget_seconds": 1, **QUICK})
         assert handle["job_id"] and handle["verdict"]["status"] == "running"
         for _ in range(60):
-            job = await _call(client, "job", {"job_id": handle["job_id"], "wait_seconds": 10})
+            job = await call_ok(client, "job", {"job_id": handle["job_id"], "wait_seconds": 10})
             if job["status"] != "running":
                 break
         assert job["status"] == "completed" and job["result"]["steps"]
@@ -176,14 +164,14 @@ async def test_nothing_listening_is_one_clear_error_and_a_server_started_later_i
     ctx = await _context(settings, f"http://127.0.0.1:{port}", store=False, reachable=False)
     try:
         async with Client(create_server(ctx), mode="legacy") as client:
-            message = await _error(client, "simulate_action", {"domain": "terminal", "action": "ls", **QUICK})
+            message = await call_error(client, "simulate_action", {"domain": "terminal", "action": "ls", **QUICK})
             assert "cannot reach the model server" in message and "--base-url" in message
-            checked = await _call(client, "check_constraints", {  # zero-token rules need no model
+            checked = await call_ok(client, "check_constraints", {  # zero-token rules need no model
                 "domain": "terminal", "action": "rm -rf /", "presets": ["no-recursive-force-delete"]})
             assert checked["results"][0]["status"] == "violated"
             server = llama_server.start(model_info.path, slots=1, n_ctx=4096, port=port)
             try:
-                prediction = await _call(client, "simulate_action", {"domain": "terminal", "action": "ls", **QUICK})
+                prediction = await call_ok(client, "simulate_action", {"domain": "terminal", "action": "ls", **QUICK})
                 assert prediction["model"]["architecture"] == "llama-server"
             finally:
                 server.stop()
@@ -196,7 +184,7 @@ async def test_a_wrong_api_key_a_wrong_model_name_and_a_too_long_prompt_each_say
         wrong = await _context(settings, guarded.base_url, store=False, api_key=SecretStr("wrong-key"), reachable=False)
         try:
             async with Client(create_server(wrong), mode="legacy") as client:
-                message = await _error(client, "simulate_action", {"domain": "terminal", "action": "ls", **QUICK})
+                message = await call_error(client, "simulate_action", {"domain": "terminal", "action": "ls", **QUICK})
                 assert "401" in message and "--api-key" in message
                 status = (await client.read_resource("status://server")).contents[0].text
                 assert "wrong-key" not in status and guarded.base_url in status
@@ -231,8 +219,8 @@ async def test_a_model_server_that_dies_mid_plan_loses_no_committed_step(setting
     ctx = await _context(settings, server.base_url)
     try:
         async with Client(create_server(ctx), mode="legacy") as client:
-            world_id = (await _call(client, "world", {"operation": "open", "domain": "terminal"}))["world_id"]
-            await _call(client, "simulate_action", {"world_id": world_id, "action": "mkdir kept", "commit": True, **QUICK})
+            world_id = (await call_ok(client, "world", {"operation": "open", "domain": "terminal"}))["world_id"]
+            await call_ok(client, "simulate_action", {"world_id": world_id, "action": "mkdir kept", "commit": True, **QUICK})
             plan = asyncio.create_task(client.call_tool("dry_run_plan", {
                 "world_id": world_id, "steps": ["ls", "pwd", "whoami", "date"], "commit": True,
                 "temperature": 1.0, "max_tokens": 400}))
@@ -246,9 +234,9 @@ async def test_a_model_server_that_dies_mid_plan_loses_no_committed_step(setting
                 assert "model server" in text
             else:  # the plan stopped at the failed step and says why
                 assert "model server" in json.dumps(result.structured_content)
-            view = await _call(client, "world", {"operation": "get", "world_id": world_id})
+            view = await call_ok(client, "world", {"operation": "get", "world_id": world_id})
             assert view["steps"][0]["step"] == 1 and json.loads(view["steps"][0]["action"])[0]["keystrokes"] == "mkdir kept\n"
-            message = await _error(client, "simulate_action", {"world_id": world_id, "action": "ls", **QUICK})
+            message = await call_error(client, "simulate_action", {"world_id": world_id, "action": "ls", **QUICK})
             assert "cannot reach the model server" in message
     finally:
         ctx.engine.close()

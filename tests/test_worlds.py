@@ -16,19 +16,9 @@ from mcp import Client, StdioServerParameters
 from agentworld_mcp.store import Store, StoreError
 from agentworld_mcp.tools.consistency import EntityLedger
 
+from .tool_calls import call_error, call_ok
+
 QUICK = {"temperature": 0, "max_tokens": 24}
-
-
-async def _call(client, tool: str, arguments: dict) -> dict:
-    result = await client.call_tool(tool, arguments)
-    assert not result.is_error, result.content
-    return result.structured_content
-
-
-async def _error(client, tool: str, arguments: dict) -> str:
-    result = await client.call_tool(tool, arguments)
-    assert result.is_error
-    return result.content[0].text
 
 
 # --- consistency (no model) -------------------------------------------------------------------
@@ -98,27 +88,27 @@ def test_a_data_file_from_before_replies_were_kept_opens_and_keeps_its_steps(tmp
 # --- worlds through MCP (real model) ----------------------------------------------------------
 async def test_fork_rewind_and_stepping_a_world(mcp_server):
     async with Client(mcp_server, mode="legacy") as client:
-        world = await _call(client, "world", {"operation": "open", "domain": "terminal", "task": "tidy up"})
+        world = await call_ok(client, "world", {"operation": "open", "domain": "terminal", "task": "tidy up"})
         world_id = world["world_id"]
         assert world["steps"] == [] and world["closed"] is False
         for command in ("mkdir notes", "ls"):
-            prediction = await _call(client, "simulate_action", {"world_id": world_id, "action": command, "commit": True, **QUICK})
+            prediction = await call_ok(client, "simulate_action", {"world_id": world_id, "action": command, "commit": True, **QUICK})
             assert isinstance(prediction["warnings"], list)
-        what_if = await _call(client, "simulate_action", {"world_id": world_id, "action": "pwd", **QUICK})  # not committed
+        what_if = await call_ok(client, "simulate_action", {"world_id": world_id, "action": "pwd", **QUICK})  # not committed
         assert what_if["observation"] or what_if["parse_error"]
-        view = await _call(client, "world", {"operation": "get", "world_id": world_id})
+        view = await call_ok(client, "world", {"operation": "get", "world_id": world_id})
         assert [s["step"] for s in view["steps"]] == [1, 2] and {s["source"] for s in view["steps"]} == {"predicted"}
         assert json.loads(view["steps"][0]["action"])[0]["keystrokes"] == "mkdir notes\n"
 
-        fork = await _call(client, "world", {"operation": "fork", "world_id": world_id, "step": 1})
+        fork = await call_ok(client, "world", {"operation": "fork", "world_id": world_id, "step": 1})
         assert fork["parent_id"] == world_id and fork["forked_at"] == 1 and len(fork["steps"]) == 1
         assert fork["steps"][0] == view["steps"][0] and fork["task"] == "tidy up"
 
-        rolled = await _call(client, "dry_run_plan", {"world_id": fork["world_id"], "steps": ["ls", "pwd"], **QUICK})
+        rolled = await call_ok(client, "dry_run_plan", {"world_id": fork["world_id"], "steps": ["ls", "pwd"], **QUICK})
         assert len(rolled["steps"]) >= 1
-        unchanged = await _call(client, "world", {"operation": "get", "world_id": fork["world_id"]})
+        unchanged = await call_ok(client, "world", {"operation": "get", "world_id": fork["world_id"]})
         assert len(unchanged["steps"]) == 1  # a rollout without commit leaves the world as it was
-        rewound = await _call(client, "world", {"operation": "rewind", "world_id": world_id, "step": 0})
+        rewound = await call_ok(client, "world", {"operation": "rewind", "world_id": world_id, "step": 0})
         assert rewound["steps"] == []
         listing = json.loads((await client.read_resource("world://list")).contents[0].text)
         assert {world_id, fork["world_id"]} <= {entry["world_id"] for entry in listing}
@@ -126,10 +116,10 @@ async def test_fork_rewind_and_stepping_a_world(mcp_server):
 
 async def test_recording_reality_anchors_the_world_and_reports_drift(mcp_server):
     async with Client(mcp_server, mode="legacy") as client:
-        world_id = (await _call(client, "world", {"operation": "open", "domain": "terminal"}))["world_id"]
-        predicted = await _call(client, "simulate_action", {"world_id": world_id, "action": "whoami", "commit": True, **QUICK})
+        world_id = (await call_ok(client, "world", {"operation": "open", "domain": "terminal"}))["world_id"]
+        predicted = await call_ok(client, "simulate_action", {"world_id": world_id, "action": "whoami", "commit": True, **QUICK})
         real = "dev@sandbox:~/project$ whoami\ndev\ndev@sandbox:~/project$"
-        view = await _call(client, "world", {"operation": "record", "world_id": world_id, "action": "whoami", "observation": real})
+        view = await call_ok(client, "world", {"operation": "record", "world_id": world_id, "action": "whoami", "observation": real})
         recorded = view["recorded"]
         assert recorded["anchored"] is True and recorded["step"] == 1 and 0.0 <= recorded["similarity"] <= 1.0
         assert view["steps"][0]["observation"] == real and view["steps"][0]["source"] == "real"
@@ -137,7 +127,7 @@ async def test_recording_reality_anchors_the_world_and_reports_drift(mcp_server)
         assert view["drift"]["compared_steps"] == 1 and view["drift"]["mean_similarity"] == recorded["similarity"]
         if predicted["observation"] != real:
             assert recorded["diff"].startswith("--- predicted")
-        unpredicted = await _call(client, "world", {"operation": "record", "world_id": world_id, "action": "pwd", "observation": "/home/dev/project"})
+        unpredicted = await call_ok(client, "world", {"operation": "record", "world_id": world_id, "action": "pwd", "observation": "/home/dev/project"})
         assert unpredicted["recorded"] == {"step": 2, "anchored": False, "similarity": None, "diff": None, "dropped_steps": 0}
         resource = json.loads((await client.read_resource(f"world://{world_id}")).contents[0].text)
         assert resource["drift"]["compared_steps"] == 1 and len(resource["steps"]) == 2
@@ -145,28 +135,28 @@ async def test_recording_reality_anchors_the_world_and_reports_drift(mcp_server)
 
 async def test_bad_world_input_is_a_clear_tool_error(mcp_server):
     async with Client(mcp_server, mode="legacy") as client:
-        world_id = (await _call(client, "world", {"operation": "open", "domain": "terminal"}))["world_id"]
-        assert "unknown world 'w_nope'" in await _error(client, "simulate_action", {"world_id": "w_nope", "action": "ls"})
-        assert "has 0 steps; fork at a step from 0 to 0" in await _error(client, "world", {"operation": "fork", "world_id": world_id, "step": 3})
-        assert "simulates domain 'terminal', not 'web'" in await _error(
+        world_id = (await call_ok(client, "world", {"operation": "open", "domain": "terminal"}))["world_id"]
+        assert "unknown world 'w_nope'" in await call_error(client, "simulate_action", {"world_id": "w_nope", "action": "ls"})
+        assert "has 0 steps; fork at a step from 0 to 0" in await call_error(client, "world", {"operation": "fork", "world_id": world_id, "step": 3})
+        assert "simulates domain 'terminal', not 'web'" in await call_error(
             client, "world", {"operation": "record", "world_id": world_id, "domain": "web", "action": "go_back()", "observation": "x"})
-        assert "leave them out" in await _error(client, "simulate_action", {"world_id": world_id, "action": "ls", "state": "x"})
-        assert "pass world_id too" in await _error(client, "simulate_action", {"domain": "terminal", "action": "ls", "commit": True})
-        await _call(client, "world", {"operation": "close", "world_id": world_id})
-        assert "is closed" in await _error(client, "simulate_action", {"world_id": world_id, "action": "ls"})
-        assert "unknown job" in await _error(client, "job", {"job_id": "job_nope"})
+        assert "leave them out" in await call_error(client, "simulate_action", {"world_id": world_id, "action": "ls", "state": "x"})
+        assert "pass world_id too" in await call_error(client, "simulate_action", {"domain": "terminal", "action": "ls", "commit": True})
+        await call_ok(client, "world", {"operation": "close", "world_id": world_id})
+        assert "is closed" in await call_error(client, "simulate_action", {"world_id": world_id, "action": "ls"})
+        assert "unknown job" in await call_error(client, "job", {"job_id": "job_nope"})
 
 
 # --- jobs (real model) ------------------------------------------------------------------------
 async def test_a_plan_past_its_budget_becomes_a_job_whose_result_can_be_fetched(mcp_server):
     async with Client(mcp_server, mode="legacy") as client:
-        handle = await _call(client, "dry_run_plan", {
+        handle = await call_ok(client, "dry_run_plan", {
             "domain": "terminal", "steps": ["ls", "pwd", "whoami"], "budget_seconds": 1, **QUICK})
         assert handle["verdict"]["status"] == "running" and handle["job_id"].startswith("job_")
-        status = await _call(client, "job", {"job_id": handle["job_id"]})
+        status = await call_ok(client, "job", {"job_id": handle["job_id"]})
         assert status["status"] == "running" and status["tool"] == "dry_run_plan"
         for _ in range(60):
-            status = await _call(client, "job", {"job_id": handle["job_id"], "wait_seconds": 10})
+            status = await call_ok(client, "job", {"job_id": handle["job_id"], "wait_seconds": 10})
             if status["status"] != "running":
                 break
     assert status["status"] == "completed", status
@@ -177,11 +167,11 @@ async def test_a_plan_past_its_budget_becomes_a_job_whose_result_can_be_fetched(
 
 async def test_cancelling_a_job_stops_the_model_work(mcp_server, tool_context):
     async with Client(mcp_server, mode="legacy") as client:
-        handle = await _call(client, "simulate_action", {
+        handle = await call_ok(client, "simulate_action", {
             "domain": "terminal", "action": "find / -name '*.log'", "budget_seconds": 1, "temperature": 1.0, "max_tokens": 3000})
         assert handle["job_id"] and handle["observation"] == ""
         cancelled_before = tool_context.engine.stats().cancelled
-        status = await _call(client, "job", {"job_id": handle["job_id"], "cancel": True})
+        status = await call_ok(client, "job", {"job_id": handle["job_id"], "cancel": True})
         assert status["status"] == "cancelled"
         for _ in range(100):
             stats = tool_context.engine.stats()
@@ -196,43 +186,55 @@ def _params(server_argv, env):
     return StdioServerParameters(command=server_argv[0], args=server_argv[1:], env=env)
 
 
-async def _kill_server_after(server_argv, env, body):
-    """Run `body(client)` against a fresh server process, then kill it without a clean shutdown."""
-    async with Client(_params(server_argv, env), mode="legacy", read_timeout_seconds=300) as client:
-        outcome = await body(client)
-        status = json.loads((await client.read_resource("status://server")).contents[0].text)
-        os.kill(status["process_id"], signal.SIGKILL)
-    return outcome
-
-
-async def test_a_world_and_an_interrupted_job_survive_killing_the_server(tmp_path, server_argv, server_env):
+async def test_killing_the_server_mid_flight_loses_no_acknowledged_step_and_names_the_stopped_job(
+    tmp_path, server_argv, server_env
+):
+    """kill -9 while committed world steps and a job are in flight: after a restart, every step the
+    agent was told is committed is there, nothing half-written is, and the job says it stopped."""
     env = {**server_env, "AGENTWORLD_DATA_DIR": str(tmp_path)}
+    actions = [f"touch kept-{n}.txt" for n in range(8)]
+    acknowledged: dict[str, str] = {}  # action -> the observation the agent was given
 
-    async def first_life(client):
-        world_id = (await _call(client, "world", {"operation": "open", "domain": "terminal", "task": "survive"}))["world_id"]
-        await _call(client, "simulate_action", {"world_id": world_id, "action": "touch keep.txt", "commit": True, **QUICK})
-        view = await _call(client, "world", {"operation": "get", "world_id": world_id})
-        job = await _call(client, "dry_run_plan", {
-            "domain": "terminal", "steps": ["ls"] * 6, "budget_seconds": 1, "temperature": 0, "max_tokens": 64})
-        return view, job["job_id"]
-
-    before, job_id = await _kill_server_after(server_argv, env, first_life)
     async with Client(_params(server_argv, env), mode="legacy", read_timeout_seconds=300) as client:
-        after = await _call(client, "world", {"operation": "get", "world_id": before["world_id"]})
-        job = await _call(client, "job", {"job_id": job_id})
-    assert after == before and after["task"] == "survive" and len(after["steps"]) == 1
+        world_id = (await call_ok(client, "world", {"operation": "open", "domain": "terminal", "task": "survive"}))["world_id"]
+        job_id = (await call_ok(client, "dry_run_plan", {
+            "domain": "terminal", "steps": ["ls"] * 20, "budget_seconds": 1, "temperature": 0, "max_tokens": 64}))["job_id"]
+        process_id = json.loads((await client.read_resource("status://server")).contents[0].text)["process_id"]
+
+        async def commit(action: str) -> None:
+            step = await call_ok(client, "simulate_action", {"world_id": world_id, "action": action, "commit": True, **QUICK})
+            acknowledged[action] = step["observation"]
+
+        async with asyncio.TaskGroup() as calls:
+            in_flight = [calls.create_task(commit(action)) for action in actions]  # they commit one by one
+            while len(acknowledged) < 2:
+                await asyncio.sleep(0.05)
+            os.kill(process_id, signal.SIGKILL)
+            for task in in_flight:
+                task.cancel()  # their replies will never come
+    assert 2 <= len(acknowledged) < len(actions)
+
+    async with Client(_params(server_argv, env), mode="legacy", read_timeout_seconds=300) as client:
+        after = await call_ok(client, "world", {"operation": "get", "world_id": world_id})
+        job = await call_ok(client, "job", {"job_id": job_id})
+    # a stored action is in the domain's normal form (keystrokes); each holds exactly one of ours
+    stored = {next(a for a in actions if a in step["action"]): step["observation"] for step in after["steps"]}
+    assert after["task"] == "survive"
+    assert [s["step"] for s in after["steps"]] == list(range(1, len(after["steps"]) + 1))  # no gap, no torn step
+    assert all(stored.get(action) == observation for action, observation in acknowledged.items())
+    assert len(stored) - len(acknowledged) <= 1  # at most the step being written when it died, on top
     assert job["status"] == "interrupted" and "stopped while this job ran" in job["error"]
 
 
 async def test_recording_a_committed_plan_step_by_step_anchors_each_step(mcp_server):
     async with Client(mcp_server, mode="legacy") as client:
-        world_id = (await _call(client, "world", {"operation": "open", "domain": "terminal"}))["world_id"]
-        plan = await _call(client, "dry_run_plan", {"world_id": world_id, "steps": ["mkdir logs", "ls"], "commit": True, **QUICK})
+        world_id = (await call_ok(client, "world", {"operation": "open", "domain": "terminal"}))["world_id"]
+        plan = await call_ok(client, "dry_run_plan", {"world_id": world_id, "steps": ["mkdir logs", "ls"], "commit": True, **QUICK})
         committed = len(plan["steps"])
-        first = await _call(client, "world", {"operation": "record", "world_id": world_id, "action": "mkdir logs", "observation": "$ mkdir logs\n$"})
+        first = await call_ok(client, "world", {"operation": "record", "world_id": world_id, "action": "mkdir logs", "observation": "$ mkdir logs\n$"})
         assert first["recorded"]["anchored"] is True and first["recorded"]["step"] == 1
         assert [s["source"] for s in first["steps"]] == ["real"] + ["predicted"] * (committed - 1)
-        other = await _call(client, "world", {"operation": "record", "world_id": world_id, "action": "pwd", "observation": "/home/dev"})
+        other = await call_ok(client, "world", {"operation": "record", "world_id": world_id, "action": "pwd", "observation": "/home/dev"})
     # the agent ran something else than step 2's prediction: the rest of the prediction is dropped
     assert other["recorded"] == {"step": 2, "anchored": False, "similarity": None, "diff": None, "dropped_steps": committed - 1}
     assert [s["source"] for s in other["steps"]] == ["real", "real"]

@@ -26,6 +26,7 @@ from ..tools.simulate import simulate_action
 from .discovery import register_discovery
 from .http_serving import HttpOptions, StaticTokenVerifier, auth_settings
 from .replies import reply
+from .short_errors import ShortToolErrors
 from .signatures import request_signature
 from .world_tools import register_worlds
 
@@ -48,6 +49,7 @@ def create_server(ctx: ToolContext, http: HttpOptions | None = None) -> MCPServe
         instructions=_INSTRUCTIONS,
         token_verifier=StaticTokenVerifier(token) if token else None,
         auth=auth_settings(http) if token else None,
+        middleware=[ShortToolErrors()],
     )
     if http is not None:
         register_health(server, ctx)

@@ -120,6 +120,12 @@ def _parser() -> argparse.ArgumentParser:
     bench = commands.add_parser("bench", parents=[model_flags], help="measure where the time goes; prints ratios from one run")
     bench.add_argument("--section", type=int, action="append", choices=range(1, 7), metavar="N",
                        help="run only section N (1-6; repeatable; default all)")
+    soak = commands.add_parser("soak", parents=[model_flags],
+                               help="many clients, random cancels, against real server processes: do calls end, does the queue drain")
+    soak.add_argument("--clients", type=int, default=8, help="concurrent clients (8)")
+    soak.add_argument("--calls", type=int, default=25, help="calls per client (25)")
+    soak.add_argument("--cancel-rate", type=float, default=0.25, help="share of calls cancelled after 0.05-2 s (0.25)")
+    soak.add_argument("--transport", choices=["stdio", "http", "both"], default="both")
     add_parsers(commands, model_flags)  # batch, simulate, plan: the tools in this process, for scripts
     return parser
 
@@ -155,6 +161,16 @@ def _describe_model(model) -> int:
     return 0
 
 
+def _model_argv(settings: Settings, model) -> list[str]:
+    """The flags that make a child server process use the same model as this one."""
+    from ..engine.remote import RemoteSettings
+
+    if isinstance(model, RemoteSettings):
+        served = ["--served-model", settings.served_model] if settings.served_model else []
+        return ["--base-url", model.base_url, *served]  # the key travels in the environment (run_soak)
+    return ["--model", str(model.path), "--n-ctx", str(settings.n_ctx)]
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
@@ -185,6 +201,16 @@ def main(argv: list[str] | None = None) -> int:
                   "drop --base-url and give --model", file=sys.stderr)
             return 2
         return asyncio.run(run_bench(settings, model, set(args.section or ())))
+
+    if args.command == "soak":
+        import asyncio
+
+        from .soak import run_soak
+
+        transports = ["stdio", "http"] if args.transport == "both" else [args.transport]
+        key = {"AGENTWORLD_API_KEY": settings.api_key.get_secret_value()} if settings.api_key else {}
+        return asyncio.run(run_soak(_model_argv(settings, model), key, args.clients, args.calls, args.cancel_rate,
+                                    transports))
 
     from .app import create_server
 

@@ -191,6 +191,15 @@ async def test_the_seed_corpus_gets_a_result_or_a_readable_error(fuzz_server, se
         await _assert_bounded_and_readable(client, seed["tool"], _expand(seed["arguments"]))
 
 
+async def test_a_huge_input_quoted_in_an_error_is_cut_in_its_middle(fuzz_server):
+    async with Client(fuzz_server, mode="legacy") as client:
+        result = await client.call_tool("simulate_action", {"domain": "x" * 300_000, "action": "ls"})
+    text = result.content[0].text
+    assert result.is_error and len(text) <= LONGEST_ERROR and "characters cut" in text
+    assert text.startswith("Error executing tool simulate_action: unknown domain 'xxx")
+    assert text.endswith("terminal, web")  # the end says what would have been right
+
+
 def _expand(value: Any) -> Any:
     """Seeds keep huge values short in the file: {"$repeat": "ab", "times": 1000}."""
     if isinstance(value, dict) and "$repeat" in value:

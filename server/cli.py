@@ -16,6 +16,7 @@ from typing import Any
 
 from ..domains import PackError
 from ..store import StoreError
+from ..evals.command import add_eval_parser
 from .commands import COMMANDS, add_parsers, run
 from .model_files import ModelFileError
 from .settings import Settings, SettingsError, load_settings
@@ -126,6 +127,7 @@ def _parser() -> argparse.ArgumentParser:
     soak.add_argument("--calls", type=int, default=25, help="calls per client (25)")
     soak.add_argument("--cancel-rate", type=float, default=0.25, help="share of calls cancelled after 0.05-2 s (0.25)")
     soak.add_argument("--transport", choices=["stdio", "http", "both"], default="both")
+    add_eval_parser(commands, model_flags)
     add_parsers(commands, model_flags)  # batch, simulate, plan: the tools in this process, for scripts
     return parser
 
@@ -202,6 +204,10 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         return asyncio.run(run_bench(settings, model, set(args.section or ())))
 
+    if args.command == "eval":
+        from ..evals.command import run_eval
+
+        return run_eval(args, settings, model, domains)
     if args.command == "soak":
         import asyncio
 

@@ -140,6 +140,7 @@ async def _soak(open_client: Callable[[], Any], clients: int, calls: int, cancel
         "rss_mb": [round(start["rss_mb"]), round(end["rss_mb"])], "fds": [start["fds"], end["fds"]],
         "drained_after_s": round(drain_seconds, 2), "queue_depth": stats["queue_depth"], "running": stats["running"],
         "engine": {k: stats[k] for k in ("completed", "cancelled", "rejected", "expired", "failed")},
+        "snapshot_mb": round(stats["backend"].get("snapshot_bytes", 0) / 2**20),  # saved contexts: part of the RSS
     }
 
 
@@ -196,7 +197,8 @@ def _print(transport: str, clients: int, report: dict[str, Any]) -> None:
           f"error {report['error']}  hung {report['hung']}")
     for message in report["first_errors"]:
         print(f"    error: {message}")
-    print(f"  server RSS {report['rss_mb'][0]} -> {report['rss_mb'][1]} MB   open fds {report['fds'][0]} -> {report['fds'][1]}")
+    print(f"  server RSS {report['rss_mb'][0]} -> {report['rss_mb'][1]} MB (saved contexts at the end: "
+          f"{report['snapshot_mb']} MB, bounded by --snapshot-mb)   open fds {report['fds'][0]} -> {report['fds'][1]}")
     print(f"  queue drained {report['drained_after_s']} s after the last call (depth {report['queue_depth']}, "
           f"running {report['running']}); engine counts {report['engine']}")
 

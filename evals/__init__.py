@@ -1,0 +1,1 @@
+"""Measuring how right the world model is: one-step predictions against recorded observations."""

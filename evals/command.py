@@ -1,0 +1,83 @@
+"""`agentworld-mcp eval bench FILES...`: the one-step evaluation from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the rest loads only when the command runs: every server start parses these flags
+    from ..domains import DomainPack
+    from .samples import BenchSample
+
+
+def add_eval_parser(commands: argparse._SubParsersAction, model_flags: argparse.ArgumentParser) -> None:
+    evaluate = commands.add_parser("eval", help="measure how right the model is")
+    kinds = evaluate.add_subparsers(dest="evaluation", required=True)
+    bench = kinds.add_parser(
+        "bench", parents=[model_flags], help="one-step predictions on AgentWorldBench-format samples, scored without a judge",
+        description="Teacher-forced: each sample's real earlier turns are the history. Reruns skip samples already "
+        "in OUT/results.jsonl. Prints a Markdown table; OUT/report.json holds every figure.",
+    )
+    bench.add_argument("paths", nargs="+", type=Path, metavar="DIR_OR_FILE", help="<domain>_test.jsonl files or folders")
+    bench.add_argument("--out", type=Path, default=Path("eval-results"), help="where results and the report go (eval-results)")
+    bench.add_argument("--limit", type=int, help="at most this many samples per domain, in file order")
+    bench.add_argument("--max-tokens", type=int, default=512, help="most tokens per prediction (512)")
+    bench.add_argument("--temperature", type=float, default=0.0, help="sampling temperature (0: greedy, reproducible)")
+    bench.add_argument("--domain-prompts", action="store_true",
+                       help="use this server's own system prompt per domain instead of each sample's system_str")
+
+
+def run_eval(args: argparse.Namespace, settings, model, domains: dict[str, DomainPack]) -> int:
+    from .samples import SampleError, load_samples
+
+    try:
+        samples = load_samples(args.paths, domains)
+    except (SampleError, OSError) as exc:
+        print(f"agentworld-mcp: {exc}", file=sys.stderr)
+        return 2
+    if args.limit is not None:
+        samples = _first_per_domain(samples, args.limit)
+    return asyncio.run(_bench(args, settings, model, domains, samples))
+
+
+def _first_per_domain(samples: list[BenchSample], limit: int) -> list[BenchSample]:
+    taken: dict[str, int] = {}
+    kept = []
+    for sample in samples:
+        taken[sample.domain] = taken.get(sample.domain, 0) + 1
+        if taken[sample.domain] <= limit:
+            kept.append(sample)
+    return kept
+
+
+async def _bench(args, settings, model, domains, samples) -> int:
+    from ..engine import Sampling
+    from ..server.runtime import build_context
+    from .one_step import progress_line, run_bench
+    from .report import markdown, summarize
+
+    sampling = Sampling(temperature=args.temperature, max_tokens=args.max_tokens, seed=0)
+    ctx = build_context(settings.model_copy(update={"result_cache": 0}), model, domains)
+    ctx.engine.start()
+    try:
+        described = await ctx.engine.wait_ready()
+        results = await run_bench(ctx.engine, domains, samples, sampling, args.out / "results.jsonl",
+                                  use_domain_prompts=args.domain_prompts, on_done=progress_line)
+    finally:
+        ctx.engine.close()
+    about = {
+        "model": {"name": described.name, "file": described.file},
+        "backend": described.architecture if described.file.startswith("http") else "llama.cpp in process",
+        "sampling": {"temperature": sampling.temperature, "max_tokens": sampling.max_tokens, "seed": sampling.seed},
+        "system_prompts": "domain" if args.domain_prompts else "sample",
+    }
+    report = summarize(results, about)
+    (args.out / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    table = markdown(report)
+    (args.out / "report.md").write_text(table + "\n", encoding="utf-8")
+    print(table)
+    return 0

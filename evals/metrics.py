@@ -1,0 +1,34 @@
+"""Judge-free scores of one predicted observation against the real one: no model, deterministic."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+
+from ..domains import DomainPack
+from ..domains.effects import first_error_line
+
+# Domains whose observations say plainly whether the action worked (an error line, an exit status).
+OUTCOME_DOMAINS = ("terminal", "swe")
+
+
+@dataclass(frozen=True)
+class Scores:
+    similarity: float  # 0..1, normalized edit similarity after whitespace normalization
+    exact: bool  # equal after whitespace normalization
+    outcome_agrees: bool | None  # success/failure read the same from both; None outside OUTCOME_DOMAINS
+
+
+def normalized(text: str) -> str:
+    """Whitespace runs become one space; line structure and case are kept as content."""
+    return "\n".join(" ".join(line.split()) for line in text.strip().splitlines() if line.strip())
+
+
+def score(predicted: str, truth: str, pack: DomainPack) -> Scores:
+    ours, real = normalized(predicted), normalized(truth)
+    similarity = 1.0 if ours == real else fuzz.ratio(ours, real) / 100
+    agrees = None
+    if pack.name in OUTCOME_DOMAINS:
+        agrees = (first_error_line(predicted, pack.error_markers) is None) == (first_error_line(truth, pack.error_markers) is None)
+    return Scores(round(similarity, 4), ours == real, agrees)

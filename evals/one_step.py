@@ -1,0 +1,102 @@
+"""`eval bench`: predict each sample's observation with the configured backend and score it.
+
+Results are appended to a JSONL file as they finish, so a rerun skips the samples already done
+(an interrupted run resumes). Samples run concurrently up to the backend's slots; the engine's
+queue does the rest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from ..domains import DomainPack
+from ..domains.boundaries import observation_end
+from ..domains.parsing import parse_reply
+from ..engine import Engine, GenerationRequest, Priority, Sampling
+from .metrics import score
+from .samples import BenchSample
+
+
+@dataclass(frozen=True)
+class SampleResult:
+    id: str
+    domain: str
+    similarity: float
+    exact: bool
+    outcome_agrees: bool | None
+    predicted: str
+    parse_error: str | None
+    prompt_tokens: int
+    completion_tokens: int
+    seconds: float
+
+
+def done_ids(results_file: Path) -> set[str]:
+    if not results_file.exists():
+        return set()
+    return {json.loads(line)["id"] for line in results_file.read_text(encoding="utf-8").splitlines() if line.strip()}
+
+
+def read_results(results_file: Path) -> list[SampleResult]:
+    lines = results_file.read_text(encoding="utf-8").splitlines() if results_file.exists() else []
+    return [SampleResult(**json.loads(line)) for line in lines if line.strip()]
+
+
+async def predict_sample(engine: Engine, pack: DomainPack, sample: BenchSample, sampling: Sampling,
+                         system: str | None = None) -> SampleResult:
+    # A terminal's end rule needs the keystrokes, which a sample holds only inside its message:
+    # terminal replies end at the model's own stop (or max_tokens) instead.
+    end_rule = None if pack.observation_end == "shell-prompt" else observation_end(pack.observation_end)
+    request = GenerationRequest(tuple(sample.messages(system)), sampling, end_rule=end_rule)
+    completion = await engine.generate(request, Priority.PLAN)
+    reply = completion.text[: completion.end.at] if completion.end is not None else completion.text
+    predicted = parse_reply(reply, pack.wrapped_observation)
+    truth = parse_reply(sample.truth, pack.wrapped_observation).observation or sample.truth
+    scores = score(predicted.observation, truth, pack)
+    return SampleResult(sample.id, sample.domain, scores.similarity, scores.exact, scores.outcome_agrees,
+                        predicted.observation, predicted.parse_error, completion.prompt_tokens,
+                        completion.completion_tokens, round(completion.generation_seconds + completion.queue_seconds, 3))
+
+
+async def run_bench(engine: Engine, domains: dict[str, DomainPack], samples: list[BenchSample], sampling: Sampling,
+                    results_file: Path, use_domain_prompts: bool = False,
+                    on_done: Callable[[int, int], None] | None = None) -> list[SampleResult]:
+    """Predict every sample not yet in `results_file`; returns all results in the file."""
+    from ..domains.protocol import system_prompt
+
+    skip = done_ids(results_file)
+    todo = [sample for sample in samples if sample.id not in skip]
+    gate = asyncio.Semaphore(max(1, engine.stats().workers))
+    finished = 0
+    results_file.parent.mkdir(parents=True, exist_ok=True)
+    with results_file.open("a", encoding="utf-8") as sink:
+
+        async def one(sample: BenchSample) -> None:
+            nonlocal finished
+            pack = domains[sample.domain]
+            system = system_prompt(pack, demonstrations=False) if use_domain_prompts else None
+            async with gate:
+                result = await predict_sample(engine, pack, sample, sampling, system)
+            sink.write(json.dumps(asdict(result), ensure_ascii=False) + "\n")
+            sink.flush()  # what is written survives an interrupted run
+            finished += 1
+            if on_done is not None:
+                on_done(finished, len(todo))
+
+        await asyncio.gather(*(one(sample) for sample in todo))
+    wanted = {sample.id for sample in samples}
+    return [result for result in read_results(results_file) if result.id in wanted]
+
+
+def progress_line(done: int, total: int) -> None:
+    """A one-line progress bar on a terminal; nothing when stderr is a file or pipe."""
+    if sys.stderr.isatty():
+        width = 30
+        filled = width * done // max(total, 1)
+        print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end="" if done < total else "\n",
+              file=sys.stderr, flush=True)

@@ -1,0 +1,51 @@
+"""Per-domain and overall figures of a bench run, as JSON and as a Markdown table.
+
+Two overalls, because they differ when domains have different sample counts: the mean of the
+domain means (what AgentWorldBench's published table reports) and the mean over all samples.
+"""
+
+from __future__ import annotations
+
+from statistics import mean
+from typing import Any
+
+from .one_step import SampleResult
+
+
+def _figures(results: list[SampleResult]) -> dict[str, Any]:
+    outcomes = [r.outcome_agrees for r in results if r.outcome_agrees is not None]
+    return {
+        "samples": len(results),
+        "similarity": round(mean(r.similarity for r in results), 4),
+        "exact": round(mean(r.exact for r in results), 4),
+        "outcome_agreement": round(mean(outcomes), 4) if outcomes else None,
+        "parse_errors": sum(r.parse_error is not None for r in results),
+    }
+
+
+def summarize(results: list[SampleResult], about: dict[str, Any]) -> dict[str, Any]:
+    """`about`: the model, backend and sampling, stated with the figures."""
+    by_domain = {domain: _figures([r for r in results if r.domain == domain])
+                 for domain in sorted({r.domain for r in results})}
+    domain_means = {key: round(mean(f[key] for f in by_domain.values()), 4) for key in ("similarity", "exact")}
+    return {
+        **about,
+        "domains": by_domain,
+        "overall_mean_of_domains": domain_means if by_domain else None,
+        "overall_mean_of_samples": _figures(results) if results else None,
+    }
+
+
+def markdown(report: dict[str, Any]) -> str:
+    lines = ["| domain | samples | similarity | exact | outcome agreement | parse errors |", "|---|---|---|---|---|---|"]
+
+    def row(name: str, f: dict[str, Any]) -> str:
+        agreement = "" if f.get("outcome_agreement") is None else f"{f['outcome_agreement']:.3f}"
+        return (f"| {name} | {f.get('samples', '')} | {f['similarity']:.3f} | {f['exact']:.3f} | {agreement} "
+                f"| {f.get('parse_errors', '')} |")
+
+    lines += [row(domain, figures) for domain, figures in report["domains"].items()]
+    if report["overall_mean_of_domains"]:
+        lines.append(row("Overall (mean of domain means)", report["overall_mean_of_domains"]))
+        lines.append(row("Overall (mean of samples)", report["overall_mean_of_samples"]))
+    return "\n".join(lines)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,6 +28,9 @@ def add_eval_parser(commands: argparse._SubParsersAction, model_flags: argparse.
     bench.add_argument("--limit", type=int, help="at most this many samples per domain, in file order")
     bench.add_argument("--max-tokens", type=int, default=512, help="most tokens per prediction (512)")
     bench.add_argument("--temperature", type=float, default=0.0, help="sampling temperature (0: greedy, reproducible)")
+    bench.add_argument("--judge-url", help="an OpenAI-compatible endpoint that also grades each prediction on the five "
+                       "dimensions (format, factuality, consistency, realism, quality); samples already done are not re-graded")
+    bench.add_argument("--judge-model", help="the judge's model name on that endpoint (default: the one it serves)")
     bench.add_argument("--domain-prompts", action="store_true",
                        help="use this server's own system prompt per domain instead of each sample's system_str")
 
@@ -57,23 +61,31 @@ def _first_per_domain(samples: list[BenchSample], limit: int) -> list[BenchSampl
 async def _bench(args, settings, model, domains, samples) -> int:
     from ..engine import Sampling
     from ..server.runtime import build_context
+    from .judge import Judge
     from .one_step import progress_line, run_bench
     from .report import markdown, summarize
 
     sampling = Sampling(temperature=args.temperature, max_tokens=args.max_tokens, seed=0)
     ctx = build_context(settings.model_copy(update={"result_cache": 0}), model, domains)
+    judge = None
+    if args.judge_url:
+        key = os.environ.get("AGENTWORLD_JUDGE_API_KEY")  # a key in the environment, never on the command line
+        judge = Judge(args.judge_url, args.judge_model, key, settings.upstream_prompts)
     ctx.engine.start()
     try:
         described = await ctx.engine.wait_ready()
         results = await run_bench(ctx.engine, domains, samples, sampling, args.out / "results.jsonl",
-                                  use_domain_prompts=args.domain_prompts, on_done=progress_line)
+                                  use_domain_prompts=args.domain_prompts, judge=judge, on_done=progress_line)
     finally:
         ctx.engine.close()
+        if judge is not None:
+            await judge.close()
     about = {
         "model": {"name": described.name, "file": described.file},
         "backend": described.architecture if described.file.startswith("http") else "llama.cpp in process",
         "sampling": {"temperature": sampling.temperature, "max_tokens": sampling.max_tokens, "seed": sampling.seed},
         "system_prompts": "domain" if args.domain_prompts else "sample",
+        "judge": {"url": judge.url, "model": args.judge_model} if judge else None,
     }
     report = summarize(results, about)
     (args.out / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

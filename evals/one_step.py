@@ -18,6 +18,7 @@ from ..domains import DomainPack
 from ..domains.boundaries import observation_end
 from ..domains.parsing import parse_reply
 from ..engine import Engine, GenerationRequest, Priority, Sampling
+from .judge import Judge, JudgeError
 from .metrics import score
 from .samples import BenchSample
 
@@ -34,6 +35,9 @@ class SampleResult:
     prompt_tokens: int
     completion_tokens: int
     seconds: float
+    judge: dict[str, int] | None = None  # the five 1-5 ratings, when a judge was asked
+    judge_score: float | None = None  # their mean mapped to 0-100
+    judge_error: str | None = None
 
 
 def done_ids(results_file: Path) -> set[str]:
@@ -48,7 +52,7 @@ def read_results(results_file: Path) -> list[SampleResult]:
 
 
 async def predict_sample(engine: Engine, pack: DomainPack, sample: BenchSample, sampling: Sampling,
-                         system: str | None = None) -> SampleResult:
+                         system: str | None = None, judge: Judge | None = None) -> SampleResult:
     # A terminal's end rule needs the keystrokes, which a sample holds only inside its message:
     # terminal replies end at the model's own stop (or max_tokens) instead.
     end_rule = None if pack.observation_end == "shell-prompt" else observation_end(pack.observation_end)
@@ -58,13 +62,20 @@ async def predict_sample(engine: Engine, pack: DomainPack, sample: BenchSample, 
     predicted = parse_reply(reply, pack.wrapped_observation)
     truth = parse_reply(sample.truth, pack.wrapped_observation).observation or sample.truth
     scores = score(predicted.observation, truth, pack)
+    verdict, judge_error = None, None
+    if judge is not None:
+        try:
+            verdict = await judge.rate(sample, predicted.observation)
+        except JudgeError as exc:
+            judge_error = str(exc)
     return SampleResult(sample.id, sample.domain, scores.similarity, scores.exact, scores.outcome_agrees,
                         predicted.observation, predicted.parse_error, completion.prompt_tokens,
-                        completion.completion_tokens, round(completion.generation_seconds + completion.queue_seconds, 3))
+                        completion.completion_tokens, round(completion.generation_seconds + completion.queue_seconds, 3),
+                        verdict.ratings if verdict else None, verdict.score if verdict else None, judge_error)
 
 
 async def run_bench(engine: Engine, domains: dict[str, DomainPack], samples: list[BenchSample], sampling: Sampling,
-                    results_file: Path, use_domain_prompts: bool = False,
+                    results_file: Path, use_domain_prompts: bool = False, judge: Judge | None = None,
                     on_done: Callable[[int, int], None] | None = None) -> list[SampleResult]:
     """Predict every sample not yet in `results_file`; returns all results in the file."""
     from ..domains.protocol import system_prompt
@@ -81,7 +92,7 @@ async def run_bench(engine: Engine, domains: dict[str, DomainPack], samples: lis
             pack = domains[sample.domain]
             system = system_prompt(pack, demonstrations=False) if use_domain_prompts else None
             async with gate:
-                result = await predict_sample(engine, pack, sample, sampling, system)
+                result = await predict_sample(engine, pack, sample, sampling, system, judge)
             sink.write(json.dumps(asdict(result), ensure_ascii=False) + "\n")
             sink.flush()  # what is written survives an interrupted run
             finished += 1

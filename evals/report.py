@@ -9,6 +9,7 @@ from __future__ import annotations
 from statistics import mean
 from typing import Any
 
+from .judge import DIMENSIONS
 from .one_step import SampleResult
 
 
@@ -20,6 +21,19 @@ def _figures(results: list[SampleResult]) -> dict[str, Any]:
         "exact": round(mean(r.exact for r in results), 4),
         "outcome_agreement": round(mean(outcomes), 4) if outcomes else None,
         "parse_errors": sum(r.parse_error is not None for r in results),
+        **_judged(results),
+    }
+
+
+def _judged(results: list[SampleResult]) -> dict[str, Any]:
+    rated = [r for r in results if r.judge is not None]
+    if not rated:
+        return {"judge_score": None}
+    return {
+        "judge_score": round(mean(r.judge_score for r in rated), 2),
+        "judge_dimensions": {name: round(mean(r.judge[name] for r in rated), 3) for name in DIMENSIONS},
+        "judged": len(rated),
+        "judge_errors": sum(r.judge_error is not None for r in results),
     }
 
 
@@ -28,6 +42,8 @@ def summarize(results: list[SampleResult], about: dict[str, Any]) -> dict[str, A
     by_domain = {domain: _figures([r for r in results if r.domain == domain])
                  for domain in sorted({r.domain for r in results})}
     domain_means = {key: round(mean(f[key] for f in by_domain.values()), 4) for key in ("similarity", "exact")}
+    judged = [f["judge_score"] for f in by_domain.values() if f["judge_score"] is not None]
+    domain_means["judge_score"] = round(mean(judged), 2) if judged else None
     return {
         **about,
         "domains": by_domain,
@@ -37,12 +53,14 @@ def summarize(results: list[SampleResult], about: dict[str, Any]) -> dict[str, A
 
 
 def markdown(report: dict[str, Any]) -> str:
-    lines = ["| domain | samples | similarity | exact | outcome agreement | parse errors |", "|---|---|---|---|---|---|"]
+    lines = ["| domain | samples | similarity | exact | outcome agreement | parse errors | judge (0-100) |",
+             "|---|---|---|---|---|---|---|"]
 
     def row(name: str, f: dict[str, Any]) -> str:
         agreement = "" if f.get("outcome_agreement") is None else f"{f['outcome_agreement']:.3f}"
+        judge = "" if f.get("judge_score") is None else f"{f['judge_score']:.1f}"
         return (f"| {name} | {f.get('samples', '')} | {f['similarity']:.3f} | {f['exact']:.3f} | {agreement} "
-                f"| {f.get('parse_errors', '')} |")
+                f"| {f.get('parse_errors', '')} | {judge} |")
 
     lines += [row(domain, figures) for domain, figures in report["domains"].items()]
     if report["overall_mean_of_domains"]:

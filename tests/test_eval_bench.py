@@ -87,3 +87,29 @@ def test_no_samples_is_one_line_and_exit_2(tmp_path, server_argv, server_env):
                           text=True, timeout=120)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.strip().splitlines() == ["agentworld-mcp: no benchmark files: give <domain>_test.jsonl files or a folder holding them"]
+
+
+def test_a_judge_on_a_real_model_server_grades_each_prediction_on_five_dimensions(tmp_path, model_info, server_argv,
+                                                                                   server_env):
+    from agentworld_mcp.server.llama_server import free_port, llama_server
+
+    with llama_server(model_info.path, slots=1, n_ctx=4096) as judge:
+        graded = subprocess.run([*server_argv, "eval", "bench", str(BENCH), "--out", str(tmp_path / "graded"),
+                                 "--max-tokens", "24", "--limit", "1", "--judge-url", judge.base_url],
+                                env=server_env, capture_output=True, text=True, timeout=600)
+    assert graded.returncode == 0, graded.stderr
+    results = [json.loads(line) for line in (tmp_path / "graded" / "results.jsonl").read_text().splitlines()]
+    assert all(r["judge_error"] is None for r in results), results  # the schema-constrained verdict always parses
+    for r in results:
+        assert set(r["judge"]) == {"format", "factuality", "consistency", "realism", "quality"}
+        assert all(1 <= v <= 5 for v in r["judge"].values())
+        assert r["judge_score"] == round((sum(r["judge"].values()) / 5 - 1) / 4 * 100, 2)
+    report = json.loads((tmp_path / "graded" / "report.json").read_text())
+    assert 0 <= report["overall_mean_of_domains"]["judge_score"] <= 100 and report["judge"]["url"].endswith("/chat/completions")
+
+    unreachable = subprocess.run([*server_argv, "eval", "bench", str(BENCH / "mcp_test.jsonl"), "--out", str(tmp_path / "no"),
+                                  "--max-tokens", "8", "--limit", "1", "--judge-url", f"http://127.0.0.1:{free_port()}"],
+                                 env=server_env, capture_output=True, text=True, timeout=600)
+    assert unreachable.returncode == 0, unreachable.stderr
+    [result] = [json.loads(line) for line in (tmp_path / "no" / "results.jsonl").read_text().splitlines()]
+    assert result["judge"] is None and "could not be reached" in result["judge_error"]

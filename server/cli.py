@@ -163,16 +163,6 @@ def _describe_model(model) -> int:
     return 0
 
 
-def _model_argv(settings: Settings, model) -> list[str]:
-    """The flags that make a child server process use the same model as this one."""
-    from ..engine.remote import RemoteSettings
-
-    if isinstance(model, RemoteSettings):
-        served = ["--served-model", settings.served_model] if settings.served_model else []
-        return ["--base-url", model.base_url, *served]  # the key travels in the environment (run_soak)
-    return ["--model", str(model.path), "--n-ctx", str(settings.n_ctx)]
-
-
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
@@ -214,9 +204,9 @@ def main(argv: list[str] | None = None) -> int:
         from .soak import run_soak
 
         transports = ["stdio", "http"] if args.transport == "both" else [args.transport]
-        key = {"AGENTWORLD_API_KEY": settings.api_key.get_secret_value()} if settings.api_key else {}
-        return asyncio.run(run_soak(_model_argv(settings, model), key, args.clients, args.calls, args.cancel_rate,
-                                    transports))
+        from .settings import settings_env
+
+        return asyncio.run(run_soak(settings_env(settings), args.clients, args.calls, args.cancel_rate, transports))
 
     from .app import create_server
 

@@ -123,3 +123,20 @@ def physical_cores() -> int:
         except OSError:
             cores.add(("cpu", str(cpu)))
     return max(1, len(cores))
+
+
+def settings_env(settings: Settings) -> dict[str, str]:
+    """The environment that gives a child server process these same settings (what differs from
+    the defaults); `load_settings` reads it back."""
+    env: dict[str, str] = {}
+    for name, field in Settings.model_fields.items():
+        value = getattr(settings, name)
+        if value is None or value == field.default:
+            continue
+        if isinstance(value, SecretStr):
+            value = value.get_secret_value()
+        if isinstance(value, dict):
+            env[ENV_PREFIX + name.upper()] = json.dumps(value)
+        else:
+            env[ENV_PREFIX + name.upper()] = str(value).lower() if isinstance(value, bool) else str(value)
+    return env

@@ -203,12 +203,11 @@ def _print(transport: str, clients: int, report: dict[str, Any]) -> None:
           f"running {report['running']}); engine counts {report['engine']}")
 
 
-async def run_soak(model_argv: list[str], model_env: dict[str, str], clients: int, calls: int, cancel_rate: float,
-                   transports: list[str]) -> int:
-    """`model_argv` and `model_env`: what makes each server process use the caller's model."""
-    argv = [sys.executable, "-m", "agentworld_mcp", *model_argv]
+async def run_soak(settings_env: dict[str, str], clients: int, calls: int, cancel_rate: float, transports: list[str]) -> int:
+    """`settings_env`: the caller's settings as AGENTWORLD_* variables, for each server process."""
+    argv = [sys.executable, "-m", "agentworld_mcp"]
     scratch = Path(tempfile.mkdtemp(prefix="agentworld-soak-"))
-    env = {**os.environ, **model_env, "AGENTWORLD_DATA_DIR": str(scratch), "AGENTWORLD_EFFECTS": "parser"}
+    env = {**os.environ, **settings_env, "AGENTWORLD_DATA_DIR": str(scratch), "AGENTWORLD_EFFECTS": "parser"}
     print(f"soak: {clients} clients x {calls} calls, cancel rate {cancel_rate:.0%}, data in {scratch}")
     healthy = True
     for transport in transports:

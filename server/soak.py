@@ -123,12 +123,17 @@ async def _soak(open_client: Callable[[], Any], clients: int, calls: int, cancel
         process = Process((await _status(probe))["process_id"])
         start = {"rss_mb": process.rss_mb(), "fds": process.open_fds()}
         began = time.perf_counter()
+        samples: list[int] = []  # RSS every 30 s: growth that levels off is a cache, growth that does not is a leak
         async with anyio.create_task_group() as group:
-            for index in range(clients):
-                if shared:
-                    group.start_soon(_client_run, probe, index, calls, cancel_rate, tally)
-                else:
-                    group.start_soon(_own_session, open_client, index, calls, cancel_rate, tally)
+            group.start_soon(_sample_rss, process, samples)
+            callers = anyio.create_task_group()
+            async with callers:
+                for index in range(clients):
+                    if shared:
+                        callers.start_soon(_client_run, probe, index, calls, cancel_rate, tally)
+                    else:
+                        callers.start_soon(_own_session, open_client, index, calls, cancel_rate, tally)
+            group.cancel_scope.cancel()  # the callers are done: stop sampling
         elapsed = time.perf_counter() - began
         drain_seconds = await _drain(probe)
         stats = await _status(probe)
@@ -137,11 +142,17 @@ async def _soak(open_client: Callable[[], Any], clients: int, calls: int, cancel
     return {
         "calls": clients * calls, "seconds": round(elapsed, 1), **{k: tally.outcomes[k] for k in
         ("completed", "busy", "cancelled", "error", "hung")}, "first_errors": tally.first_errors,
-        "rss_mb": [round(start["rss_mb"]), round(end["rss_mb"])], "fds": [start["fds"], end["fds"]],
+        "rss_mb": [round(start["rss_mb"]), round(end["rss_mb"])], "rss_every_30s": samples, "fds": [start["fds"], end["fds"]],
         "drained_after_s": round(drain_seconds, 2), "queue_depth": stats["queue_depth"], "running": stats["running"],
         "engine": {k: stats[k] for k in ("completed", "cancelled", "rejected", "expired", "failed")},
         "snapshot_mb": round(stats["backend"].get("snapshot_bytes", 0) / 2**20),  # saved contexts: part of the RSS
     }
+
+
+async def _sample_rss(process: Process, samples: list[int]) -> None:
+    while True:
+        await anyio.sleep(30)
+        samples.append(round(process.rss_mb()))
 
 
 async def _own_session(open_client, index: int, calls: int, cancel_rate: float, tally: Tally) -> None:
@@ -164,10 +175,13 @@ async def _http_server(argv: list[str], env: dict[str, str], log: Path):
     try:
         await _wait_for_health(f"http://127.0.0.1:{port}/health", server, log)
 
-        def open_client():
-            http = create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
-            return Client(streamable_http_client(url, http_client=http), mode="legacy",
-                          read_timeout_seconds=_CALL_BOUND_SECONDS)
+        @asynccontextmanager
+        async def open_client():
+            # the HTTP client is ours to close: a client left open keeps its connection, and a server fd
+            async with create_mcp_http_client(headers={"Authorization": f"Bearer {token}"}) as http:
+                async with Client(streamable_http_client(url, http_client=http), mode="legacy",
+                                  read_timeout_seconds=_CALL_BOUND_SECONDS) as client:
+                    yield client
 
         yield open_client
     finally:
@@ -195,6 +209,7 @@ def _print(transport: str, clients: int, report: dict[str, Any]) -> None:
     print(f"{transport}: {clients} clients, {report['calls']} calls in {report['seconds']} s")
     print(f"  completed {report['completed']}  busy {report['busy']}  cancelled {report['cancelled']}  "
           f"error {report['error']}  hung {report['hung']}")
+    print(f"  server RSS every 30 s: {report['rss_every_30s']} MB")
     for message in report["first_errors"]:
         print(f"    error: {message}")
     print(f"  server RSS {report['rss_mb'][0]} -> {report['rss_mb'][1]} MB (saved contexts at the end: "

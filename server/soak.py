@@ -106,13 +106,15 @@ async def _client_run(client: Client, index: int, calls: int, cancel_rate: float
             tally.add("error", text)
 
 
-async def _drain(client: Client) -> float:
+async def _drain(client: Client, bound: float = 120.0) -> float | None:
+    """Seconds until nothing waits or runs; None when that did not happen within `bound`."""
     started = time.perf_counter()
-    while True:
+    while time.perf_counter() - started < bound:
         status = await _status(client)
         if status["queue_depth"] == 0 and status["running"] == 0:
             return time.perf_counter() - started
         await asyncio.sleep(0.2)
+    return None
 
 
 async def _soak(open_client: Callable[[], Any], clients: int, calls: int, cancel_rate: float, shared: bool) -> dict[str, Any]:
@@ -143,7 +145,7 @@ async def _soak(open_client: Callable[[], Any], clients: int, calls: int, cancel
         "calls": clients * calls, "seconds": round(elapsed, 1), **{k: tally.outcomes[k] for k in
         ("completed", "busy", "cancelled", "error", "hung")}, "first_errors": tally.first_errors,
         "rss_mb": [round(start["rss_mb"]), round(end["rss_mb"])], "rss_every_30s": samples, "fds": [start["fds"], end["fds"]],
-        "drained_after_s": round(drain_seconds, 2), "queue_depth": stats["queue_depth"], "running": stats["running"],
+        "drained_after_s": None if drain_seconds is None else round(drain_seconds, 2), "queue_depth": stats["queue_depth"], "running": stats["running"],
         "engine": {k: stats[k] for k in ("completed", "cancelled", "rejected", "expired", "failed")},
         "snapshot_mb": round(stats["backend"].get("snapshot_bytes", 0) / 2**20),  # saved contexts: part of the RSS
     }
@@ -214,7 +216,8 @@ def _print(transport: str, clients: int, report: dict[str, Any]) -> None:
         print(f"    error: {message}")
     print(f"  server RSS {report['rss_mb'][0]} -> {report['rss_mb'][1]} MB (saved contexts at the end: "
           f"{report['snapshot_mb']} MB, bounded by --snapshot-mb)   open fds {report['fds'][0]} -> {report['fds'][1]}")
-    print(f"  queue drained {report['drained_after_s']} s after the last call (depth {report['queue_depth']}, "
+    drained = "did NOT drain" if report["drained_after_s"] is None else f"drained {report['drained_after_s']} s"
+    print(f"  queue {drained} after the last call (depth {report['queue_depth']}, "
           f"running {report['running']}); engine counts {report['engine']}")
 
 

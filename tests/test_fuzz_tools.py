@@ -102,18 +102,19 @@ def _broken(schema: dict[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
 # A schema cannot say "domain or world_id", nor what a constraint object holds; these narrow the
 # published schema to calls that can run, so that generated text, states and histories reach the model.
 _CONSTRAINT = {
-    "type": "object",
-    "properties": {
-        "id": {"type": "string", "minLength": 1, "maxLength": 100},
-        "kind": {"enum": ["rule", "pattern"]},
-        "expr": {"type": "string"},
-        "pattern": {"type": "string"},
-        "syntax": {"enum": ["regex", "glob"]},
-        "target": {"enum": ["action", "observation"]},
-    },
-    "required": ["id", "kind"],
-    "additionalProperties": False,
+    "anyOf": [
+        {"type": "object", "properties": {"id": {"type": "string", "minLength": 1, "maxLength": 100},
+                                          "kind": {"const": "pattern"}, "pattern": {"type": "string"},
+                                          "syntax": {"enum": ["regex", "glob"]}, "target": {"enum": ["action", "observation"]}},
+         "required": ["id", "kind", "pattern"], "additionalProperties": False},
+        {"type": "object", "properties": {"id": {"type": "string", "minLength": 1, "maxLength": 100},
+                                          "kind": {"const": "rule"},
+                                          "expr": {"enum": ["true", "action.size() < 100", "!action.contains('rm ')"]}},
+         "required": ["id", "kind", "expr"], "additionalProperties": False},
+    ]
 }
+_FREE_TEXT_DOMAINS = ["search", "terminal"]  # any non-empty text is an action there
+_TEXT_ACTION = {"type": "string", "minLength": 1, "maxLength": 200}
 _RUNNABLE = {
     "simulate_action": (["domain", "action"], ["task", "state", "history", "temperature", "max_tokens", "seed"]),
     "dry_run_plan": (["domain", "steps"], ["task", "history", "temperature", "stop_on_error", "seed"]),
@@ -127,6 +128,10 @@ def _runnable(tool: str, schema: dict[str, Any], domains: list[str]) -> dict[str
         return None
     required, optional = _RUNNABLE[tool]
     properties = {name: schema["properties"][name] for name in required + optional}
+    if "action" in required:
+        properties.update(domain={"enum": _FREE_TEXT_DOMAINS}, action=_TEXT_ACTION)
+    if "steps" in required:
+        properties.update(domain={"enum": _FREE_TEXT_DOMAINS}, steps={"type": "array", "items": _TEXT_ACTION, "minItems": 1})
     if tool == "check_constraints":
         properties["constraints"] = {"type": "array", "items": _CONSTRAINT, "minItems": 1, "maxItems": 4}
     if tool == "world":
@@ -137,12 +142,13 @@ def _runnable(tool: str, schema: dict[str, Any], domains: list[str]) -> dict[str
 
 def _arguments(tool: str, schema: dict[str, Any], domains: list[str]) -> st.SearchStrategy[Any]:
     runnable = _runnable(tool, schema, domains)
-    return st.one_of(
-        from_schema(runnable) if runnable else st.nothing(),  # calls that run: the model answers these
+    wild = st.one_of(
         from_schema(schema),  # anything the published schema allows
         _broken(schema),
         st.dictionaries(_TEXT, _JSON, max_size=6),  # names the schema never heard of
     )
+    # half the calls run, so the model answers generated text, states and histories
+    return st.one_of(from_schema(runnable), wild) if runnable else wild
 
 
 def _fuzz(tool: str, schema: dict[str, Any], domains: list[str], check) -> None:

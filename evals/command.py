@@ -31,11 +31,28 @@ def add_eval_parser(commands: argparse._SubParsersAction, model_flags: argparse.
     bench.add_argument("--judge-url", help="an OpenAI-compatible endpoint that also grades each prediction on the five "
                        "dimensions (format, factuality, consistency, realism, quality); samples already done are not re-graded")
     bench.add_argument("--judge-model", help="the judge's model name on that endpoint (default: the one it serves)")
+    drift = kinds.add_parser(
+        "drift", parents=[model_flags], help="closed-loop drift of the terminal domain against a real sandboxed shell",
+        description="Each scenario's commands are simulated teacher-forced, closed loop, and anchored (reality recorded "
+        "into the world every K steps), and compared with what a real bash printed. Prints a Markdown table; "
+        "OUT/drift.json holds every step.",
+    )
+    drift.add_argument("scenarios", nargs="?", type=Path, help="a scenarios JSONL file (default: the shipped set)")
+    drift.add_argument("--live", action="store_true", help="run the commands in a fresh sandbox now instead of using "
+                       "the recorded reality")
+    drift.add_argument("--anchor-every", type=int, default=2, help="anchored mode: record reality every K steps (2)")
+    drift.add_argument("--diverge-below", type=float, default=0.6,
+                       help="a step diverges when its output similarity is below this, or success/failure disagree (0.6)")
+    drift.add_argument("--limit", type=int, help="at most this many scenarios")
+    drift.add_argument("--max-tokens", type=int, default=128, help="most tokens per prediction (128)")
+    drift.add_argument("--out", type=Path, default=Path("eval-results"), help="where the report goes (eval-results)")
     bench.add_argument("--domain-prompts", action="store_true",
                        help="use this server's own system prompt per domain instead of each sample's system_str")
 
 
 def run_eval(args: argparse.Namespace, settings, model, domains: dict[str, DomainPack]) -> int:
+    if args.evaluation == "drift":
+        return asyncio.run(_drift(args, settings, model, domains))
     from .samples import SampleError, load_samples
 
     try:
@@ -91,5 +108,46 @@ async def _bench(args, settings, model, domains, samples) -> int:
     (args.out / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     table = markdown(report)
     (args.out / "report.md").write_text(table + "\n", encoding="utf-8")
+    print(table)
+    return 0
+
+
+async def _drift(args, settings, model, domains) -> int:
+    import tempfile
+
+    from ..server.runtime import build_context
+    from ..store import Store
+    from .drift import drift_markdown, load_scenarios, run_for_real, simulate_modes, summarize_drift
+    from .make_scenarios import SHIPPED
+    from .one_step import progress_line
+
+    path = args.scenarios or SHIPPED
+    try:
+        scenarios = load_scenarios(path)[: args.limit]
+    except (OSError, ValueError) as exc:
+        print(f"agentworld-mcp: {exc}", file=sys.stderr)
+        return 2
+    if args.live:
+        scenarios = [run_for_real(scenario) for scenario in scenarios]
+    store = Store(Path(tempfile.mkdtemp(prefix="agentworld-drift-")) / "worlds.sqlite3")  # worlds of this run only
+    ctx = build_context(settings.model_copy(update={"result_cache": 0}), model, domains, store=store, keep_jobs=False)
+    sampling = {"temperature": 0, "max_tokens": args.max_tokens, "seed": 0}
+    ctx.engine.start()
+    try:
+        described = await ctx.engine.wait_ready()
+        per_scenario = {}
+        for number, scenario in enumerate(scenarios, 1):
+            per_scenario[scenario.id] = await simulate_modes(ctx, scenario, args.anchor_every, args.diverge_below, sampling)
+            progress_line(number, len(scenarios))
+    finally:
+        ctx.engine.close()
+    about = {"model": {"name": described.name, "file": described.file}, "scenarios_file": str(path),
+             "reality": "live sandbox" if args.live else "recorded", "anchor_every": args.anchor_every,
+             "diverge_below": args.diverge_below, "sampling": sampling, "effects": settings.effects}
+    report = summarize_drift(per_scenario, about)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "drift.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    table = drift_markdown(report)
+    (args.out / "drift.md").write_text(table + "\n", encoding="utf-8")
     print(table)
     return 0

@@ -25,10 +25,14 @@ def normalized(text: str) -> str:
     return "\n".join(" ".join(line.split()) for line in text.strip().splitlines() if line.strip())
 
 
+def similarity(a: str, b: str) -> float:
+    """Normalized edit similarity, 0..1 (texts normalized by the caller)."""
+    return 1.0 if a == b else round(fuzz.ratio(a, b) / 100, 4)
+
+
 def score(predicted: str, truth: str, pack: DomainPack) -> Scores:
     ours, real = normalized(predicted), normalized(truth)
-    similarity = 1.0 if ours == real else fuzz.ratio(ours, real) / 100
     agrees = None
     if pack.name in OUTCOME_DOMAINS:
         agrees = (first_error_line(predicted, pack.error_markers) is None) == (first_error_line(truth, pack.error_markers) is None)
-    return Scores(round(similarity, 4), ours == real, agrees)
+    return Scores(similarity(ours, real), ours == real, agrees)

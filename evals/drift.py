@@ -21,6 +21,8 @@ from pathlib import Path
 from statistics import mean
 from typing import Any
 
+from mcp.server.mcpserver.exceptions import ToolError
+
 from ..domains.effects import first_error_line
 from ..tools.context import ToolContext
 from ..tools.requests import SimulateRequest
@@ -127,17 +129,25 @@ async def simulate_modes(ctx: ToolContext, scenario: Scenario, anchor_every: int
     for step, (action, real) in enumerate(zip(scenario.actions, scenario.real), 1):
         history = [{"action": a, "observation": s} for a, s in zip(scenario.actions[: step - 1], screens[: step - 1])]
         request = SimulateRequest(domain="terminal", action=action, task=scenario.task, state=state, history=history, **sampling)
-        prediction = await simulate_action(ctx, request)
-        scores["teacher_forced"].append(score_step(step, prediction, action, real, markers, diverge_below))
+        scores["teacher_forced"].append(await _scored(ctx, request, step, action, real, markers, diverge_below))
     for mode in ("closed_loop", "anchored"):
         world_id = open_world(ctx, "terminal", scenario.task, state, None, []).world_id
         for step, (action, real, screen) in enumerate(zip(scenario.actions, scenario.real, screens), 1):
             request = SimulateRequest(world_id=world_id, action=action, commit=True, **sampling)
-            prediction = await simulate_action(ctx, request)
-            scores[mode].append(score_step(step, prediction, action, real, markers, diverge_below))
+            scores[mode].append(await _scored(ctx, request, step, action, real, markers, diverge_below))
             if mode == "anchored" and step % anchor_every == 0:
                 await record_reality(ctx, world_id, action, screen)  # the agent ran this step for real
     return scores
+
+
+async def _scored(ctx: ToolContext, request: SimulateRequest, step: int, action: str, real: Executed,
+                  markers: tuple[str, ...], diverge_below: float) -> StepScore:
+    """One simulated step, scored; a step the server refuses (a history past the context, say) diverged."""
+    try:
+        prediction = await simulate_action(ctx, request)
+    except ToolError as exc:
+        return StepScore(step, 0.0, False, True, f"[no prediction: {exc}]")
+    return score_step(step, prediction, action, real, markers, diverge_below)
 
 
 def summarize_drift(per_scenario: dict[str, dict[str, list[StepScore]]], about: dict[str, Any]) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""`agentworld-mcp eval bench FILES...`: the one-step evaluation from the command line."""
+"""`agentworld-mcp eval bench FILES...` (one-step predictions) and `eval drift` (whole scenarios
+against a real shell) from the command line."""
 
 from __future__ import annotations
 
@@ -31,6 +32,8 @@ def add_eval_parser(commands: argparse._SubParsersAction, model_flags: argparse.
     bench.add_argument("--judge-url", help="an OpenAI-compatible endpoint that also grades each prediction on the five "
                        "dimensions (format, factuality, consistency, realism, quality); samples already done are not re-graded")
     bench.add_argument("--judge-model", help="the judge's model name on that endpoint (default: the one it serves)")
+    bench.add_argument("--domain-prompts", action="store_true",
+                       help="use this server's own system prompt per domain instead of each sample's system_str")
     drift = kinds.add_parser(
         "drift", parents=[model_flags], help="closed-loop drift of the terminal domain against a real sandboxed shell",
         description="Each scenario's commands are simulated teacher-forced, closed loop, and anchored (reality recorded "
@@ -40,14 +43,19 @@ def add_eval_parser(commands: argparse._SubParsersAction, model_flags: argparse.
     drift.add_argument("scenarios", nargs="?", type=Path, help="a scenarios JSONL file (default: the shipped set)")
     drift.add_argument("--live", action="store_true", help="run the commands in a fresh sandbox now instead of using "
                        "the recorded reality")
-    drift.add_argument("--anchor-every", type=int, default=2, help="anchored mode: record reality every K steps (2)")
+    drift.add_argument("--anchor-every", type=_positive, default=2, help="anchored mode: record reality every K steps (2)")
     drift.add_argument("--diverge-below", type=float, default=0.6,
                        help="a step diverges when its output similarity is below this, or success/failure disagree (0.6)")
     drift.add_argument("--limit", type=int, help="at most this many scenarios")
     drift.add_argument("--max-tokens", type=int, default=128, help="most tokens per prediction (128)")
     drift.add_argument("--out", type=Path, default=Path("eval-results"), help="where the report goes (eval-results)")
-    bench.add_argument("--domain-prompts", action="store_true",
-                       help="use this server's own system prompt per domain instead of each sample's system_str")
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
+    return value
 
 
 def run_eval(args: argparse.Namespace, settings, model, domains: dict[str, DomainPack]) -> int:

@@ -89,7 +89,7 @@ def test_no_samples_is_one_line_and_exit_2(tmp_path, server_argv, server_env):
     assert done.stderr.strip().splitlines() == ["agentworld-mcp: no benchmark files: give <domain>_test.jsonl files or a folder holding them"]
 
 
-def test_a_judge_on_a_real_model_server_grades_each_prediction_on_five_dimensions(tmp_path, model_info, server_argv,
+def test_a_model_server_predicts_and_a_judge_on_it_grades_each_prediction_on_five_dimensions(tmp_path, model_info, server_argv,
                                                                                    server_env):
     from agentworld_mcp.server.llama_server import free_port, llama_server
 
@@ -97,6 +97,12 @@ def test_a_judge_on_a_real_model_server_grades_each_prediction_on_five_dimension
         graded = subprocess.run([*server_argv, "eval", "bench", str(BENCH), "--out", str(tmp_path / "graded"),
                                  "--max-tokens", "24", "--limit", "1", "--judge-url", judge.base_url],
                                 env=server_env, capture_output=True, text=True, timeout=600)
+        remote = subprocess.run([*server_argv, "--base-url", judge.base_url, "eval", "bench", str(BENCH), "--out",
+                                 str(tmp_path / "remote"), "--max-tokens", "16", "--limit", "1"],
+                                env=server_env, capture_output=True, text=True, timeout=600)
+    assert remote.returncode == 0, remote.stderr  # the predictions themselves from the model server
+    remote_report = json.loads((tmp_path / "remote" / "report.json").read_text())
+    assert remote_report["backend"] == "llama-server" and remote_report["overall_mean_of_samples"]["samples"] == 2
     assert graded.returncode == 0, graded.stderr
     results = [json.loads(line) for line in (tmp_path / "graded" / "results.jsonl").read_text().splitlines()]
     assert all(r["judge_error"] is None for r in results), results  # the schema-constrained verdict always parses

@@ -56,7 +56,9 @@ async def predict_sample(engine: Engine, pack: DomainPack, sample: BenchSample, 
     # A terminal's end rule needs the keystrokes, which a sample holds only inside its message:
     # terminal replies end at the model's own stop (or max_tokens) instead.
     end_rule = None if pack.observation_end == "shell-prompt" else observation_end(pack.observation_end)
-    request = GenerationRequest(tuple(sample.messages(system)), sampling, end_rule=end_rule)
+    # as the tools do: a reasoning model may think for three quarters of the reply, then must answer
+    request = GenerationRequest(tuple(sample.messages(system)), sampling, end_rule=end_rule,
+                                thinking_budget=max(1, sampling.max_tokens * 3 // 4))
     completion = await engine.generate(request, Priority.PLAN)
     reply = completion.text[: completion.end.at] if completion.end is not None else completion.text
     predicted = parse_reply(reply, pack.wrapped_observation)

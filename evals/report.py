@@ -27,13 +27,14 @@ def _figures(results: list[SampleResult]) -> dict[str, Any]:
 
 def _judged(results: list[SampleResult]) -> dict[str, Any]:
     rated = [r for r in results if r.judge is not None]
+    errors = sum(r.judge_error is not None for r in results)
     if not rated:
-        return {"judge_score": None}
+        return {"judge_score": None, "judge_errors": errors}
     return {
         "judge_score": round(mean(r.judge_score for r in rated), 2),
         "judge_dimensions": {name: round(mean(r.judge[name] for r in rated), 3) for name in DIMENSIONS},
         "judged": len(rated),
-        "judge_errors": sum(r.judge_error is not None for r in results),
+        "judge_errors": errors,
     }
 
 
@@ -41,13 +42,15 @@ def summarize(results: list[SampleResult], about: dict[str, Any]) -> dict[str, A
     """`about`: the model, backend and sampling, stated with the figures."""
     by_domain = {domain: _figures([r for r in results if r.domain == domain])
                  for domain in sorted({r.domain for r in results})}
-    domain_means = {key: round(mean(f[key] for f in by_domain.values()), 4) for key in ("similarity", "exact")}
-    judged = [f["judge_score"] for f in by_domain.values() if f["judge_score"] is not None]
-    domain_means["judge_score"] = round(mean(judged), 2) if judged else None
+    domain_means = None
+    if by_domain:
+        domain_means = {key: round(mean(f[key] for f in by_domain.values()), 4) for key in ("similarity", "exact")}
+        judged = [f["judge_score"] for f in by_domain.values() if f["judge_score"] is not None]
+        domain_means["judge_score"] = round(mean(judged), 2) if judged else None
     return {
         **about,
         "domains": by_domain,
-        "overall_mean_of_domains": domain_means if by_domain else None,
+        "overall_mean_of_domains": domain_means,
         "overall_mean_of_samples": _figures(results) if results else None,
     }
 

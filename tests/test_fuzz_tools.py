@@ -206,6 +206,15 @@ async def test_a_huge_input_quoted_in_an_error_is_cut_in_its_middle(fuzz_server)
     assert text.endswith("terminal, web")  # the end says what would have been right
 
 
+async def test_arguments_that_break_the_schema_get_one_line_per_field(fuzz_server):
+    async with Client(fuzz_server, mode="legacy") as client:
+        result = await client.call_tool("simulate_action", {"domain": "terminal", "temperature": 5, "history": ["ls"]})
+    assert result.is_error and result.content[0].text == (
+        "Error executing tool simulate_action: invalid arguments: action: Field required; "
+        "history.0: Input should be a valid dictionary (got 'ls'); temperature: Input should be less than or equal to 2 (got 5)"
+    )
+
+
 def _expand(value: Any) -> Any:
     """Seeds keep huge values short in the file: {"$repeat": "ab", "times": 1000}."""
     if isinstance(value, dict) and "$repeat" in value:

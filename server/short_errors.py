@@ -18,7 +18,7 @@ from typing import Any
 LONGEST_ERROR = 1_000
 
 
-_REPORT_HEAD = re.compile(r"\A(Error executing tool [^:]+): \d+ validation errors? for \w+\n")
+_REPORT_HEAD = re.compile(r"\A(Error executing tool [^:]+): (\d+) validation errors? for \w+\n")
 _REPORT_ITEM = re.compile(
     r"^(?P<field>\S[^\n]*)\n  (?P<problem>[^\n]*?) \[type=(?P<type>[\w.-]+)(?:, input_value=(?P<value>.*?), input_type=\w+)?\]"
     r"(?:\n    For further information visit \S+)?$",
@@ -34,7 +34,9 @@ def readable_validation_error(text: str) -> str:
         f"{m['field']}: {m['problem']}" + (f" (got {m['value']})" if m["value"] is not None and m["type"] != "missing" else "")
         for m in _REPORT_ITEM.finditer(text, head.end())
     ]
-    return f"{head[1]}: invalid arguments: " + "; ".join(items) if items else text
+    if len(items) != int(head[2]):  # not the report this was written for: keep every word of it
+        return text
+    return f"{head[1]}: invalid arguments: " + "; ".join(items)
 
 
 def shortened(text: str, limit: int = LONGEST_ERROR) -> str:

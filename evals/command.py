@@ -113,11 +113,7 @@ async def _bench(args, settings, model, domains, samples) -> int:
         "judge": {"url": judge.url, "model": args.judge_model} if judge else None,
     }
     report = summarize(results, about)
-    (args.out / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    table = markdown(report)
-    (args.out / "report.md").write_text(table + "\n", encoding="utf-8")
-    print(table)
-    return 0
+    return _publish(args.out, "report", report, markdown(report))
 
 
 async def _drift(args, settings, model, domains) -> int:
@@ -153,9 +149,13 @@ async def _drift(args, settings, model, domains) -> int:
              "reality": "live sandbox" if args.live else "recorded", "anchor_every": args.anchor_every,
              "diverge_below": args.diverge_below, "sampling": sampling, "effects": settings.effects}
     report = summarize_drift(per_scenario, about)
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "drift.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    table = drift_markdown(report)
-    (args.out / "drift.md").write_text(table + "\n", encoding="utf-8")
+    return _publish(args.out, "drift", report, drift_markdown(report))
+
+
+def _publish(out: Path, name: str, report: dict, table: str) -> int:
+    """OUT/NAME.json with every figure, OUT/NAME.md with the table, and the table on stdout."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"{name}.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    (out / f"{name}.md").write_text(table + "\n", encoding="utf-8")
     print(table)
     return 0

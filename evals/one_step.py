@@ -17,6 +17,7 @@ from pathlib import Path
 from ..domains import DomainPack
 from ..domains.boundaries import observation_end
 from ..domains.parsing import parse_reply
+from ..domains.protocol import system_prompt
 from ..engine import Engine, GenerationRequest, Priority, Sampling
 from .judge import Judge, JudgeError
 from .metrics import score
@@ -38,12 +39,6 @@ class SampleResult:
     judge: dict[str, int] | None = None  # the five 1-5 ratings, when a judge was asked
     judge_score: float | None = None  # their mean mapped to 0-100
     judge_error: str | None = None
-
-
-def done_ids(results_file: Path) -> set[str]:
-    if not results_file.exists():
-        return set()
-    return {json.loads(line)["id"] for line in results_file.read_text(encoding="utf-8").splitlines() if line.strip()}
 
 
 def read_results(results_file: Path) -> list[SampleResult]:
@@ -80,9 +75,7 @@ async def run_bench(engine: Engine, domains: dict[str, DomainPack], samples: lis
                     results_file: Path, use_domain_prompts: bool = False, judge: Judge | None = None,
                     on_done: Callable[[int, int], None] | None = None) -> list[SampleResult]:
     """Predict every sample not yet in `results_file`; returns all results in the file."""
-    from ..domains.protocol import system_prompt
-
-    skip = done_ids(results_file)
+    skip = {result.id for result in read_results(results_file)}
     todo = [sample for sample in samples if sample.id not in skip]
     gate = asyncio.Semaphore(max(1, engine.stats().workers))
     finished = 0

@@ -9,6 +9,7 @@ with the real earlier turns as history (teacher forcing).
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,11 +59,9 @@ def load_samples(paths: Iterable[Path], domains: Iterable[str]) -> list[BenchSam
         with file.open(encoding="utf-8") as lines:
             for number, line in enumerate(lines, 1):
                 if line.strip():
-                    samples.append(_sample(_json(line, file, number),
-                                           file_domain, known, f"{file}:{number}"))
-    ids = [sample.id for sample in samples]
-    if len(set(ids)) != len(ids):
-        twice = next(i for i in ids if ids.count(i) > 1)
+                    samples.append(_sample(_json(line, file, number), file_domain, known, f"{file}:{number}"))
+    twice = next((id_ for id_, n in Counter(sample.id for sample in samples).items() if n > 1), None)
+    if twice is not None:
         raise SampleError(f"sample id {twice!r} appears twice; ids must be unique across the files given")
     return samples
 

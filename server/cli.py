@@ -15,8 +15,8 @@ import sys
 from typing import Any
 
 from ..domains import PackError
-from ..store import StoreError
 from ..evals.command import add_eval_parser
+from ..store import StoreError
 from .commands import COMMANDS, add_parsers, run
 from .model_files import ModelFileError
 from .settings import Settings, SettingsError, load_settings
@@ -201,11 +201,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "soak":
         import asyncio
 
+        from .settings import settings_env
         from .soak import run_soak
 
         transports = ["stdio", "http"] if args.transport == "both" else [args.transport]
-        from .settings import settings_env
-
         return asyncio.run(run_soak(settings_env(settings), args.clients, args.calls, args.cancel_rate, transports))
 
     from .app import create_server

@@ -86,6 +86,7 @@ def _first_per_domain(samples: list[BenchSample], limit: int) -> list[BenchSampl
 async def _bench(args, settings, model, domains, samples) -> int:
     from ..engine import Sampling
     from ..server.runtime import build_context
+    from ..tools.simulate import SamplingOverrides, thinking_budget
     from .judge import Judge
     from .one_step import progress_line, run_bench
     from .report import markdown, summarize
@@ -100,6 +101,7 @@ async def _bench(args, settings, model, domains, samples) -> int:
     try:
         described = await ctx.engine.wait_ready()
         results = await run_bench(ctx.engine, domains, samples, sampling, args.out / "results.jsonl",
+                                  thinking_budget=thinking_budget(ctx, SamplingOverrides(), sampling),  # the tools' rule
                                   use_domain_prompts=args.domain_prompts, judge=judge, on_done=progress_line)
     finally:
         ctx.engine.close()

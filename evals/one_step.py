@@ -47,13 +47,13 @@ def read_results(results_file: Path) -> list[SampleResult]:
 
 
 async def predict_sample(engine: Engine, pack: DomainPack, sample: BenchSample, sampling: Sampling,
-                         system: str | None = None, judge: Judge | None = None) -> SampleResult:
+                         thinking_budget: int | None = None, system: str | None = None,
+                         judge: Judge | None = None) -> SampleResult:
+    """`thinking_budget`: the most tokens a reasoning model may think before it must answer."""
     # A terminal's end rule needs the keystrokes, which a sample holds only inside its message:
     # terminal replies end at the model's own stop (or max_tokens) instead.
     end_rule = None if pack.observation_end == "shell-prompt" else observation_end(pack.observation_end)
-    # as the tools do: a reasoning model may think for three quarters of the reply, then must answer
-    request = GenerationRequest(tuple(sample.messages(system)), sampling, end_rule=end_rule,
-                                thinking_budget=max(1, sampling.max_tokens * 3 // 4))
+    request = GenerationRequest(tuple(sample.messages(system)), sampling, end_rule=end_rule, thinking_budget=thinking_budget)
     completion = await engine.generate(request, Priority.PLAN)
     reply = completion.text[: completion.end.at] if completion.end is not None else completion.text
     predicted = parse_reply(reply, pack.wrapped_observation)
@@ -72,8 +72,8 @@ async def predict_sample(engine: Engine, pack: DomainPack, sample: BenchSample, 
 
 
 async def run_bench(engine: Engine, domains: dict[str, DomainPack], samples: list[BenchSample], sampling: Sampling,
-                    results_file: Path, use_domain_prompts: bool = False, judge: Judge | None = None,
-                    on_done: Callable[[int, int], None] | None = None) -> list[SampleResult]:
+                    results_file: Path, thinking_budget: int | None = None, use_domain_prompts: bool = False,
+                    judge: Judge | None = None, on_done: Callable[[int, int], None] | None = None) -> list[SampleResult]:
     """Predict every sample not yet in `results_file`; returns all results in the file."""
     skip = {result.id for result in read_results(results_file)}
     todo = [sample for sample in samples if sample.id not in skip]
@@ -87,7 +87,7 @@ async def run_bench(engine: Engine, domains: dict[str, DomainPack], samples: lis
             pack = domains[sample.domain]
             system = system_prompt(pack, demonstrations=False) if use_domain_prompts else None
             async with gate:
-                result = await predict_sample(engine, pack, sample, sampling, system, judge)
+                result = await predict_sample(engine, pack, sample, sampling, thinking_budget, system, judge)
             sink.write(json.dumps(asdict(result), ensure_ascii=False) + "\n")
             sink.flush()  # what is written survives an interrupted run
             finished += 1

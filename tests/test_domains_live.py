@@ -92,6 +92,23 @@ async def test_tools_are_refused_for_a_domain_that_does_not_take_them(mcp_server
     assert result.is_error and "not 'terminal'" in result.content[0].text
 
 
+def test_tool_schemas_are_read_by_their_own_draft_and_output_schemas_reach_the_model():
+    from agentworld_mcp.tools.tool_definitions import parse_tool_definitions
+
+    # Draft-07 tuple `items` is not a 2020-12 schema: read by 2020-12 this tool would be refused.
+    tuple_schema = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {"point": {"type": "array", "items": [{"type": "number"}, {"type": "number"}]}},
+        "required": ["point"],
+    }
+    output = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
+    tools = parse_tool_definitions([{"name": "plot", "inputSchema": tuple_schema, "outputSchema": output}], 10_000)
+    assert tools.call_problem("plot", {"point": [1, 2]}) is None
+    assert "at point/0" in tools.call_problem("plot", {"point": ["x", 2]})
+    assert '"outputSchema"' in tools.prompt_text()
+
+
 def test_tool_definitions_fill_their_place_in_the_mcp_instructions():
     from agentworld_mcp.tools.tool_definitions import parse_tool_definitions
 

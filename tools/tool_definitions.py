@@ -31,22 +31,42 @@ class ToolSet:
     def prompt_text(self) -> str:
         return json.dumps(list(self.definitions), ensure_ascii=False, indent=1)
 
+    def definition(self, name: str) -> dict[str, Any] | None:
+        return next((d for d in self.definitions if d["name"] == name), None)
+
+    def call_problem(self, name: str, arguments: Any) -> str | None:
+        """Why the server would refuse this call before running it (unknown tool, arguments that
+        break the input schema), or None. Checked by the schema's own draft ($schema), as the server does."""
+        definition = self.definition(name)
+        if definition is None:
+            return f"the simulated server has no tool {name!r}; its tools: {', '.join(self.names)}"
+        schema = definition.get("inputSchema")
+        problem = schema_problem(schema, arguments, "arguments") if schema else None
+        return f"arguments for {name!r} break its input schema {problem}" if problem else None
+
     def check_call(self, action: str, where: str) -> None:
         """`action` is the mcp domain's canonical `{"name": ..., "arguments": {...}}`."""
         call = json.loads(action)
-        definition = next((d for d in self.definitions if d["name"] == call["name"]), None)
-        if definition is None:
-            raise ToolError(
-                f"{where}: the simulated server has no tool {call['name']!r}; its tools: {', '.join(self.names)}"
-            )
-        schema = definition.get("inputSchema")
-        if schema:
-            import jsonschema  # where used, as below: it costs the server's start-up 0.03 s
+        problem = self.call_problem(call["name"], call["arguments"])
+        if problem is not None:
+            raise ToolError(f"{where}: {problem}")
 
-            error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(call["arguments"]))
-            if error is not None:
-                path = "/".join(str(part) for part in error.absolute_path) or "arguments"
-                raise ToolError(f"{where}: arguments for {call['name']!r} break its input schema at {path}: {error.message}")
+
+def schema_problem(schema: dict[str, Any], value: Any, root: str) -> str | None:
+    """The clearest way `value` breaks `schema`, as "at PATH: message" (`root` names the top), or None.
+    Checked by the schema's own draft ($schema; 2020-12 when it names none), as its server checks it."""
+    jsonschema = _jsonschema()
+    validator = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)(schema)
+    error = jsonschema.exceptions.best_match(validator.iter_errors(value))
+    if error is None:
+        return None
+    return f"at {'/'.join(str(part) for part in error.absolute_path) or root}: {error.message}"
+
+
+def _jsonschema():
+    import jsonschema  # where used: it costs the server's start-up 0.03 s
+
+    return jsonschema
 
 
 def parse_tool_definitions(raw: Any, max_chars: int) -> ToolSet:
@@ -63,15 +83,24 @@ def parse_tool_definitions(raw: Any, max_chars: int) -> ToolSet:
         if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not item["name"]:
             raise ToolError(f"tools[{index}] has no name; expected {_SHAPE}")
         schema = item.get("inputSchema", item.get("input_schema", item.get("parameters")))
-        if schema is not None:
-            import jsonschema
-
-            try:
-                jsonschema.Draft202012Validator.check_schema(schema)
-            except jsonschema.SchemaError as exc:
-                raise ToolError(f"tools[{index}] ({item['name']}): inputSchema is not a JSON Schema: {exc.message}") from None
+        output_schema = item.get("outputSchema")
+        for field, value in (("inputSchema", schema), ("outputSchema", output_schema)):
+            if value is not None:
+                _check_schema(value, f"tools[{index}] ({item['name']}): {field}")
         definition = {"name": item["name"], "description": str(item.get("description", ""))}
         if schema is not None:
             definition["inputSchema"] = schema
+        if output_schema is not None:  # the shape of a result's structured content: the model answers in it
+            definition["outputSchema"] = output_schema
         definitions.append(definition)
     return ToolSet(tuple(definitions))
+
+
+def _check_schema(schema: Any, where: str) -> None:
+    jsonschema = _jsonschema()
+    if not isinstance(schema, dict):
+        raise ToolError(f"{where} is not a JSON Schema: expected an object")
+    try:
+        jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator).check_schema(schema)
+    except jsonschema.SchemaError as exc:
+        raise ToolError(f"{where} is not a JSON Schema: {exc.message}") from None

@@ -153,8 +153,11 @@ class Store:
         self._db.close()
 
     # --- worlds ------------------------------------------------------------------------------
-    def create_world(self, domain: str, task: str, state: str, tools: Any, parent: tuple[str, int] | None = None) -> str:
-        world_id = _new_id("w")
+    def create_world(
+        self, domain: str, task: str, state: str, tools: Any, parent: tuple[str, int] | None = None, world_id: str = ""
+    ) -> str:
+        """A new world; `world_id` names it (a twin's world keeps its name across restarts), else one is made."""
+        world_id = world_id or _new_id("w")
         self._db.execute(
             "INSERT INTO worlds (id, domain, task, state, tools, parent_id, forked_at, created_at) VALUES (?,?,?,?,?,?,?,?)",
             (world_id, domain, task, state, json.dumps(tools) if tools is not None else None,
@@ -174,6 +177,13 @@ class Store:
             (limit,),
         ).fetchall()
         return [(_world_row(row), row[-1]) for row in rows]
+
+    def set_world_scene(self, world_id: str, state: str, tools: Any) -> None:
+        """A named world reopened against a server whose tools (or described state) changed."""
+        self._db.execute(
+            "UPDATE worlds SET state = ?, tools = ? WHERE id = ?",
+            (state, json.dumps(tools) if tools is not None else None, world_id),
+        )
 
     def close_world(self, world_id: str) -> None:
         self._db.execute("UPDATE worlds SET closed = 1 WHERE id = ?", (world_id,))
@@ -195,6 +205,13 @@ class Store:
         with self._transaction():
             self._db.execute("DELETE FROM steps WHERE world_id = ? AND position = ?", (world_id, step.position))
             self._insert_step(world_id, step)
+
+    def set_prediction(self, world_id: str, position: int, predicted: str, similarity: float, diff: str) -> bool:
+        """A real step gains the prediction it is measured against; False if the step is gone or not real."""
+        return self._db.execute(
+            "UPDATE steps SET predicted = ?, similarity = ?, diff = ? WHERE world_id = ? AND position = ? AND source = 'real'",
+            (predicted, similarity, diff, world_id, position),
+        ).rowcount == 1
 
     def truncate(self, world_id: str, keep: int) -> int:
         """Drop the steps after position `keep`; returns how many went."""

@@ -18,8 +18,10 @@ from ..domains import PackError
 from ..evals.command import add_eval_parser
 from ..store import StoreError
 from .commands import COMMANDS, add_parsers, run
+from .http_serving import HttpOptions, HttpServingError
 from .model_files import ModelFileError
 from .settings import Settings, SettingsError, load_settings
+from .twin.command import add_twin_parser
 
 log = logging.getLogger("agentworld_mcp")
 
@@ -106,17 +108,20 @@ def _parser() -> argparse.ArgumentParser:
         parents=[model_flags],
     )
     commands = parser.add_subparsers(dest="command")
-    serve = commands.add_parser("serve", parents=[model_flags], help="serve MCP (the default: stdio)")
-    serve.add_argument("--transport", choices=["stdio", "http"], default="stdio")
-    serve.add_argument("--host", default="127.0.0.1",
-                       help="address for --transport http (default 127.0.0.1; any other needs --auth-token)")
-    serve.add_argument("--port", type=int, default=8765, help="port for --transport http (8765)")
-    serve.add_argument("--auth-token", help="the bearer token every HTTP client must send (prefer AGENTWORLD_AUTH_TOKEN)")
-    serve.add_argument("--allowed-host", action="append", default=[], metavar="HOST",
-                       help="a Host header to accept besides this machine's own names (repeatable)")
-    serve.add_argument("--allowed-origin", action="append", default=[], metavar="ORIGIN",
-                       help="a browser Origin to accept, e.g. https://app.example (repeatable)")
-    serve.add_argument("--stateless", action="store_true", help="no HTTP sessions: for several replicas behind a load balancer")
+    serving_flags = argparse.ArgumentParser(add_help=False)
+    serving = serving_flags.add_argument_group("transport")
+    serving.add_argument("--transport", choices=["stdio", "http"], default="stdio")
+    serving.add_argument("--host", default="127.0.0.1",
+                         help="address for --transport http (default 127.0.0.1; any other needs --auth-token)")
+    serving.add_argument("--port", type=int, default=8765, help="port for --transport http (8765)")
+    serving.add_argument("--auth-token", help="the bearer token every HTTP client must send (prefer AGENTWORLD_AUTH_TOKEN)")
+    serving.add_argument("--allowed-host", action="append", default=[], metavar="HOST",
+                         help="a Host header to accept besides this machine's own names (repeatable)")
+    serving.add_argument("--allowed-origin", action="append", default=[], metavar="ORIGIN",
+                         help="a browser Origin to accept, e.g. https://app.example (repeatable)")
+    serving.add_argument("--stateless", action="store_true", help="no HTTP sessions: for several replicas behind a load balancer")
+    commands.add_parser("serve", parents=[model_flags, serving_flags], help="serve MCP (the default: stdio)")
+    add_twin_parser(commands, [model_flags, serving_flags])
     commands.add_parser("model", parents=[model_flags], help="prepare and check the model file, print what it is")
     bench = commands.add_parser("bench", parents=[model_flags], help="measure where the time goes; prints ratios from one run")
     bench.add_argument("--section", type=int, action="append", choices=range(1, 7), metavar="N",
@@ -163,6 +168,16 @@ def _describe_model(model) -> int:
     return 0
 
 
+def _http_options(args: argparse.Namespace) -> HttpOptions | None:
+    """The HTTP transport's options, checked (raises HttpServingError); None for stdio."""
+    if getattr(args, "transport", "stdio") != "http":
+        return None
+    token = args.auth_token or os.environ.get("AGENTWORLD_AUTH_TOKEN") or None
+    http = HttpOptions(args.host, args.port, token, tuple(args.allowed_host), tuple(args.allowed_origin), args.stateless)
+    http.check()
+    return http
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
@@ -174,8 +189,11 @@ def main(argv: list[str] | None = None) -> int:
 
         domains = load_domain_packs(settings)
         model = resolve_source(settings)
-        store = open_store(settings) if args.command in (None, "serve") else None
-    except (SettingsError, ModelFileError, PackError, StoreError) as exc:
+        serving = args.command in (None, "serve", "twin")
+        http = _http_options(args) if serving else None
+        # A twin is a server too, but it leaves the jobs in the store to the server that runs them.
+        store = open_store(settings, settle_jobs=args.command != "twin") if serving else None
+    except (SettingsError, ModelFileError, PackError, StoreError, HttpServingError) as exc:
         print(f"agentworld-mcp: {exc}", file=sys.stderr)
         return 2
     if args.command == "model":
@@ -207,21 +225,12 @@ def main(argv: list[str] | None = None) -> int:
         transports = ["stdio", "http"] if args.transport == "both" else [args.transport]
         return asyncio.run(run_soak(settings_env(settings), args.clients, args.calls, args.cancel_rate, transports))
 
+    if args.command == "twin":
+        from .twin.command import run_twin
+
+        return run_twin(args, settings, model, domains, store, http)
     from .app import create_server
 
-    http = None
-    if getattr(args, "transport", "stdio") == "http":
-        from .http_serving import HttpOptions, HttpServingError
-
-        token = args.auth_token or os.environ.get("AGENTWORLD_AUTH_TOKEN") or None
-        http = HttpOptions(args.host, args.port, token, tuple(args.allowed_host), tuple(args.allowed_origin), args.stateless)
-        try:
-            http.check()
-        except HttpServingError as exc:
-            print(f"agentworld-mcp: {exc}", file=sys.stderr)
-            if store is not None:
-                store.close()
-            return 2
     ctx = build_context(settings, model, domains, store)
     server = create_server(ctx, http)
     ctx.engine.start()  # loads in the background: initialize and tools/list answer at once

@@ -167,7 +167,7 @@ async def record_reality(ctx: ToolContext, world_id: str, action: str, observati
         steps = store.steps(world_id)
         pending = next((step for step in steps if step.source == "predicted"), None)
         if pending is not None and pending.action == normalized:
-            similarity, diff = _compare(pending.observation, observation)
+            similarity, diff = compare_observations(pending.observation, observation)
             anchored = StepRow(pending.position, normalized, observation, pending.predicted, pending.effects, "real", similarity, diff)
             store.replace_step(world_id, anchored)
             recorded = RecordResult(step=pending.position, anchored=True, similarity=similarity, diff=diff)
@@ -181,7 +181,8 @@ async def record_reality(ctx: ToolContext, world_id: str, action: str, observati
     return view
 
 
-def _compare(predicted: str, real: str) -> tuple[float, str]:
+def compare_observations(predicted: str, real: str) -> tuple[float, str]:
+    """Similarity (0-1) of a prediction to reality, and their diff, cut to a readable length."""
     a, b = predicted[:_MAX_COMPARED_CHARS], real[:_MAX_COMPARED_CHARS]
     similarity = difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
     diff_lines = list(difflib.unified_diff(a.splitlines(), b.splitlines(), "predicted", "real", lineterm="", n=1))

@@ -1,0 +1,123 @@
+"""Between an MCP tool result and the mcp domain's observation text, both ways.
+
+An observation is the result as the agent's client receives it, in the one form the world model
+reads (recorded reality) and writes (predictions):
+- a success with structured content: that JSON, which is also the spec's text form of it;
+- a success of text blocks only: the text;
+- anything else (an error, images, resources, an empty result): the result envelope as JSON,
+  {"content": [...], "isError": ...}, with binary data replaced by its size, since a world keeps
+  what an agent can reason about, not pixels;
+- a protocol error (unknown tool, say): {"error": {"code": ..., "message": ...}}.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from mcp.shared.exceptions import MCPError
+from mcp.types import CallToolResult, TextContent
+
+from ...tools.tool_definitions import schema_problem
+
+_ENVELOPE_KEYS = {"content", "isError", "structuredContent", "_meta"}
+_BINARY_FIELDS = ("data", "blob")
+_QUOTED_PREDICTION_CHARS = 400
+_JSONRPC_CODES = (-32768, -32000)
+
+
+def observation_of(result: CallToolResult) -> str:
+    blocks = [block.model_dump(by_alias=True, exclude_none=True) for block in result.content]
+    if not result.is_error and blocks and all(block["type"] == "text" for block in blocks):
+        if result.structured_content is not None:
+            return _json(result.structured_content)
+        return "\n".join(block["text"] for block in blocks)
+    if not result.is_error and not blocks and result.structured_content is not None:
+        return _json(result.structured_content)
+    return _json({"content": [_without_binary(block) for block in blocks], "isError": bool(result.is_error)})
+
+
+def protocol_error_observation(error: MCPError) -> str:
+    return _json({"error": {"code": error.code, "message": error.message}})
+
+
+def result_of(observation: str, output_schema: dict[str, Any] | None) -> CallToolResult:
+    """The result a client receives for a predicted observation. Raises MCPError where the prediction
+    is a protocol error. A tool with an output schema gets structured content that follows it, or
+    an error result that says the prediction broke it: a client may rely on the schema."""
+    parsed = _parsed(observation)
+    if isinstance(parsed, dict) and (error := _protocol_error(parsed)) is not None:
+        raise MCPError(*error)
+    if isinstance(parsed, dict) and _is_envelope(parsed):
+        content = [_text_block(item) for item in parsed["content"]]
+        is_error, structured = parsed.get("isError") is True, parsed.get("structuredContent")
+    else:
+        content, is_error = [TextContent(text=observation)], False
+        structured = parsed if isinstance(parsed, dict) else None
+    if output_schema is None or is_error:
+        return CallToolResult(content=content, is_error=is_error, structured_content=structured if output_schema else None)
+    problem = "(no JSON object)" if structured is None else schema_problem(output_schema, structured, "the result")
+    if problem is not None:
+        quoted = observation[:_QUOTED_PREDICTION_CHARS] + ("..." if len(observation) > _QUOTED_PREDICTION_CHARS else "")
+        return CallToolResult(
+            content=[TextContent(text=f"agentworld twin: the predicted result breaks the tool's output schema {problem}; "
+                                      f"the prediction was: {quoted}")],
+            is_error=True,
+        )
+    return CallToolResult(content=content, structured_content=structured)
+
+
+def predicts_error(observation: str, output_schema: dict[str, Any] | None) -> bool:
+    try:
+        return bool(result_of(observation, output_schema).is_error)
+    except MCPError:
+        return True
+
+
+def _parsed(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+def _is_envelope(value: dict[str, Any]) -> bool:
+    content = value.get("content")
+    return (
+        set(value) <= _ENVELOPE_KEYS
+        and isinstance(content, list)
+        and all(isinstance(item, dict) and isinstance(item.get("type"), str) for item in content)
+    )
+
+
+def _protocol_error(value: dict[str, Any]) -> tuple[int, str] | None:
+    """{"error": {"code", "message"}} or the bare pair, with a JSON-RPC code (-32768 to -32000): a tool's
+    own JSON such as {"code": 404, "message": ...} is a result, not a protocol error."""
+    if set(value) - {"error", "jsonrpc", "id", "code", "message", "data"}:
+        return None
+    inner = value["error"] if isinstance(value.get("error"), dict) else value
+    code, message = inner.get("code"), inner.get("message")
+    if type(code) is int and _JSONRPC_CODES[0] <= code <= _JSONRPC_CODES[1] and isinstance(message, str):
+        return code, message
+    return None
+
+
+def _text_block(item: dict[str, Any]) -> TextContent:
+    # A predicted image or resource has no real bytes: the agent reads what the model wrote about it.
+    if item["type"] == "text" and isinstance(item.get("text"), str):
+        return TextContent(text=item["text"])
+    return TextContent(text=_json(item))
+
+
+def _without_binary(block: dict[str, Any]) -> dict[str, Any]:
+    block = dict(block)
+    for field in _BINARY_FIELDS:
+        if isinstance(block.get(field), str):
+            block[field] = f"<{len(block[field])} base64 characters>"
+    if isinstance(block.get("resource"), dict):
+        block["resource"] = _without_binary(block["resource"])
+    return block
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=2)

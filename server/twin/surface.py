@@ -1,0 +1,71 @@
+"""The twin's MCP surface: the real server's tools, verbatim, plus two read-only resources.
+
+Built on the SDK's low-level server: the tools are data read from another server, not Python
+functions, so their schemas pass through exactly as the real server wrote them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from typing import Any
+
+from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
+from mcp.types import (
+    INVALID_PARAMS,
+    CallToolRequestParams,
+    CallToolResult,
+    ListResourcesResult,
+    ListToolsResult,
+    ReadResourceRequestParams,
+    ReadResourceResult,
+    Resource,
+    TextResourceContents,
+)
+
+from .twin import Twin
+
+STATUS_URI = "status://server"
+REPORT_URI = "twin://report"
+
+
+def create_twin_server(twin: Twin) -> Server:
+    real = twin.real.info
+
+    async def list_tools(_ctx: Any, _params: Any) -> ListToolsResult:
+        return ListToolsResult(tools=twin.tools)
+
+    async def call_tool(_ctx: Any, params: CallToolRequestParams) -> CallToolResult:
+        return await twin.call(params.name, params.arguments or {})
+
+    async def list_resources(_ctx: Any, _params: Any) -> ListResourcesResult:
+        return ListResourcesResult(resources=[
+            Resource(uri=STATUS_URI, name="server status", mime_type="application/json",
+                     description="The world model's load and this twin's calls, shadow similarity and drift."),
+            Resource(uri=REPORT_URI, name="twin report", mime_type="application/json",
+                     description="How this twin answered: calls by route; in shadow mode each prediction's "
+                                 "similarity to reality and whether it foresaw errors; the world's drift."),
+        ])
+
+    async def read_resource(_ctx: Any, params: ReadResourceRequestParams) -> ReadResourceResult:
+        if params.uri == REPORT_URI:
+            document = twin.report()
+        elif params.uri == STATUS_URI:
+            document = {"process_id": os.getpid(), **dataclasses.asdict(twin.ctx.engine.stats()), "twin": twin.report()}
+        else:
+            raise MCPError(INVALID_PARAMS, f"unknown resource {params.uri!r}; this twin has {STATUS_URI} and {REPORT_URI}")
+        text = json.dumps(document, indent=2)
+        return ReadResourceResult(contents=[TextResourceContents(uri=params.uri, mime_type="application/json", text=text)])
+
+    return Server(
+        real.name,
+        version=real.version,
+        title=f"{real.title or real.name} (agentworld twin, {twin.options.mode})",
+        instructions=twin.real.instructions,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+        on_list_resources=list_resources,
+        on_read_resource=read_resource,
+    )

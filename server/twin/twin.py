@@ -1,0 +1,289 @@
+"""A twin of a real MCP server: its tools, answered by the world model, by the real server, or both.
+
+- simulate: the world model answers every call in a persistent world (it remembers what the agent
+  created). A call the real server would refuse before running it (an unknown tool, arguments
+  that break the input schema) is refused here, at once and without the model. With real reads,
+  read-only tools reach the real server until the first simulated call, so the world starts
+  from real state; after that, reality and the simulation have parted and everything is simulated.
+- record: every call runs on the real server; call and result are recorded into the world.
+- shadow: as record, and each recorded step is predicted in the background from the real steps
+  before it, so the agent never waits for the model; similarity and error agreement are reported.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections import Counter
+from contextlib import AsyncExitStack
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import anyio
+from anyio.abc import TaskGroup
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.shared.exceptions import MCPError
+from mcp.types import INVALID_PARAMS, CallToolResult, TextContent, Tool
+
+from ...tools.context import ToolContext
+from ...tools.hindsight import predict_recorded_step
+from ...tools.inputs import validated_scene
+from ...tools.requests import SimulateRequest
+from ...tools.simulate import SamplingOverrides, simulate_action
+from ...tools.tool_definitions import ToolSet
+from ...tools.worlds import record_reality, world_view
+from .observations import observation_of, predicts_error, protocol_error_observation, result_of
+from .real_server import RealServer, RealServerGone
+
+log = logging.getLogger("agentworld_mcp.twin")
+
+Mode = Literal["simulate", "record", "shadow"]
+MODES: tuple[Mode, ...] = ("simulate", "record", "shadow")
+_WORLD_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+_RECENT_COMPARISONS = 20
+_META_KEY = "agentworld/twin"
+
+
+class TwinError(Exception):
+    """The twin cannot start as asked; one line that says why."""
+
+
+@dataclass(frozen=True)
+class TwinOptions:
+    mode: Mode = "simulate"
+    world: str = ""  # the world's name; empty: twin-<the real server's name>
+    real_reads: bool = False
+    fresh: bool = False  # start the named world empty
+    state: str = ""  # what lies behind the real server, for the model (files, records, accounts)
+    max_tokens: int | None = None
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One shadowed call: the prediction beside reality."""
+
+    step: int
+    tool: str
+    similarity: float
+    predicted_error: bool
+    real_error: bool
+
+
+class Twin:
+    """Open with `async with` (it starts the real server and opens the world), then `call`."""
+
+    def __init__(self, ctx: ToolContext, real: RealServer, options: TwinOptions):
+        if ctx.store is None:
+            raise TwinError("a twin keeps its world in the store: give it a --data-dir")
+        self.ctx, self.real, self.options = ctx, real, options
+        self.world_id = ""
+        self.counts: Counter[str] = Counter()
+        self.comparisons: list[Comparison] = []
+        self._tools_by_name: dict[str, Tool] = {}
+        self._tool_set: ToolSet | None = None
+        self._parted = False  # a simulated step exists: reality no longer describes the world
+        self._shadowing = 0
+        self._tasks: TaskGroup | None = None
+        self._exits = AsyncExitStack()
+
+    @property
+    def tools(self) -> list[Tool]:
+        return self.real.tools
+
+    async def __aenter__(self) -> Twin:
+        try:
+            try:
+                await self._exits.enter_async_context(self.real)
+            except Exception as exc:  # it did not start, or did not answer: say so in one line
+                raise TwinError(f"the real server ({self.real.address.describe()}) did not start: {_first_cause(exc)}") from None
+            self._open_world()
+            if self.options.mode == "simulate" and not self.options.real_reads:
+                await self.real.close("closed once its tools were read: simulate mode never calls it")
+            self._tasks = await self._exits.enter_async_context(anyio.create_task_group())
+        except BaseException:
+            await self._exits.aclose()
+            raise
+        return self
+
+    async def __aexit__(self, *exc_info: Any) -> None:
+        if self._tasks is not None:  # pending hindsight predictions: their real steps are already kept
+            self._tasks.cancel_scope.cancel()
+        await self._exits.aclose()
+
+    def _open_world(self) -> None:
+        store = self.ctx.store
+        name = self.options.world or "twin-" + re.sub(r"[^A-Za-z0-9_.-]", "-", self.real.info.name or "server")
+        if not _WORLD_NAME.fullmatch(name):
+            raise TwinError(f"world name {name!r}: use 1-64 letters, digits, '_', '.' or '-', starting with a letter or digit")
+        definitions = [tool.model_dump(by_alias=True, exclude_none=True, mode="json") for tool in self.real.tools]
+        state = self.options.state or (
+            f"The MCP server {self.real.info.name} {self.real.info.version}, reached as {self.real.address.describe()}."
+        )
+        try:
+            scene = validated_scene(self.ctx, "mcp", state, "", definitions)
+        except ToolError as exc:
+            raise TwinError(f"the real server's tools cannot be simulated: {exc}") from None
+        row = store.world(name)
+        if row is None:
+            store.create_world("mcp", "", state, definitions, world_id=name)
+        elif row.domain != "mcp" or row.closed:
+            raise TwinError(f"world {name!r} exists and is {'closed' if row.closed else 'not an mcp world'}; pick another --world")
+        else:
+            if self.options.fresh:
+                store.truncate(name, 0)
+            store.set_world_scene(name, state, definitions)
+        self.world_id = name
+        self._tools_by_name = {tool.name: tool for tool in self.real.tools}
+        self._tool_set = scene.tools
+        self._parted = any(step.source == "predicted" for step in store.steps(name))
+
+    # --- calls ----------------------------------------------------------------------------------
+    async def call(self, name: str, arguments: dict[str, Any]) -> CallToolResult:
+        """The result the agent gets. Raises MCPError for a protocol error (as the real server would)."""
+        if self.options.mode == "record":
+            return await self._real_call(name, arguments)
+        if self.options.mode == "shadow":
+            return await self._real_call(name, arguments, hindsight=True)
+        tool = self._tools_by_name.get(name)
+        if tool is None:
+            self.counts["refused"] += 1
+            raise MCPError(INVALID_PARAMS, f"Unknown tool: {name}")
+        problem = self._tool_set.call_problem(name, arguments)
+        if problem is not None:
+            self.counts["refused"] += 1
+            return _error(f"MCP error {INVALID_PARAMS}: input validation error: {problem}")
+        if self._reads_reality(tool):
+            try:
+                return await self._real_call(name, arguments, fall_back=True)
+            except RealServerGone:
+                pass  # the world model answers instead
+        return await self._simulated_call(tool, arguments)
+
+    def _reads_reality(self, tool: Tool) -> bool:
+        read_only = tool.annotations is not None and tool.annotations.read_only_hint is True
+        return self.options.real_reads and read_only and not self._parted and self.real.gone is None
+
+    async def _simulated_call(self, tool: Tool, arguments: dict[str, Any]) -> CallToolResult:
+        request = SimulateRequest(world_id=self.world_id, action=_action(tool.name, arguments), commit=True,
+                                  max_tokens=self.options.max_tokens)
+        try:
+            prediction = await simulate_action(self.ctx, request)
+        except ToolError as exc:
+            self.counts["failed"] += 1
+            return _error(f"agentworld twin: no prediction: {exc}")
+        if prediction.parse_error is not None:
+            self.counts["failed"] += 1
+            return _error(f"agentworld twin: the world model gave no usable result: {prediction.parse_error}")
+        self._parted = True
+        self.counts["simulated"] += 1
+        meta = {_META_KEY: {"mode": "simulate", "world_id": self.world_id, "truncated": prediction.truncated}}
+        return _with_meta(result_of(prediction.observation, tool.output_schema), meta)
+
+    async def _real_call(
+        self, name: str, arguments: dict[str, Any], hindsight: bool = False, fall_back: bool = False
+    ) -> CallToolResult:
+        """Run on the real server and record into the world. `fall_back`: a gone server raises
+        RealServerGone for the caller to simulate instead; else the agent gets an error result."""
+        action = _action(name, arguments)
+        try:
+            result = await self.real.call(name, arguments)
+        except MCPError as exc:  # the real server's protocol error is an observation too
+            self.counts["real"] += 1
+            await self._record(action, protocol_error_observation(exc), name, hindsight, real_error=True)
+            raise
+        except RealServerGone as exc:
+            if fall_back:
+                raise
+            self.counts["failed"] += 1
+            return _error(f"agentworld twin: {exc}")
+        self.counts["real"] += 1
+        await self._record(action, observation_of(result), name, hindsight, bool(result.is_error))
+        return result
+
+    async def _record(self, action: str, observation: str, tool: str, hindsight: bool, real_error: bool) -> None:
+        """Keep a real step; a failure to keep it is logged, never put between the agent and its result."""
+        try:
+            view = await record_reality(self.ctx, self.world_id, action, observation)
+        except ToolError as exc:
+            log.warning("twin: a real step could not be recorded in %s: %s", self.world_id, exc)
+            return
+        recorded = view.recorded
+        if recorded is None:
+            return
+        if recorded.anchored and recorded.similarity is not None:  # an earlier simulated step met reality
+            predicted = view.steps[recorded.step - 1].predicted
+            self._compare(recorded.step, tool, recorded.similarity, predicted, real_error)
+        elif hindsight and self._tasks is not None:
+            self._shadowing += 1
+            self._tasks.start_soon(self._hindsight, recorded.step, tool, real_error)
+
+    async def _hindsight(self, step: int, tool: str, real_error: bool) -> None:
+        try:
+            overrides = SamplingOverrides(max_tokens=self.options.max_tokens)
+            prediction, similarity = await predict_recorded_step(self.ctx, self.world_id, step, overrides)
+            if similarity is not None:
+                self._compare(step, tool, similarity, prediction.observation, real_error)
+            else:
+                self.counts["uncompared"] += 1
+        except ToolError as exc:
+            self.counts["uncompared"] += 1
+            log.warning("twin: step %d of %s was not predicted: %s", step, self.world_id, exc)
+        finally:
+            self._shadowing -= 1
+
+    def _compare(self, step: int, tool: str, similarity: float, predicted: str | None, real_error: bool) -> None:
+        schema = self._tools_by_name[tool].output_schema if tool in self._tools_by_name else None
+        predicted_error = predicts_error(predicted, schema) if predicted is not None else False
+        self.comparisons.append(Comparison(step, tool, similarity, predicted_error, real_error))
+
+    # --- what it reports ------------------------------------------------------------------------
+    def report(self) -> dict[str, Any]:
+        view = world_view(self.ctx, self.world_id)
+        by_tool: dict[str, list[float]] = {}
+        for comparison in self.comparisons:
+            by_tool.setdefault(comparison.tool, []).append(comparison.similarity)
+        compared = self.comparisons
+        return {
+            "mode": self.options.mode,
+            "world_id": self.world_id,
+            "world_uri": f"world://{self.world_id}",
+            "real_server": {
+                "address": self.real.address.describe(), "name": self.real.info.name, "version": self.real.info.version,
+                "answering": self.real.gone is None, "stopped": self.real.gone,
+            },
+            "calls": dict(self.counts),
+            "shadow": {
+                "compared": len(compared),
+                "pending": self._shadowing,
+                "mean_similarity": _mean([c.similarity for c in compared]),
+                "error_agreement": _mean([float(c.predicted_error == c.real_error) for c in compared]),
+                "by_tool": {tool: {"compared": len(s), "mean_similarity": _mean(s)} for tool, s in sorted(by_tool.items())},
+                "recent": [c.__dict__ for c in compared[-_RECENT_COMPARISONS:]],
+            },
+            "drift": view.drift.model_dump(),
+            "steps": len(view.steps),
+        }
+
+
+def _first_cause(exc: BaseException) -> str:
+    """The innermost error, out of the task groups the SDK wraps it in."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+def _action(name: str, arguments: dict[str, Any]) -> str:
+    return json.dumps({"name": name, "arguments": arguments}, ensure_ascii=False)
+
+
+def _error(text: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(text=text)], is_error=True)
+
+
+def _with_meta(result: CallToolResult, meta: dict[str, Any]) -> CallToolResult:
+    return result.model_copy(update={"meta": {**(result.meta or {}), **meta}})
+
+
+def _mean(values: list[float]) -> float | None:
+    return round(sum(values) / len(values), 4) if values else None

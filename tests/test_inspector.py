@@ -7,25 +7,19 @@ elsewhere. The Inspector gives each request 60 s, so the calls here stay small.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
-INSPECTOR = REPO / ".ci" / "inspector" / "node_modules" / ".bin" / "mcp-inspector"
-INSTALL = "npm install --prefix .ci/inspector --no-save --no-audit --no-fund @modelcontextprotocol/inspector@2"
+from .third_party import INSPECTOR, INSPECTOR_INSTALL, TIME_SERVER, installed
+
 QUICK = {"temperature": 0, "max_tokens": 16}
 
 
 def _inspector() -> Path:
-    if not INSPECTOR.exists():
-        message = f"the MCP Inspector is not installed; in the repository root run: {INSTALL}"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return INSPECTOR
+    return installed(INSPECTOR, INSPECTOR_INSTALL)
 
 
 def _inspect(server_argv, server_env, *request: str, timeout: float = 300) -> tuple[int, dict]:
@@ -107,3 +101,27 @@ def test_a_tool_error_reaches_the_inspector_as_an_error_result(server_argv, serv
     assert printed["result"]["isError"] is True
     message = printed["result"]["content"][0]["text"]
     assert "no-such-world" in message and "terminal" in message  # names the known domains
+
+
+def _twin_of_the_time_server(mode: str) -> list[str]:
+    return [sys.executable, "-m", "agentworld_mcp", "twin", "--mode", mode, "--world", f"inspector-{mode}",
+            "--fresh", "--max-tokens", "24", "--effects", "parser", "--", *TIME_SERVER]
+
+
+def test_the_inspector_sees_the_twin_list_what_the_real_server_lists(server_env):
+    _, real = _inspect(TIME_SERVER, server_env, "--method", "tools/list", timeout=120)
+    status, twin = _inspect(_twin_of_the_time_server("simulate"), server_env, "--method", "tools/list", timeout=120)
+    assert status == 0 and twin["result"]["tools"] == real["result"]["tools"]
+
+
+def test_the_inspector_gets_refusals_at_once_and_predictions_from_a_simulating_twin(server_env):
+    argv = _twin_of_the_time_server("simulate")
+    status, refused = _inspect(argv, server_env, "--method", "tools/call", "--tool-name", "get_current_time",
+                               "--tool-args-json", json.dumps({"timezone": 7}), timeout=120)
+    assert status == 5 and refused["result"]["isError"] is True
+    assert "-32602" in refused["result"]["content"][0]["text"]
+    # A valid call is predicted: an answer or an error result, either way marked as the twin's.
+    status, predicted = _inspect(argv, server_env, "--method", "tools/call", "--tool-name", "get_current_time",
+                                 "--tool-args-json", json.dumps({"timezone": "Europe/Lisbon"}))
+    assert status in (0, 5), predicted
+    assert predicted["result"]["_meta"]["agentworld/twin"]["mode"] == "simulate"

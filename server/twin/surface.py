@@ -25,6 +25,7 @@ from mcp.types import (
     TextResourceContents,
 )
 
+from ...tools.worlds import world_view
 from .twin import Twin
 
 STATUS_URI = "status://server"
@@ -47,6 +48,8 @@ def create_twin_server(twin: Twin) -> Server:
             Resource(uri=REPORT_URI, name="twin report", mime_type="application/json",
                      description="How this twin answered: calls by route; in shadow mode each prediction's "
                                  "similarity to reality and whether it foresaw errors; the world's drift."),
+            Resource(uri=f"world://{twin.world_id}", name="twin world", mime_type="application/json",
+                     description="The world behind this twin: every call, predicted or real, and its drift."),
         ])
 
     async def read_resource(_ctx: Any, params: ReadResourceRequestParams) -> ReadResourceResult:
@@ -54,8 +57,10 @@ def create_twin_server(twin: Twin) -> Server:
             document = twin.report()
         elif params.uri == STATUS_URI:
             document = {"process_id": os.getpid(), **dataclasses.asdict(twin.ctx.engine.stats()), "twin": twin.report()}
+        elif params.uri == f"world://{twin.world_id}":
+            document = world_view(twin.ctx, twin.world_id).model_dump(mode="json")
         else:
-            raise MCPError(INVALID_PARAMS, f"unknown resource {params.uri!r}; this twin has {STATUS_URI} and {REPORT_URI}")
+            raise MCPError(INVALID_PARAMS, f"unknown resource {params.uri!r}; see resources/list")
         text = json.dumps(document, indent=2)
         return ReadResourceResult(contents=[TextResourceContents(uri=params.uri, mime_type="application/json", text=text)])
 

@@ -1,0 +1,75 @@
+"""Between tool results and observations: what a twin records from reality and how it answers from a prediction."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from mcp.shared.exceptions import MCPError
+from mcp.types import CallToolResult, ImageContent, TextContent
+
+from agentworld_mcp.server.twin.observations import observation_of, predicts_error, protocol_error_observation, result_of
+
+TIME_SCHEMA = {
+    "type": "object",
+    "properties": {"timezone": {"type": "string"}, "datetime": {"type": "string"}},
+    "required": ["timezone", "datetime"],
+}
+
+
+def _text(text: str, **fields) -> CallToolResult:
+    return CallToolResult(content=[TextContent(text=text)], **fields)
+
+
+def test_a_text_result_is_its_text_and_a_structured_one_is_its_json():
+    assert observation_of(_text("line one\nline two")) == "line one\nline two"
+    structured = {"timezone": "UTC", "datetime": "2026-12-04T02:00:00+00:00"}
+    # The server's text rendering may differ (the filesystem server sends the file); the structure is canonical.
+    assert json.loads(observation_of(_text("file body", structured_content=structured))) == structured
+
+
+def test_errors_images_and_empty_results_keep_the_envelope_without_binary_data():
+    error = json.loads(observation_of(_text("Not found: /x", is_error=True)))
+    assert error == {"content": [{"type": "text", "text": "Not found: /x"}], "isError": True}
+    image = CallToolResult(content=[ImageContent(data="QUJD" * 1000, mime_type="image/png")])
+    kept = json.loads(observation_of(image))
+    assert kept["content"][0]["data"] == "<4000 base64 characters>" and kept["isError"] is False
+    assert json.loads(observation_of(CallToolResult(content=[]))) == {"content": [], "isError": False}
+
+
+def test_a_predicted_text_answers_as_text_and_an_envelope_as_what_it_says():
+    assert result_of("plain answer", None).content[0].text == "plain answer"
+    envelope = json.dumps({"content": [{"type": "text", "text": "denied"}], "isError": True})
+    refused = result_of(envelope, None)
+    assert refused.is_error and refused.content[0].text == "denied"
+
+
+def test_a_predicted_protocol_error_is_raised_but_a_tools_own_error_json_is_a_result():
+    with pytest.raises(MCPError) as raised:
+        result_of(json.dumps({"jsonrpc": "2.0", "id": 3, "error": {"code": -32601, "message": "no such tool"}}), None)
+    assert raised.value.code == -32601
+    own = result_of(json.dumps({"code": 404, "message": "repository not found"}), None)
+    assert not own.is_error and "repository not found" in own.content[0].text
+    recorded = protocol_error_observation(MCPError(-32602, "Unknown tool: nope"))
+    assert predicts_error(recorded, None)
+
+
+def test_a_tool_with_an_output_schema_gets_conforming_structure_or_an_error_saying_so():
+    good = json.dumps({"timezone": "UTC", "datetime": "2026-12-04T02:00:00+00:00"})
+    answered = result_of(good, TIME_SCHEMA)
+    assert not answered.is_error and answered.structured_content["timezone"] == "UTC"
+    for broken, problem in ((json.dumps({"timezone": "UTC"}), "'datetime' is a required property"),
+                            ("It is two o'clock.", "no JSON object")):
+        refused = result_of(broken, TIME_SCHEMA)
+        assert refused.is_error and refused.structured_content is None
+        assert "output schema" in refused.content[0].text and problem in refused.content[0].text
+    assert predicts_error("It is two o'clock.", TIME_SCHEMA) and not predicts_error(good, TIME_SCHEMA)
+
+
+def test_a_recorded_observation_reads_back_as_the_same_kind_of_result():
+    for result in (_text("hello"), _text("boom", is_error=True),
+                   _text("{}", structured_content={"timezone": "UTC", "datetime": "now"})):
+        schema = TIME_SCHEMA if result.structured_content else None
+        again = result_of(observation_of(result), schema)
+        assert bool(again.is_error) == bool(result.is_error)
+        assert again.structured_content == result.structured_content

@@ -1,0 +1,31 @@
+"""Third-party programs the tests drive, installed by .ci/run: where they are, and what to run without them.
+
+Under CI a missing one fails the test (the install broke); elsewhere it skips with the command to install it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+INSPECTOR = REPO / ".ci" / "inspector" / "node_modules" / ".bin" / "mcp-inspector"
+INSPECTOR_INSTALL = "npm install --prefix .ci/inspector --no-save --no-audit --no-fund @modelcontextprotocol/inspector@2"
+FILESYSTEM_SERVER = REPO / ".ci" / "servers" / "node_modules" / ".bin" / "mcp-server-filesystem"
+FILESYSTEM_INSTALL = (
+    "npm install --prefix .ci/servers --no-save --no-audit --no-fund @modelcontextprotocol/server-filesystem@2026.8.31"
+)
+# The reference time server from PyPI (the test extra), beside this interpreter.
+TIME_SERVER = [str(Path(sys.executable).parent / "mcp-server-time"), "--local-timezone", "UTC"]
+
+
+def installed(program: Path, install: str) -> Path:
+    if not program.exists():
+        message = f"{program.name} is not installed; in the repository root run: {install}"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return program

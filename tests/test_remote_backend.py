@@ -264,3 +264,27 @@ def test_the_batch_command_and_the_simulator_take_the_model_server_too(remote, s
     with Simulator(base_url=remote.base_url, data_dir=tmp_path) as simulator:
         prediction = simulator.simulate_sync("terminal", "ls", **QUICK)
         assert prediction.model.architecture == "llama-server" and prediction.usage.completion_tokens > 0
+
+
+async def test_a_shadowing_twin_predicts_on_the_model_server(remote, server_env):
+    """The twin's predictions go wherever the server's do: here, llama-server's slots."""
+    import sys
+
+    from mcp.client.stdio import StdioServerParameters
+
+    from .third_party import TIME_SERVER
+
+    argv = [sys.executable, "-m", "agentworld_mcp", "twin", "--mode", "shadow", "--world", "remote-shadow", "--fresh",
+            "--base-url", remote.base_url, "--max-tokens", "24", "--effects", "off", "--", *TIME_SERVER]
+    async with Client(StdioServerParameters(command=argv[0], args=argv[1:], env=server_env)) as twin:
+        for zone in ("UTC", "Asia/Tokyo", "America/Lima"):  # three predictions in flight at once, on the slots
+            assert not (await twin.call_tool("get_current_time", {"timezone": zone})).is_error
+        for _ in range(300):
+            status = json.loads((await twin.read_resource("status://server")).contents[0].text)
+            if not status["twin"]["shadow"]["pending"]:
+                break
+            await asyncio.sleep(1)
+    assert status["model"]["architecture"] == "llama-server"
+    shadow, calls = status["twin"]["shadow"], status["twin"]["calls"]
+    assert shadow["compared"] >= 1 and shadow["compared"] + calls.get("uncompared", 0) == 3
+    assert status["completed"] >= shadow["compared"]

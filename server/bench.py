@@ -268,12 +268,22 @@ async def _remote_overhead(remote, base_url: str, calls: int = 30) -> None:
 
 
 async def run_bench(settings: Settings, model: GGUFInfo, sections: set[int] | None = None) -> int:
-    """Sections 1-6 (all by default)."""
-    wanted = sections or set(range(1, 7))
+    """Sections 1-7 (all by default)."""
+    wanted = sections or set(range(1, 8))
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {platform.python_implementation()} {platform.python_version()}")
     print(f"model: {model.name} ({model.quantization}, {model.size_bytes / 1e6:.0f} MB), threads {settings.threads()}, n_ctx {settings.n_ctx}")
     if 1 in wanted:
         await _server_overhead(settings, model)
+    if wanted & {2, 3, 4, 5, 6}:
+        await _model_sections(settings, model, wanted)
+    if 7 in wanted:
+        from .twin.bench import twin_overhead
+
+        await twin_overhead()
+    return 0
+
+
+async def _model_sections(settings: Settings, model: GGUFInfo, wanted: set[int]) -> None:
     domains = load_domain_packs(settings)
     # The result cache would answer the from-scratch steps of 2 and the clients of 5 without the model.
     uncached = build_context(settings.model_copy(update={"effects": "parser", "result_cache": 0}), model, domains)
@@ -296,4 +306,3 @@ async def run_bench(settings: Settings, model: GGUFInfo, sections: set[int] | No
     finally:
         for ctx in (uncached, cached):
             ctx.engine.close()
-    return 0

@@ -8,6 +8,7 @@ certain: the model is not asked to guess what a schema check would say.
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -55,12 +56,30 @@ class ToolSet:
 def schema_problem(schema: dict[str, Any], value: Any, root: str) -> str | None:
     """The clearest way `value` breaks `schema`, as "at PATH: message" (`root` names the top), or None.
     Checked by the schema's own draft ($schema; 2020-12 when it names none), as its server checks it."""
-    jsonschema = _jsonschema()
-    validator = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)(schema)
-    error = jsonschema.exceptions.best_match(validator.iter_errors(value))
+    error = _jsonschema().exceptions.best_match(_validator(json.dumps(schema, sort_keys=True)).iter_errors(value))
     if error is None:
         return None
     return f"at {'/'.join(str(part) for part in error.absolute_path) or root}: {error.message}"
+
+
+# A world's tools are re-read at every step, and checking a schema against its metaschema costs
+# milliseconds: schemas are checked, and their validators built, once per distinct schema.
+@functools.lru_cache(maxsize=512)
+def _validator(schema_json: str):
+    jsonschema = _jsonschema()
+    schema = json.loads(schema_json)
+    return jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)(schema)
+
+
+@functools.lru_cache(maxsize=512)
+def _metaschema_problem(schema_json: str) -> str | None:
+    jsonschema = _jsonschema()
+    schema = json.loads(schema_json)
+    try:
+        jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator).check_schema(schema)
+    except jsonschema.SchemaError as exc:
+        return exc.message
+    return None
 
 
 def _jsonschema():
@@ -97,10 +116,8 @@ def parse_tool_definitions(raw: Any, max_chars: int) -> ToolSet:
 
 
 def _check_schema(schema: Any, where: str) -> None:
-    jsonschema = _jsonschema()
     if not isinstance(schema, dict):
         raise ToolError(f"{where} is not a JSON Schema: expected an object")
-    try:
-        jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator).check_schema(schema)
-    except jsonschema.SchemaError as exc:
-        raise ToolError(f"{where} is not a JSON Schema: {exc.message}") from None
+    problem = _metaschema_problem(json.dumps(schema, sort_keys=True))
+    if problem is not None:
+        raise ToolError(f"{where} is not a JSON Schema: {problem}")

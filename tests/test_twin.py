@@ -195,19 +195,29 @@ async def test_when_the_real_server_dies_calls_say_so_and_simulation_goes_on(ser
 
 
 @pytest.mark.parametrize(
-    "real, message",
-    [([], "twin needs the real server"),
-     (["/nonexistent/mcp-server"], "did not start"),
-     ([sys.executable, "-c", "import sys; sys.exit(3)"], "did not start")],
+    "real, flags, message",
+    [([], [], "twin needs the real server"),
+     (["/nonexistent/mcp-server"], [], "did not start"),
+     ([sys.executable, "-c", "import sys; sys.exit(3)"], [], "did not start"),
+     (TIME_SERVER, ["--tool", "get_weather"], "no such tool; it has convert_time, get_current_time"),
+     (TIME_SERVER, ["--world", "../escape"], "world name '../escape'")],
 )
-def test_a_twin_that_cannot_start_says_why_in_one_line(server_env, real, message):
-    argv, _ = _twin_argv("record", real)
+def test_a_twin_that_cannot_start_says_why_in_one_line(server_env, real, flags, message):
+    argv, _ = _twin_argv("record", real, *flags)
     if not real:
         argv = argv[: argv.index("--")]
     done = subprocess.run(argv, env=server_env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
     assert done.returncode == 2 and done.stdout == ""
     last = done.stderr.strip().splitlines()[-1]
     assert last.startswith("agentworld-mcp: ") and message in last and "Traceback" not in done.stderr
+
+
+async def test_a_twin_can_serve_some_of_the_real_tools(server_env):
+    argv, _ = _twin_argv("record", TIME_SERVER, "--tool", "convert_time")
+    async with Client(_stdio(argv, server_env)) as twin:
+        assert [tool.name for tool in (await twin.list_tools()).tools] == ["convert_time"]
+        with pytest.raises(MCPError, match="Unknown tool: get_current_time"):
+            await twin.call_tool("get_current_time", {"timezone": "UTC"})  # not served, so not run for real
 
 
 async def test_the_twin_serves_over_http_too(server_env, tmp_path):

@@ -43,6 +43,8 @@ def add_twin_parser(commands: Any, parents: list[argparse.ArgumentParser]) -> No
                            "so the world starts from real state")
     twin.add_argument("--state", default="", help="what lies behind the real server, for the model (files, records, ...)")
     twin.add_argument("--max-tokens", type=int, help="most tokens the model writes per call (default: the domain's)")
+    twin.add_argument("--tool", action="append", default=[], metavar="NAME",
+                      help="serve only this one of the real server's tools (repeatable; default all)")
     twin.add_argument("real_command", nargs=argparse.REMAINDER, help="-- then the real server's command and arguments")
 
 
@@ -63,7 +65,7 @@ def run_twin(
         print("agentworld-mcp: twin needs the real server: its command after -- (stdio), or --url (HTTP), not both",
               file=sys.stderr)
         return 2
-    options = TwinOptions(args.mode, args.world, args.real_reads, args.fresh, args.state, args.max_tokens)
+    options = TwinOptions(args.mode, args.world, args.real_reads, args.fresh, args.state, args.max_tokens, tuple(args.tool))
     # No jobs: the agent talks to the twin as to the real server and knows no job tool; a call runs to its end.
     ctx = build_context(settings, model, domains, store, keep_jobs=False)
     if options.mode != "record":

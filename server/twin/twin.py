@@ -57,6 +57,7 @@ class TwinOptions:
     fresh: bool = False  # start the named world empty
     state: str = ""  # what lies behind the real server, for the model (files, records, accounts)
     max_tokens: int | None = None
+    tools: tuple[str, ...] = ()  # serve only these of the real server's tools (a large server, a small context)
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,7 @@ class Twin:
         self.world_id = ""
         self.counts: Counter[str] = Counter()
         self.comparisons: list[Comparison] = []
+        self._served: list[Tool] = []
         self._tools_by_name: dict[str, Tool] = {}
         self._tool_set: ToolSet | None = None
         self._parted = False  # a simulated step exists: reality no longer describes the world
@@ -89,7 +91,7 @@ class Twin:
 
     @property
     def tools(self) -> list[Tool]:
-        return self.real.tools
+        return self._served
 
     async def __aenter__(self) -> Twin:
         try:
@@ -116,14 +118,15 @@ class Twin:
         name = self.options.world or "twin-" + re.sub(r"[^A-Za-z0-9_.-]", "-", self.real.info.name or "server")
         if not _WORLD_NAME.fullmatch(name):
             raise TwinError(f"world name {name!r}: use 1-64 letters, digits, '_', '.' or '-', starting with a letter or digit")
-        definitions = [tool.model_dump(by_alias=True, exclude_none=True, mode="json") for tool in self.real.tools]
+        self._served = self._chosen_tools()
+        definitions = [tool.model_dump(by_alias=True, exclude_none=True, mode="json") for tool in self._served]
         state = self.options.state or (
             f"The MCP server {self.real.info.name} {self.real.info.version}, reached as {self.real.address.describe()}."
         )
         try:
             scene = validated_scene(self.ctx, "mcp", state, "", definitions)
         except ToolError as exc:
-            raise TwinError(f"the real server's tools cannot be simulated: {exc}") from None
+            raise TwinError(f"the real server's tools cannot be simulated ({exc}); serve fewer with --tool NAME") from None
         row = store.world(name)
         if row is None:
             store.create_world("mcp", "", state, definitions, world_id=name)
@@ -134,13 +137,24 @@ class Twin:
                 store.truncate(name, 0)
             store.set_world_scene(name, state, definitions)
         self.world_id = name
-        self._tools_by_name = {tool.name: tool for tool in self.real.tools}
+        self._tools_by_name = {tool.name: tool for tool in self._served}
         self._tool_set = scene.tools
         self._parted = any(step.source == "predicted" for step in store.steps(name))
+
+    def _chosen_tools(self) -> list[Tool]:
+        if not self.options.tools:
+            return list(self.real.tools)
+        known = {tool.name for tool in self.real.tools}
+        if unknown := [name for name in self.options.tools if name not in known]:
+            raise TwinError(f"--tool {', '.join(unknown)}: the real server has no such tool; it has {', '.join(sorted(known))}")
+        return [tool for tool in self.real.tools if tool.name in self.options.tools]
 
     # --- calls ----------------------------------------------------------------------------------
     async def call(self, name: str, arguments: dict[str, Any]) -> CallToolResult:
         """The result the agent gets. Raises MCPError for a protocol error (as the real server would)."""
+        if self.options.tools and name not in self._tools_by_name:  # not served, so not called for real either
+            self.counts["refused"] += 1
+            raise MCPError(INVALID_PARAMS, f"Unknown tool: {name}")
         if self.options.mode == "record":
             return await self._real_call(name, arguments)
         if self.options.mode == "shadow":

@@ -40,6 +40,7 @@ CREATE TABLE IF NOT EXISTS steps (
     diff TEXT,
     created_at REAL NOT NULL,
     reply TEXT,
+    details TEXT,
     PRIMARY KEY (world_id, position)
 );
 CREATE TABLE IF NOT EXISTS jobs (
@@ -85,6 +86,8 @@ class StepRow:
     # A predicted step's reply as history shows it (verbatim, less any reasoning): the next
     # step's prompt then extends the tokens the model holds. A recorded real step has none.
     reply: str | None = None
+    # What a viewer shows beside a predicted step: its usage (tokens, seconds), constraint verdicts, warnings.
+    details: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -140,14 +143,17 @@ class Store:
             raise StoreError(f"{path} is not a usable database ({exc}); move it aside or pass another --data-dir") from None
 
     def _add_missing_columns(self) -> None:
-        """A data file from before steps kept the model's reply gains the column (once, even if two processes race)."""
-        if "reply" in {row[1] for row in self._db.execute("PRAGMA table_info(steps)")}:
-            return
-        try:
-            self._db.execute("ALTER TABLE steps ADD COLUMN reply TEXT")
-        except sqlite3.OperationalError as exc:
-            if "duplicate column" not in str(exc):
-                raise
+        """A data file from before steps kept the model's reply (or their details) gains the column, once,
+        even if two processes race."""
+        present = {row[1] for row in self._db.execute("PRAGMA table_info(steps)")}
+        for column in ("reply", "details"):
+            if column in present:
+                continue
+            try:
+                self._db.execute(f"ALTER TABLE steps ADD COLUMN {column} TEXT")
+            except sqlite3.OperationalError as exc:
+                if "duplicate column" not in str(exc):
+                    raise
 
     def close(self) -> None:
         self._db.close()
@@ -190,11 +196,11 @@ class Store:
 
     def steps(self, world_id: str, up_to: int | None = None) -> list[StepRow]:
         rows = self._db.execute(
-            "SELECT position, action, observation, predicted, effects, source, similarity, diff, reply FROM steps "
+            "SELECT position, action, observation, predicted, effects, source, similarity, diff, reply, details FROM steps "
             "WHERE world_id = ? AND (? IS NULL OR position <= ?) ORDER BY position",
             (world_id, up_to, up_to),
         ).fetchall()
-        return [StepRow(r[0], r[1], r[2], r[3], _loads(r[4]), r[5], r[6], r[7], r[8]) for r in rows]
+        return [StepRow(r[0], r[1], r[2], r[3], _loads(r[4]), r[5], r[6], r[7], r[8], _loads(r[9])) for r in rows]
 
     def append_steps(self, world_id: str, steps: list[StepRow]) -> None:
         with self._transaction():
@@ -225,10 +231,10 @@ class Store:
     def _insert_step(self, world_id: str, step: StepRow) -> None:
         self._db.execute(
             "INSERT INTO steps (world_id, position, action, observation, predicted, effects, source, similarity, diff, "
-            "created_at, reply) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            "created_at, reply, details) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
             (world_id, step.position, step.action, step.observation, step.predicted,
              json.dumps(step.effects) if step.effects is not None else None, step.source, step.similarity, step.diff,
-             time.time(), step.reply),
+             time.time(), step.reply, json.dumps(step.details) if step.details is not None else None),
         )
 
     # --- jobs --------------------------------------------------------------------------------

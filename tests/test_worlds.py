@@ -69,19 +69,23 @@ def test_a_locked_database_is_one_line_naming_the_file(tmp_path):
         holder.close()
 
 
-def test_a_data_file_from_before_replies_were_kept_opens_and_keeps_its_steps(tmp_path):
+def test_a_data_file_from_before_replies_and_details_were_kept_opens_and_keeps_its_steps(tmp_path):
     from agentworld_mcp.store import StepRow
 
     path = tmp_path / "worlds.sqlite3"
     Store(path).close()
     old = sqlite3.connect(path, isolation_level=None)
     old.execute("ALTER TABLE steps DROP COLUMN reply")
+    old.execute("ALTER TABLE steps DROP COLUMN details")
     old.execute("INSERT INTO worlds (id, domain, task, state, created_at) VALUES ('w_old', 'terminal', '', '', 0)")
     old.execute("INSERT INTO steps (world_id, position, action, observation, source, created_at) VALUES ('w_old', 1, 'ls', 'a', 'real', 0)")
     old.close()
     store = Store(path)
-    store.append_steps("w_old", [StepRow(2, "pwd", "/", "/", {}, "predicted", None, None, "**Environment Observation:**\n/")])
-    assert [(s.action, s.reply) for s in store.steps("w_old")] == [("ls", None), ("pwd", "**Environment Observation:**\n/")]
+    store.append_steps("w_old", [StepRow(2, "pwd", "/", "/", {}, "predicted", None, None, "**Environment Observation:**\n/",
+                                         {"usage": {"completion_tokens": 3}})])
+    steps = store.steps("w_old")
+    assert [(s.action, s.reply) for s in steps] == [("ls", None), ("pwd", "**Environment Observation:**\n/")]
+    assert [s.details for s in steps] == [None, {"usage": {"completion_tokens": 3}}]
     store.close()
 
 

@@ -64,11 +64,19 @@ class WorldSession:
         start = len(store.steps(self.row.id))
         rows = [
             StepRow(start + index, action, p.observation, p.observation, p.effects.model_dump(exclude={"source"}),
-                    "predicted", None, None, p.history_turn(action).reply)
+                    "predicted", None, None, p.history_turn(action).reply, _details(p))
             for index, (action, p) in enumerate(steps, 1)
             if p.parse_error is None and p.blocked is None
         ]
         store.append_steps(self.row.id, rows)
+
+
+def _details(prediction: Prediction) -> dict[str, Any]:
+    return {
+        "usage": prediction.usage.model_dump(),
+        "constraints": prediction.constraints.model_dump() if prediction.constraints is not None else None,
+        "warnings": list(prediction.warnings),
+    }
 
 
 def _lock(ctx: ToolContext, world_id: str) -> asyncio.Lock:
@@ -168,7 +176,8 @@ async def record_reality(ctx: ToolContext, world_id: str, action: str, observati
         pending = next((step for step in steps if step.source == "predicted"), None)
         if pending is not None and pending.action == normalized:
             similarity, diff = compare_observations(pending.observation, observation)
-            anchored = StepRow(pending.position, normalized, observation, pending.predicted, pending.effects, "real", similarity, diff)
+            anchored = StepRow(pending.position, normalized, observation, pending.predicted, pending.effects, "real",
+                               similarity, diff, details=pending.details)
             store.replace_step(world_id, anchored)
             recorded = RecordResult(step=pending.position, anchored=True, similarity=similarity, diff=diff)
         else:

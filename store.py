@@ -191,6 +191,18 @@ class Store:
             (state, json.dumps(tools) if tools is not None else None, world_id),
         )
 
+    def version(self, world_id: str = "") -> str:
+        """A token that changes whenever the worlds change (or, given one, that world's steps): a viewer polls it."""
+        if world_id:
+            row = self._db.execute(
+                "SELECT COUNT(*), MAX(created_at), TOTAL(similarity), (SELECT closed FROM worlds WHERE id = ?) "
+                "FROM steps WHERE world_id = ?", (world_id, world_id)).fetchone()
+        else:
+            row = self._db.execute(
+                "SELECT (SELECT COUNT(*) FROM worlds), (SELECT TOTAL(closed) FROM worlds), COUNT(*), MAX(created_at) "
+                "FROM steps").fetchone()
+        return ":".join(str(value) for value in row)
+
     def close_world(self, world_id: str) -> None:
         self._db.execute("UPDATE worlds SET closed = 1 WHERE id = ?", (world_id,))
 

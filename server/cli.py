@@ -22,6 +22,7 @@ from .http_serving import HttpOptions, HttpServingError
 from .model_files import ModelFileError
 from .settings import Settings, SettingsError, load_settings
 from .twin.command import add_twin_parser
+from .viewer.command import add_view_parser
 
 log = logging.getLogger("agentworld_mcp")
 
@@ -122,6 +123,7 @@ def _parser() -> argparse.ArgumentParser:
     serving.add_argument("--stateless", action="store_true", help="no HTTP sessions: for several replicas behind a load balancer")
     commands.add_parser("serve", parents=[model_flags, serving_flags], help="serve MCP (the default: stdio)")
     add_twin_parser(commands, [model_flags, serving_flags])
+    add_view_parser(commands, [model_flags])
     commands.add_parser("model", parents=[model_flags], help="prepare and check the model file, print what it is")
     bench = commands.add_parser("bench", parents=[model_flags], help="measure where the time goes; prints ratios from one run")
     bench.add_argument("--section", type=int, action="append", choices=range(1, 8), metavar="N",
@@ -193,6 +195,8 @@ def main(argv: list[str] | None = None) -> int:
         http = _http_options(args) if serving else None
         # A twin is a server too, but it leaves the jobs in the store to the server that runs them.
         store = open_store(settings, settle_jobs=args.command != "twin") if serving else None
+        if args.command == "view":  # it only reads: jobs a server is running stay as they are
+            store = open_store(settings, settle_jobs=False)
     except (SettingsError, ModelFileError, PackError, StoreError, HttpServingError) as exc:
         print(f"agentworld-mcp: {exc}", file=sys.stderr)
         return 2
@@ -225,6 +229,10 @@ def main(argv: list[str] | None = None) -> int:
         transports = ["stdio", "http"] if args.transport == "both" else [args.transport]
         return asyncio.run(run_soak(settings_env(settings), args.clients, args.calls, args.cancel_rate, transports))
 
+    if args.command == "view":
+        from .viewer.command import run_view
+
+        return run_view(args, store)
     if args.command == "twin":
         from .twin.command import run_twin
 

@@ -43,7 +43,7 @@ async def dry_run_plan(ctx: ToolContext, request: PlanRequest, on_progress: Prog
         async with world_session(ctx, world_id, domain) as session:
             result = await _roll_out(session.scene, list(session.turns), session.ledger, progress)
             if commit:
-                session.commit([(step.action, step.prediction) for step in result.steps])
+                session.commit([(step.action, step.prediction, step.violations) for step in result.steps])
             return result
 
     async def _roll_out(scene: Scene, turns: list[Turn], ledger: EntityLedger | None, progress: Progress) -> PlanResult:

@@ -238,7 +238,8 @@ async def simulate_action(ctx: ToolContext, request: SimulateRequest) -> Predict
             normalized = validated_action(ctx, session.scene, action)
             prediction = await _simulate(session.scene, normalized, session.turns, session.ledger)
             if commit and prediction.blocked is None:
-                session.commit([(normalized, prediction)])
+                verdicts = prediction.constraints.results if prediction.constraints is not None else []
+                session.commit([(normalized, prediction, verdicts)])
             return prediction
 
     async def _simulate(scene: Scene, normalized: str, turns: list[Turn], ledger: EntityLedger | None) -> Prediction:

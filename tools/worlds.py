@@ -23,6 +23,7 @@ from .consistency import EntityLedger
 from .context import ToolContext
 from .inputs import Scene, normalized_action, validated_history, validated_scene
 from .requests import WorldRequest
+from .constraints import ConstraintResult
 from .results import Drift, Prediction, RecordResult, WorldStep, WorldView
 
 _MAX_COMPARED_CHARS = 20_000  # difflib is quadratic; drift over the first 20k characters is plenty
@@ -59,22 +60,23 @@ class WorldSession:
     turns: list[Turn]
     ledger: EntityLedger = field(default_factory=EntityLedger)
 
-    def commit(self, steps: Sequence[tuple[str, Prediction]]) -> None:
+    def commit(self, steps: Sequence[tuple[str, Prediction, Sequence[ConstraintResult]]]) -> None:
+        """Each step: its action, its prediction, and the constraint verdicts it got (kept for viewing)."""
         store = _store(self.ctx)
         start = len(store.steps(self.row.id))
         rows = [
             StepRow(start + index, action, p.observation, p.observation, p.effects.model_dump(exclude={"source"}),
-                    "predicted", None, None, p.history_turn(action).reply, _details(p))
-            for index, (action, p) in enumerate(steps, 1)
+                    "predicted", None, None, p.history_turn(action).reply, _details(p, verdicts))
+            for index, (action, p, verdicts) in enumerate(steps, 1)
             if p.parse_error is None and p.blocked is None
         ]
         store.append_steps(self.row.id, rows)
 
 
-def _details(prediction: Prediction) -> dict[str, Any]:
+def _details(prediction: Prediction, verdicts: Sequence[ConstraintResult]) -> dict[str, Any]:
     return {
         "usage": prediction.usage.model_dump(),
-        "constraints": prediction.constraints.model_dump() if prediction.constraints is not None else None,
+        "constraints": [verdict.model_dump() for verdict in verdicts],
         "warnings": list(prediction.warnings),
     }
 

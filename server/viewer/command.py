@@ -1,0 +1,53 @@
+"""`agentworld-mcp view [--port P] [--export DIR]`: look at worlds and evaluations instead of reading JSON."""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import sys
+from pathlib import Path
+from typing import Any
+
+from ...store import Store
+
+DEFAULT_REPORTS = Path("eval-results")  # where the eval commands write by default
+
+
+def add_view_parser(commands: Any, parents: list[argparse.ArgumentParser]) -> None:
+    view = commands.add_parser(
+        "view", parents=parents,
+        help="a local web page of the worlds (fork tree, step cards, drift) and the evaluation reports; read-only")
+    view.add_argument("--host", default="127.0.0.1", help="loopback only: the viewer has no login (127.0.0.1)")
+    view.add_argument("--port", type=int, default=8766, help="port (8766)")
+    view.add_argument("--export", type=Path, metavar="DIR", help="write the pages as static HTML into DIR instead")
+    view.add_argument("--reports", type=Path, action="append", metavar="DIR",
+                      help=f"a folder of eval bench / eval drift outputs (repeatable; default ./{DEFAULT_REPORTS})")
+
+
+def run_view(args: argparse.Namespace, store: Store) -> int:
+    from .site import Pages, create_app
+
+    pages = Pages(store, args.reports or [DEFAULT_REPORTS])
+    try:
+        if args.export is not None:
+            written = pages.export(args.export)
+            print(f"wrote {written} pages to {args.export}/index.html", file=sys.stderr)
+            return 0
+        if not _loopback(args.host):
+            print(f"agentworld-mcp: --host {args.host}: the viewer has no login, so it serves this machine only; "
+                  "reach it from elsewhere through an SSH tunnel", file=sys.stderr)
+            return 2
+        import uvicorn
+
+        print(f"viewing {store.path} at http://{args.host}:{args.port}/", file=sys.stderr)
+        uvicorn.run(create_app(pages), host=args.host, port=args.port, log_level="warning")
+        return 0
+    finally:
+        store.close()
+
+
+def _loopback(host: str) -> bool:
+    try:
+        return host == "localhost" or ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False

@@ -1,0 +1,136 @@
+"""What the viewer shows, read from the world store and the evaluation reports. Nothing here writes.
+
+The pages take plain values from here; they never reach into the store themselves.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ...store import StepRow, Store, WorldRow
+
+# Screens that are accessibility trees or page dumps: long, and folded on a card until opened.
+FOLDED_DOMAINS = {"android", "web", "os"}
+_FOLD_LINES = 40
+
+
+@dataclass
+class WorldNode:
+    """One world in the fork tree, with the worlds forked from it."""
+
+    row: WorldRow
+    steps: int
+    children: list[WorldNode] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Card:
+    """One step as a card: what was done, what was predicted, what really happened, and its cost."""
+
+    step: StepRow
+    folded: bool
+
+    @property
+    def compared(self) -> bool:
+        return self.step.source == "real" and self.step.predicted is not None
+
+    @property
+    def usage(self) -> dict[str, Any] | None:
+        return (self.step.details or {}).get("usage")
+
+    @property
+    def constraints(self) -> list[dict[str, Any]]:
+        return (self.step.details or {}).get("constraints") or []
+
+    @property
+    def warnings(self) -> list[str]:
+        return (self.step.details or {}).get("warnings", [])
+
+    @property
+    def diff_lines(self) -> list[tuple[str, str]]:
+        """The stored unified diff, each line with its kind: add, del, hunk or same."""
+        kinds = []
+        for line in (self.step.diff or "").splitlines():
+            if line.startswith(("+++", "---", "@@")):
+                kinds.append(("hunk", line))
+            elif line.startswith("+"):
+                kinds.append(("add", line))
+            elif line.startswith("-"):
+                kinds.append(("del", line))
+            else:
+                kinds.append(("same", line))
+        return kinds
+
+
+@dataclass(frozen=True)
+class WorldPage:
+    row: WorldRow
+    cards: list[Card]
+    drift: list[tuple[int, float]]  # (step, similarity) of every step compared with reality
+    parent: WorldRow | None
+    children: list[WorldRow]
+
+
+@dataclass(frozen=True)
+class Report:
+    """An evaluation report found on disk: `eval bench` (report.json) or `eval drift` (drift.json)."""
+
+    kind: str  # "bench" or "drift"
+    path: Path
+    data: dict[str, Any]
+
+    @property
+    def title(self) -> str:
+        model = self.data.get("model") or {}
+        name = model.get("name") if isinstance(model, dict) else model
+        return f"{self.kind}: {self.path.parent.name}" + (f" ({name})" if name else "")
+
+
+def fork_tree(store: Store) -> list[WorldNode]:
+    """The most recent worlds, each under the world it was forked from (roots: newest first)."""
+    listed = store.worlds()
+    nodes = {row.id: WorldNode(row, count) for row, count in listed}
+    roots = []
+    for row, _ in reversed(listed):  # oldest first, so children read in the order they were made
+        parent = nodes.get(row.parent_id) if row.parent_id else None
+        (parent.children if parent is not None else roots).append(nodes[row.id])
+    return list(reversed(roots))
+
+
+def world_page(store: Store, world_id: str) -> WorldPage | None:
+    row = store.world(world_id)
+    if row is None:
+        return None
+    steps = store.steps(world_id)
+    folded = row.domain in FOLDED_DOMAINS
+    cards = [Card(step, folded or step.observation.count("\n") >= _FOLD_LINES) for step in steps]
+    drift = [(step.position, step.similarity) for step in steps if step.similarity is not None]
+    children = [other for other, _ in store.worlds() if other.parent_id == world_id]
+    parent = store.world(row.parent_id) if row.parent_id else None
+    return WorldPage(row, cards, drift, parent, children)
+
+
+def running_mean(points: list[tuple[int, float]]) -> list[tuple[int, float]]:
+    total, means = 0.0, []
+    for index, (step, value) in enumerate(points, 1):
+        total += value
+        means.append((step, total / index))
+    return means
+
+
+def find_reports(folders: list[Path]) -> list[Report]:
+    """Every report.json / drift.json under the folders, newest first; unreadable files are skipped."""
+    found = []
+    for folder in folders:
+        for name, kind in (("report.json", "bench"), ("drift.json", "drift")):
+            for path in sorted(folder.rglob(name)) if folder.is_dir() else []:
+                try:
+                    data = json.loads(path.read_text(encoding="utf-8"))
+                except (OSError, ValueError):
+                    continue
+                if isinstance(data, dict) and ("domains" in data if kind == "bench" else "modes" in data):
+                    found.append(Report(kind, path, data))
+    return sorted(found, key=lambda report: report.path.stat().st_mtime, reverse=True)

@@ -1,0 +1,148 @@
+"""The viewer's pages: rendered from the store by Jinja (autoescaped), served by Starlette, or written as files.
+
+What a page shows came from an agent or a model, so it is only ever text: Jinja escapes it, and
+the served pages carry a content security policy that runs no script but the viewer's own file,
+so even a mistake in escaping could not run what a prediction contains.
+"""
+
+from __future__ import annotations
+
+import shutil
+from urllib.parse import quote
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
+
+from ...store import Store
+from . import reading
+from .charts import Series, bar_chart, line_chart
+
+STATIC = Path(__file__).parent / "static"
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+
+_templates = Environment(loader=PackageLoader("agentworld_mcp.server.viewer", "templates"),
+                         autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
+
+
+@dataclass(frozen=True)
+class Links:
+    """Where pages link to: served (absolute routes, live refresh) or exported (relative files)."""
+
+    root: str
+    ext: str
+    live: bool
+
+    def at_depth(self, depth: int) -> Links:
+        return self if self.live else Links("../" * depth, self.ext, self.live)
+
+
+SERVED = Links("/", "", True)
+EXPORTED = Links("", ".html", False)
+
+
+class Pages:
+    def __init__(self, store: Store, report_dirs: list[Path]):
+        self.store = store
+        self.report_dirs = report_dirs
+
+    def reports(self) -> list[reading.Report]:
+        return reading.find_reports(self.report_dirs)
+
+    def index(self, links: Links) -> str:
+        return self._render("index.html", links, version_url="/version", tree=reading.fork_tree(self.store),
+                            reports=self.reports(), report_dirs=[str(d) for d in self.report_dirs],
+                            store_path=str(self.store.path), version=self.store.version())
+
+    def world(self, world_id: str, links: Links) -> str | None:
+        page = reading.world_page(self.store, world_id)
+        if page is None:
+            return None
+        chart, mean = None, None
+        if page.drift:
+            means = reading.running_mean(page.drift)
+            mean = means[-1][1]
+            chart = line_chart([Series("similarity per compared step", page.drift),
+                                Series("running mean", means, dots=False)], "step", "similarity to reality",
+                               f"Drift of {world_id}")
+        return self._render("world.html", links.at_depth(1), version_url=f"/version?world={quote(world_id)}", page=page,
+                            drift_chart=chart, mean_similarity=mean, version=self.store.version(world_id))
+
+    def report(self, number: int, links: Links) -> str | None:
+        found = self.reports()
+        if not 1 <= number <= len(found):
+            return None
+        report = found[number - 1]
+        return self._render("report.html", links.at_depth(1), version_url="/version", report=report,
+                            charts=_report_charts(report), version=self.store.version())
+
+    def _render(self, template: str, links: Links, **values: Any) -> str:
+        return _templates.get_template(template).render(root=links.root, ext=links.ext, live=links.live, **values)
+
+    def export(self, folder: Path) -> int:
+        """Every page as static HTML under `folder` (index.html, worlds/, reports/, static/); returns the page count."""
+        (folder / "worlds").mkdir(parents=True, exist_ok=True)
+        (folder / "reports").mkdir(exist_ok=True)
+        (folder / "static").mkdir(exist_ok=True)
+        shutil.copy(STATIC / "viewer.css", folder / "static" / "viewer.css")
+        (folder / "index.html").write_text(self.index(EXPORTED), encoding="utf-8")
+        written = 1
+        for row, _ in self.store.worlds():
+            (folder / "worlds" / f"{row.id}.html").write_text(self.world(row.id, EXPORTED) or "", encoding="utf-8")
+            written += 1
+        for number in range(1, len(self.reports()) + 1):
+            (folder / "reports" / f"{number}.html").write_text(self.report(number, EXPORTED) or "", encoding="utf-8")
+            written += 1
+        return written
+
+
+def _report_charts(report: reading.Report) -> list[Markup]:
+    data = report.data
+    if report.kind == "bench":
+        domains = data.get("domains", {})
+        return [bar_chart([(name, f.get("similarity") or 0.0) for name, f in domains.items()],
+                          "similarity", "Similarity to the recorded observation, per domain")]
+    curves = [Series(mode.replace("_", " "), [(k, v) for k, v in enumerate(f.get("diverged_by_step", []), 1) if v is not None])
+              for mode, f in data.get("modes", {}).items()]
+    return [line_chart(curves, "step", "share of scenarios diverged", "Divergence by step, per mode")]
+
+
+def create_app(pages: Pages):
+    """The served viewer: GET only, loopback Host names only (no DNS rebinding), and the policy above."""
+    from starlette.applications import Starlette
+    from starlette.middleware import Middleware
+    from starlette.middleware.trustedhost import TrustedHostMiddleware
+    from starlette.requests import Request
+    from starlette.responses import HTMLResponse, JSONResponse, Response
+    from starlette.routing import Mount, Route
+    from starlette.staticfiles import StaticFiles
+
+    def html(body: str | None) -> Response:
+        if body is None:
+            return HTMLResponse("<!doctype html><title>not found</title><p>Not found.</p>", status_code=404)
+        return HTMLResponse(body, headers={"Content-Security-Policy": CONTENT_SECURITY_POLICY,
+                                           "X-Content-Type-Options": "nosniff", "Cache-Control": "no-store"})
+
+    async def index(_request: Request) -> Response:
+        return html(pages.index(SERVED))
+
+    async def world(request: Request) -> Response:
+        return html(pages.world(request.path_params["world_id"], SERVED))
+
+    async def report(request: Request) -> Response:
+        return html(pages.report(request.path_params["number"], SERVED))
+
+    async def version(request: Request) -> Response:
+        return JSONResponse({"version": pages.store.version(request.query_params.get("world", ""))},
+                            headers={"Cache-Control": "no-store"})
+
+    return Starlette(
+        routes=[Route("/", index), Route("/worlds/{world_id}", world), Route("/reports/{number:int}", report),
+                Route("/version", version), Mount("/static", StaticFiles(directory=STATIC), name="static")],
+        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=["127.0.0.1", "localhost", "[::1]", "::1"])],
+    )

@@ -277,7 +277,8 @@ async def test_a_shadowing_twin_predicts_on_the_model_server(remote, server_env)
     argv = [sys.executable, "-m", "agentworld_mcp", "twin", "--mode", "shadow", "--world", "remote-shadow", "--fresh",
             "--base-url", remote.base_url, "--max-tokens", "24", "--effects", "off", "--", *TIME_SERVER]
     async with Client(StdioServerParameters(command=argv[0], args=argv[1:], env=server_env)) as twin:
-        for zone in ("UTC", "Asia/Tokyo", "America/Lima"):  # three predictions in flight at once, on the slots
+        # Each real answer comes at once; the three predictions behind them run side by side on the slots.
+        for zone in ("UTC", "Asia/Tokyo", "America/Lima"):
             assert not (await twin.call_tool("get_current_time", {"timezone": zone})).is_error
         for _ in range(300):
             status = json.loads((await twin.read_resource("status://server")).contents[0].text)

@@ -3,6 +3,7 @@ third-party servers: the reference filesystem server (npm) and the reference tim
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -21,7 +22,7 @@ from mcp.shared.exceptions import MCPError
 
 from agentworld_mcp.server.llama_server import free_port
 from agentworld_mcp.server.twin.observations import observation_of
-from agentworld_mcp.store import Store
+from agentworld_mcp.store import StepRow, Store
 
 from .third_party import FILESYSTEM_INSTALL, FILESYSTEM_SERVER, TIME_SERVER, installed
 
@@ -31,8 +32,8 @@ FILESYSTEM_N_CTX = "8192"
 
 def _twin_argv(mode: str, real: list[str], *flags: str) -> tuple[list[str], str]:
     world = f"test-{mode}-{uuid.uuid4().hex[:8]}"
-    argv = [sys.executable, "-m", "agentworld_mcp", "twin", "--mode", mode, "--world", world,
-            "--max-tokens", "24", "--effects", "parser", *flags, "--", *real]
+    quick = [] if mode == "record" else ["--max-tokens", "24", "--effects", "parser"]  # record never asks the model
+    argv = [sys.executable, "-m", "agentworld_mcp", "twin", "--mode", mode, "--world", world, *quick, *flags, "--", *real]
     return argv, world
 
 
@@ -51,6 +52,10 @@ async def _read_json(client: Client, uri: str) -> dict:
 def _folder_state(folder: Path) -> dict[str, tuple[bytes, int]]:
     return {str(path.relative_to(folder)): (path.read_bytes() if path.is_file() else b"<dir>", path.stat().st_mtime_ns)
             for path in sorted(folder.rglob("*"))}
+
+
+def _run(argv: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
 
 
 def _real_server_pid(twin_pid: int) -> int:
@@ -114,14 +119,17 @@ async def test_simulate_refuses_bad_calls_without_the_model_and_never_touches_th
                  ("create_directory", {"path": str(work_folder / "new-dir")})]
         for name, arguments in calls:
             result = await twin.call_tool(name, arguments)
-            assert result.meta["agentworld/twin"]["mode"] == "simulate"
+            assert result.meta["agentworld/twin"]["mode"] == "simulate"  # the model's answer, or the twin's refusal
             assert result.content and all(block.type == "text" for block in result.content)
         report = await _read_json(twin, "twin://report")
         world_view = await _read_json(twin, f"world://{world}")
     assert _folder_state(work_folder) == before  # simulate mode never reached the real folder
-    answered = report["calls"].get("simulated", 0)
-    assert answered + report["calls"].get("failed", 0) == len(calls) and report["real_server"]["answering"] is False
-    # Every answered call is a predicted step of the world, in call order (an unusable prediction is not kept).
+    calls_made = report["calls"]
+    answered, refused_by_schema = calls_made.get("simulated", 0), calls_made.get("broke_output_schema", 0)
+    assert answered + refused_by_schema + calls_made.get("failed", 0) == len(calls)
+    assert answered + refused_by_schema >= 1 and report["real_server"]["answering"] is False
+    # Every answered call is a predicted step of the world, in call order; a prediction the twin refused
+    # (it broke the tool's output schema) is not kept, since the agent was told nothing happened.
     kept = [json.loads(step["action"])["name"] for step in world_view["steps"]]
     remaining = iter(name for name, _ in calls)
     assert len(kept) == answered and all(name in remaining for name in kept)
@@ -191,7 +199,8 @@ async def test_when_the_real_server_dies_calls_say_so_and_simulation_goes_on(ser
             simulated = await twin.call_tool("get_current_time", {"timezone": "Europe/Paris"})
         assert simulated.meta["agentworld/twin"]["mode"] == "simulate"
         calls = (await _read_json(twin, "twin://report"))["calls"]
-    assert calls["real"] == 1 and calls.get("simulated", 0) + calls.get("failed", 0) == 1
+    assert calls["real"] == 1
+    assert calls.get("simulated", 0) + calls.get("broke_output_schema", 0) + calls.get("failed", 0) == 1
 
 
 @pytest.mark.parametrize(
@@ -200,16 +209,83 @@ async def test_when_the_real_server_dies_calls_say_so_and_simulation_goes_on(ser
      (["/nonexistent/mcp-server"], [], "did not start"),
      ([sys.executable, "-c", "import sys; sys.exit(3)"], [], "did not start"),
      (TIME_SERVER, ["--tool", "get_weather"], "no such tool; it has convert_time, get_current_time"),
-     (TIME_SERVER, ["--world", "../escape"], "world name '../escape'")],
+     (TIME_SERVER, ["--world", "../escape"], "world name '../escape'"),
+     (TIME_SERVER, ["--max-tokens", "0"], "--max-tokens 0: give 1 to")],
 )
 def test_a_twin_that_cannot_start_says_why_in_one_line(server_env, real, flags, message):
     argv, _ = _twin_argv("record", real, *flags)
     if not real:
         argv = argv[: argv.index("--")]
-    done = subprocess.run(argv, env=server_env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    _assert_one_line_refusal(_run(argv, server_env), message)
+
+
+def _assert_one_line_refusal(done: subprocess.CompletedProcess, message: str) -> None:
     assert done.returncode == 2 and done.stdout == ""
     last = done.stderr.strip().splitlines()[-1]
     assert last.startswith("agentworld-mcp: ") and message in last and "Traceback" not in done.stderr
+
+
+def test_a_real_server_that_never_answers_is_given_up_on(server_env):
+    argv, _ = _twin_argv("record", [sys.executable, "-c", "import time; time.sleep(60)"], "--start-timeout", "2")
+    started = time.monotonic()
+    _assert_one_line_refusal(_run(argv, server_env), "no answer within 2 s")
+    assert time.monotonic() - started < 30
+
+
+async def test_a_world_outlives_the_twin_and_fresh_starts_it_over(server_env):
+    argv, world = _twin_argv("record", TIME_SERVER)
+    for expected_steps in (1, 2):  # a restarted twin continues its world
+        async with Client(_stdio(argv, server_env)) as twin:
+            await twin.call_tool("get_current_time", {"timezone": "UTC"})
+            assert (await _read_json(twin, "twin://report"))["steps"] == expected_steps
+    async with Client(_stdio(argv[: argv.index("--")] + ["--fresh"] + argv[argv.index("--"):], server_env)) as twin:
+        assert (await _read_json(twin, "twin://report"))["steps"] == 0
+
+
+async def test_recording_into_a_world_with_simulated_steps_is_refused_unless_fresh(server_env):
+    argv, world = _twin_argv("record", TIME_SERVER)
+    store = Store(Path(server_env["AGENTWORLD_DATA_DIR"]) / "worlds.sqlite3")
+    try:
+        store.create_world("mcp", "", "", [{"name": "get_current_time"}], world_id=world)
+        store.append_steps(world, [StepRow(1, '{"name": "get_current_time", "arguments": {}}', "{}", "{}", {},
+                                           "predicted", None, None)])
+    finally:
+        store.close()
+    _assert_one_line_refusal(_run(argv, server_env), "holds 1 simulated steps that record mode would drop")
+    fresh = argv[: argv.index("--")] + ["--fresh"] + argv[argv.index("--"):]
+    async with Client(_stdio(fresh, server_env)) as twin:
+        assert (await _read_json(twin, "twin://report"))["steps"] == 0
+
+
+async def test_stdout_carries_only_json_rpc_frames_while_the_real_server_logs(server_env, filesystem):
+    """The filesystem server writes to its stderr; the twin's stdout must hold nothing but frames."""
+    argv, _ = _twin_argv("record", filesystem)
+    process = await asyncio.create_subprocess_exec(*argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                                   stderr=subprocess.PIPE, env=server_env)
+    requests = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "list_allowed_directories", "arguments": {}}},
+    ]
+    try:
+        for request in requests:
+            process.stdin.write((json.dumps(request) + "\n").encode())
+        await process.stdin.drain()
+        answered = {}
+        while len(answered) < 3:
+            line = await asyncio.wait_for(process.stdout.readline(), 60)
+            assert line, "the twin closed stdout"
+            frame = json.loads(line)  # anything but a JSON frame on stdout fails here
+            assert frame["jsonrpc"] == "2.0"
+            answered[frame.get("id")] = frame
+        assert answered[3]["result"]["isError"] is False
+    finally:
+        process.stdin.close()
+        await asyncio.wait_for(process.wait(), 30)
+    assert (await process.stdout.read()) == b""
+    assert b"Secure MCP Filesystem Server" in await process.stderr.read()  # the real server's log went to stderr
 
 
 async def test_a_twin_can_serve_some_of_the_real_tools(server_env):

@@ -8,7 +8,13 @@ import pytest
 from mcp.shared.exceptions import MCPError
 from mcp.types import CallToolResult, ImageContent, TextContent
 
-from agentworld_mcp.server.twin.observations import observation_of, predicts_error, protocol_error_observation, result_of
+from agentworld_mcp.server.twin.observations import (
+    BrokenPrediction,
+    observation_of,
+    predicts_error,
+    protocol_error_observation,
+    result_of,
+)
 
 TIME_SCHEMA = {
     "type": "object",
@@ -34,7 +40,10 @@ def test_errors_images_and_empty_results_keep_the_envelope_without_binary_data()
     image = CallToolResult(content=[ImageContent(data="QUJD" * 1000, mime_type="image/png")])
     kept = json.loads(observation_of(image))
     assert kept["content"][0]["data"] == "<4000 base64 characters>" and kept["isError"] is False
-    assert json.loads(observation_of(CallToolResult(content=[]))) == {"content": [], "isError": False}
+    for empty in (CallToolResult(content=[]), _text(""), _text("  \n")):  # a world keeps every step: never blank
+        assert json.loads(observation_of(empty))["isError"] is False
+    mixed = CallToolResult(content=[ImageContent(data="QUJD", mime_type="image/png")], structured_content={"w": 1})
+    assert json.loads(observation_of(mixed))["structuredContent"] == {"w": 1}
 
 
 def test_a_predicted_text_answers_as_text_and_an_envelope_as_what_it_says():
@@ -60,9 +69,9 @@ def test_a_tool_with_an_output_schema_gets_conforming_structure_or_an_error_sayi
     assert not answered.is_error and answered.structured_content["timezone"] == "UTC"
     for broken, problem in ((json.dumps({"timezone": "UTC"}), "'datetime' is a required property"),
                             ("It is two o'clock.", "no JSON object")):
-        refused = result_of(broken, TIME_SCHEMA)
-        assert refused.is_error and refused.structured_content is None
-        assert "output schema" in refused.content[0].text and problem in refused.content[0].text
+        with pytest.raises(BrokenPrediction, match="output schema") as raised:
+            result_of(broken, TIME_SCHEMA)
+        assert problem in str(raised.value)
     assert predicts_error("It is two o'clock.", TIME_SCHEMA) and not predicts_error(good, TIME_SCHEMA)
 
 
@@ -73,3 +82,10 @@ def test_a_recorded_observation_reads_back_as_the_same_kind_of_result():
         again = result_of(observation_of(result), schema)
         assert bool(again.is_error) == bool(result.is_error)
         assert again.structured_content == result.structured_content
+
+
+def test_a_schema_that_cannot_be_applied_is_a_problem_to_report_not_a_crash():
+    from agentworld_mcp.tools.tool_definitions import schema_problem
+
+    problem = schema_problem({"$ref": "#/$defs/missing"}, {"a": 1}, "arguments")
+    assert problem is not None and "cannot be checked" in problem

@@ -56,7 +56,10 @@ class ToolSet:
 def schema_problem(schema: dict[str, Any], value: Any, root: str) -> str | None:
     """The clearest way `value` breaks `schema`, as "at PATH: message" (`root` names the top), or None.
     Checked by the schema's own draft ($schema; 2020-12 when it names none), as its server checks it."""
-    error = _jsonschema().exceptions.best_match(_validator(json.dumps(schema, sort_keys=True)).iter_errors(value))
+    try:
+        error = _jsonschema().exceptions.best_match(_validator(json.dumps(schema, sort_keys=True)).iter_errors(value))
+    except Exception as exc:  # a schema that passed its metaschema but cannot be applied (a $ref to nowhere)
+        return f"cannot be checked: the schema itself is broken ({type(exc).__name__}: {exc})"
     if error is None:
         return None
     return f"at {'/'.join(str(part) for part in error.absolute_path) or root}: {error.message}"

@@ -43,6 +43,8 @@ def add_twin_parser(commands: Any, parents: list[argparse.ArgumentParser]) -> No
                            "so the world starts from real state")
     twin.add_argument("--state", default="", help="what lies behind the real server, for the model (files, records, ...)")
     twin.add_argument("--max-tokens", type=int, help="most tokens the model writes per call (default: the domain's)")
+    twin.add_argument("--start-timeout", type=float, default=60.0, metavar="SECONDS",
+                      help="how long the real server may take to start and list its tools (60)")
     twin.add_argument("--tool", action="append", default=[], metavar="NAME",
                       help="serve only this one of the real server's tools (repeatable; default all)")
     twin.add_argument("real_command", nargs=argparse.REMAINDER, help="-- then the real server's command and arguments")
@@ -65,13 +67,19 @@ def run_twin(
         print("agentworld-mcp: twin needs the real server: its command after -- (stdio), or --url (HTTP), not both",
               file=sys.stderr)
         return 2
-    options = TwinOptions(args.mode, args.world, args.real_reads, args.fresh, args.state, args.max_tokens, tuple(args.tool))
+    problem = _flag_problem(args, settings)
+    if problem:
+        store.close()
+        print(f"agentworld-mcp: {problem}", file=sys.stderr)
+        return 2
+    options = TwinOptions(mode=args.mode, world=args.world, real_reads=args.real_reads, fresh=args.fresh,
+                          state=args.state, max_tokens=args.max_tokens, tools=tuple(args.tool))
     # No jobs: the agent talks to the twin as to the real server and knows no job tool; a call runs to its end.
     ctx = build_context(settings, model, domains, store, keep_jobs=False)
     if options.mode != "record":
         ctx.engine.start()  # loads in the background while the real server starts
     try:
-        anyio.run(_serve, ctx, RealServer(RealServerAddress(tuple(command), args.url)), options, http)
+        anyio.run(_serve, ctx, RealServer(RealServerAddress(tuple(command), args.url), args.start_timeout), options, http)
     except TwinError as exc:
         print(f"agentworld-mcp: {exc}", file=sys.stderr)
         return 2
@@ -81,6 +89,20 @@ def run_twin(
         ctx.engine.close()
         store.close()
     return 0
+
+
+def _flag_problem(args: argparse.Namespace, settings: Settings) -> str:
+    limit = settings.limits().max_tokens
+    if args.max_tokens is not None and not 1 <= args.max_tokens <= limit:
+        return f"--max-tokens {args.max_tokens}: give 1 to {limit}"
+    if args.start_timeout <= 0:
+        return "--start-timeout must be positive"
+    # Flags that do nothing in this mode are said so, not refused: a host config may switch modes and keep them.
+    if args.real_reads and args.mode != "simulate":
+        log.warning("--real-reads does nothing in %s mode: every call reaches the real server", args.mode)
+    if args.mode == "record" and (args.max_tokens is not None or args.state):
+        log.warning("--max-tokens and --state do nothing in record mode: it never asks the model")
+    return ""
 
 
 async def _serve(ctx: Any, real: Any, options: TwinOptions, http: HttpOptions | None) -> None:

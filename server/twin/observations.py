@@ -26,15 +26,23 @@ _QUOTED_PREDICTION_CHARS = 400
 _JSONRPC_CODES = (-32768, -32000)
 
 
+class BrokenPrediction(Exception):
+    """The prediction breaks the tool's output schema; the message says how, for the agent."""
+
+
 def observation_of(result: CallToolResult) -> str:
+    """Never empty: a world keeps every real step, and an empty result is an envelope with no content."""
     blocks = [block.model_dump(by_alias=True, exclude_none=True) for block in result.content]
-    if not result.is_error and blocks and all(block["type"] == "text" for block in blocks):
-        if result.structured_content is not None:
-            return _json(result.structured_content)
-        return "\n".join(block["text"] for block in blocks)
-    if not result.is_error and not blocks and result.structured_content is not None:
+    texts_only = all(block["type"] == "text" for block in blocks)
+    if not result.is_error and texts_only and result.structured_content is not None:
         return _json(result.structured_content)
-    return _json({"content": [_without_binary(block) for block in blocks], "isError": bool(result.is_error)})
+    text = "\n".join(block["text"] for block in blocks) if texts_only else ""
+    if not result.is_error and text.strip():
+        return text
+    envelope: dict[str, Any] = {"content": [_without_binary(block) for block in blocks], "isError": bool(result.is_error)}
+    if result.structured_content is not None:
+        envelope["structuredContent"] = result.structured_content
+    return _json(envelope)
 
 
 def protocol_error_observation(error: MCPError) -> str:
@@ -43,8 +51,8 @@ def protocol_error_observation(error: MCPError) -> str:
 
 def result_of(observation: str, output_schema: dict[str, Any] | None) -> CallToolResult:
     """The result a client receives for a predicted observation. Raises MCPError where the prediction
-    is a protocol error. A tool with an output schema gets structured content that follows it, or
-    an error result that says the prediction broke it: a client may rely on the schema."""
+    is a protocol error, and BrokenPrediction where a tool with an output schema would get structured
+    content that does not follow it: a client may rely on the schema."""
     parsed = _parsed(observation)
     if isinstance(parsed, dict) and (error := _protocol_error(parsed)) is not None:
         raise MCPError(*error)
@@ -59,18 +67,15 @@ def result_of(observation: str, output_schema: dict[str, Any] | None) -> CallToo
     problem = "(no JSON object)" if structured is None else schema_problem(output_schema, structured, "the result")
     if problem is not None:
         quoted = observation[:_QUOTED_PREDICTION_CHARS] + ("..." if len(observation) > _QUOTED_PREDICTION_CHARS else "")
-        return CallToolResult(
-            content=[TextContent(text=f"agentworld twin: the predicted result breaks the tool's output schema {problem}; "
-                                      f"the prediction was: {quoted}")],
-            is_error=True,
-        )
+        raise BrokenPrediction(f"agentworld twin: the predicted result breaks the tool's output schema {problem}; "
+                               f"the prediction was: {quoted}")
     return CallToolResult(content=content, structured_content=structured)
 
 
 def predicts_error(observation: str, output_schema: dict[str, Any] | None) -> bool:
     try:
         return bool(result_of(observation, output_schema).is_error)
-    except MCPError:
+    except (MCPError, BrokenPrediction):
         return True
 
 

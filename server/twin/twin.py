@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import re
@@ -24,7 +25,7 @@ import anyio
 from anyio.abc import TaskGroup
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
-from mcp.types import INVALID_PARAMS, CallToolResult, TextContent, Tool
+from mcp.types import INVALID_PARAMS, REQUEST_TIMEOUT, CallToolResult, TextContent, Tool
 
 from ...tools.context import ToolContext
 from ...tools.hindsight import predict_recorded_step
@@ -33,7 +34,7 @@ from ...tools.requests import SimulateRequest
 from ...tools.simulate import SamplingOverrides, simulate_action
 from ...tools.tool_definitions import ToolSet
 from ...tools.worlds import record_reality, world_view
-from .observations import observation_of, predicts_error, protocol_error_observation, result_of
+from .observations import BrokenPrediction, observation_of, predicts_error, protocol_error_observation, result_of
 from .real_server import RealServer, RealServerGone
 
 log = logging.getLogger("agentworld_mcp.twin")
@@ -75,8 +76,6 @@ class Twin:
     """Open with `async with` (it starts the real server and opens the world), then `call`."""
 
     def __init__(self, ctx: ToolContext, real: RealServer, options: TwinOptions):
-        if ctx.store is None:
-            raise TwinError("a twin keeps its world in the store: give it a --data-dir")
         self.ctx, self.real, self.options = ctx, real, options
         self.world_id = ""
         self.counts: Counter[str] = Counter()
@@ -85,6 +84,9 @@ class Twin:
         self._tools_by_name: dict[str, Tool] = {}
         self._tool_set: ToolSet | None = None
         self._parted = False  # a simulated step exists: reality no longer describes the world
+        # Simulate mode takes calls one at a time: a real read must not land between a simulated
+        # write and its step, and a prediction the twin refuses is dropped as the last step.
+        self._one_at_a_time = anyio.Lock()
         self._shadowing = 0
         self._tasks: TaskGroup | None = None
         self._exits = AsyncExitStack()
@@ -95,10 +97,7 @@ class Twin:
 
     async def __aenter__(self) -> Twin:
         try:
-            try:
-                await self._exits.enter_async_context(self.real)
-            except Exception as exc:  # it did not start, or did not answer: say so in one line
-                raise TwinError(f"the real server ({self.real.address.describe()}) did not start: {_first_cause(exc)}") from None
+            await self._start_real_server()
             self._open_world()
             if self.options.mode == "simulate" and not self.options.real_reads:
                 await self.real.close("closed once its tools were read: simulate mode never calls it")
@@ -113,9 +112,18 @@ class Twin:
             self._tasks.cancel_scope.cancel()
         await self._exits.aclose()
 
+    async def _start_real_server(self) -> None:
+        try:
+            await self._exits.enter_async_context(self.real)
+        except Exception as exc:  # it did not start, or did not answer in time: say so in one line
+            cause = _innermost(exc)
+            timed_out = isinstance(cause, MCPError) and cause.code == REQUEST_TIMEOUT
+            reason = f"no answer within {self.real.start_seconds:g} s" if timed_out else _described(cause)
+            raise TwinError(f"the real server ({self.real.address.describe()}) did not start: {reason}") from None
+
     def _open_world(self) -> None:
         store = self.ctx.store
-        name = self.options.world or "twin-" + re.sub(r"[^A-Za-z0-9_.-]", "-", self.real.info.name or "server")
+        name = self.options.world or "twin-" + re.sub(r"[^A-Za-z0-9_.-]", "-", self.real.info.name or "server")[:58]
         if not _WORLD_NAME.fullmatch(name):
             raise TwinError(f"world name {name!r}: use 1-64 letters, digits, '_', '.' or '-', starting with a letter or digit")
         self._served = self._chosen_tools()
@@ -135,6 +143,11 @@ class Twin:
         else:
             if self.options.fresh:
                 store.truncate(name, 0)
+            simulated = sum(step.source == "predicted" for step in store.steps(name))
+            if simulated and self.options.mode != "simulate":
+                # Recording reality after them would drop them: they grew from a future that did not happen.
+                raise TwinError(f"world {name!r} holds {simulated} simulated steps that {self.options.mode} mode would "
+                                "drop; pass --fresh to start it empty, or another --world")
             store.set_world_scene(name, state, definitions)
         self.world_id = name
         self._tools_by_name = {tool.name: tool for tool in self._served}
@@ -152,27 +165,30 @@ class Twin:
     # --- calls ----------------------------------------------------------------------------------
     async def call(self, name: str, arguments: dict[str, Any]) -> CallToolResult:
         """The result the agent gets. Raises MCPError for a protocol error (as the real server would)."""
-        if self.options.tools and name not in self._tools_by_name:  # not served, so not called for real either
-            self.counts["refused"] += 1
-            raise MCPError(INVALID_PARAMS, f"Unknown tool: {name}")
-        if self.options.mode == "record":
-            return await self._real_call(name, arguments)
-        if self.options.mode == "shadow":
-            return await self._real_call(name, arguments, hindsight=True)
-        tool = self._tools_by_name.get(name)
-        if tool is None:
-            self.counts["refused"] += 1
-            raise MCPError(INVALID_PARAMS, f"Unknown tool: {name}")
+        served = name in self._tools_by_name
+        if self.options.mode != "simulate":
+            if self.options.tools and not served:  # not served, so not called for real either
+                raise self._unknown(name)
+            return await self._real_call(name, arguments, hindsight=self.options.mode == "shadow")
+        if not served:
+            raise self._unknown(name)
         problem = self._tool_set.call_problem(name, arguments)
         if problem is not None:
             self.counts["refused"] += 1
-            return _error(f"MCP error {INVALID_PARAMS}: input validation error: {problem}")
-        if self._reads_reality(tool):
-            try:
-                return await self._real_call(name, arguments, fall_back=True)
-            except RealServerGone:
-                pass  # the world model answers instead
-        return await self._simulated_call(tool, arguments)
+            # The code and wording of the SDKs' own argument-validation errors, so agents read it as they would.
+            return self._error(f"MCP error {INVALID_PARAMS}: input validation error: {problem}")
+        async with self._one_at_a_time:
+            tool = self._tools_by_name[name]
+            if self._reads_reality(tool):
+                try:
+                    return await self._real_call(name, arguments, fall_back=True)
+                except RealServerGone:
+                    pass  # the world model answers instead
+            return await self._simulated_call(tool, arguments)
+
+    def _unknown(self, name: str) -> MCPError:
+        self.counts["refused"] += 1
+        return MCPError(INVALID_PARAMS, f"Unknown tool: {name}")
 
     def _reads_reality(self, tool: Tool) -> bool:
         read_only = tool.annotations is not None and tool.annotations.read_only_hint is True
@@ -185,14 +201,20 @@ class Twin:
             prediction = await simulate_action(self.ctx, request)
         except ToolError as exc:
             self.counts["failed"] += 1
-            return _error(f"agentworld twin: no prediction: {exc}")
+            return self._error(f"agentworld twin: no prediction: {exc}")
         if prediction.parse_error is not None:
             self.counts["failed"] += 1
-            return _error(f"agentworld twin: the world model gave no usable result: {prediction.parse_error}")
+            return self._error(f"agentworld twin: the world model gave no usable result: {prediction.parse_error}")
+        try:
+            result = result_of(prediction.observation, tool.output_schema)
+        except BrokenPrediction as exc:
+            # The agent is told nothing happened, so the world must not keep the step either.
+            self.ctx.store.truncate(self.world_id, len(self.ctx.store.steps(self.world_id)) - 1)
+            self.counts["broke_output_schema"] += 1
+            return self._error(str(exc))
         self._parted = True
         self.counts["simulated"] += 1
-        meta = {_META_KEY: {"mode": "simulate", "world_id": self.world_id, "truncated": prediction.truncated}}
-        return _with_meta(result_of(prediction.observation, tool.output_schema), meta)
+        return _with_meta(result, {"mode": "simulate", "world_id": self.world_id, "truncated": prediction.truncated})
 
     async def _real_call(
         self, name: str, arguments: dict[str, Any], hindsight: bool = False, fall_back: bool = False
@@ -210,21 +232,26 @@ class Twin:
             if fall_back:
                 raise
             self.counts["failed"] += 1
-            return _error(f"agentworld twin: {exc}")
+            return self._error(f"agentworld twin: {exc}")
         self.counts["real"] += 1
         await self._record(action, observation_of(result), name, hindsight, bool(result.is_error))
         return result
 
     async def _record(self, action: str, observation: str, tool: str, hindsight: bool, real_error: bool) -> None:
-        """Keep a real step; a failure to keep it is logged, never put between the agent and its result."""
-        try:
-            view = await record_reality(self.ctx, self.world_id, action, observation)
-        except ToolError as exc:
-            log.warning("twin: a real step could not be recorded in %s: %s", self.world_id, exc)
-            return
+        """Keep a real step, even if the agent cancels now: it happened. A failure to keep it is
+        counted and logged, never put between the agent and its result."""
+        with anyio.CancelScope(shield=True):
+            try:
+                view = await record_reality(self.ctx, self.world_id, action, observation)
+            except ToolError as exc:
+                self.counts["unrecorded"] += 1
+                log.warning("twin: a real step could not be recorded in %s: %s", self.world_id, exc)
+                return
         recorded = view.recorded
         if recorded is None:
             return
+        if recorded.dropped_steps:
+            log.warning("twin: recording reality dropped %d simulated steps of %s", recorded.dropped_steps, self.world_id)
         if recorded.anchored and recorded.similarity is not None:  # an earlier simulated step met reality
             predicted = view.steps[recorded.step - 1].predicted
             self._compare(recorded.step, tool, recorded.similarity, predicted, real_error)
@@ -233,6 +260,7 @@ class Twin:
             self._tasks.start_soon(self._hindsight, recorded.step, tool, real_error)
 
     async def _hindsight(self, step: int, tool: str, real_error: bool) -> None:
+        """Background work: whatever goes wrong here is counted and logged; it must not stop the twin."""
         try:
             overrides = SamplingOverrides(max_tokens=self.options.max_tokens)
             prediction, similarity = await predict_recorded_step(self.ctx, self.world_id, step, overrides)
@@ -240,7 +268,7 @@ class Twin:
                 self._compare(step, tool, similarity, prediction.observation, real_error)
             else:
                 self.counts["uncompared"] += 1
-        except ToolError as exc:
+        except Exception as exc:
             self.counts["uncompared"] += 1
             log.warning("twin: step %d of %s was not predicted: %s", step, self.world_id, exc)
         finally:
@@ -250,6 +278,11 @@ class Twin:
         schema = self._tools_by_name[tool].output_schema if tool in self._tools_by_name else None
         predicted_error = predicts_error(predicted, schema) if predicted is not None else False
         self.comparisons.append(Comparison(step, tool, similarity, predicted_error, real_error))
+
+    def _error(self, text: str) -> CallToolResult:
+        """An error result the twin made itself (not the real server's, not the model's), marked as such."""
+        return CallToolResult(content=[TextContent(text=text)], is_error=True,
+                              _meta={_META_KEY: {"mode": self.options.mode, "world_id": self.world_id, "by_twin": True}})
 
     # --- what it reports ------------------------------------------------------------------------
     def report(self) -> dict[str, Any]:
@@ -273,17 +306,21 @@ class Twin:
                 "mean_similarity": _mean([c.similarity for c in compared]),
                 "error_agreement": _mean([float(c.predicted_error == c.real_error) for c in compared]),
                 "by_tool": {tool: {"compared": len(s), "mean_similarity": _mean(s)} for tool, s in sorted(by_tool.items())},
-                "recent": [c.__dict__ for c in compared[-_RECENT_COMPARISONS:]],
+                "recent": [dataclasses.asdict(c) for c in compared[-_RECENT_COMPARISONS:]],
             },
             "drift": view.drift.model_dump(),
             "steps": len(view.steps),
         }
 
 
-def _first_cause(exc: BaseException) -> str:
-    """The innermost error, out of the task groups the SDK wraps it in."""
+def _innermost(exc: BaseException) -> BaseException:
+    """The error itself, out of the task groups the SDK wraps it in."""
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
+    return exc
+
+
+def _described(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
@@ -291,12 +328,8 @@ def _action(name: str, arguments: dict[str, Any]) -> str:
     return json.dumps({"name": name, "arguments": arguments}, ensure_ascii=False)
 
 
-def _error(text: str) -> CallToolResult:
-    return CallToolResult(content=[TextContent(text=text)], is_error=True)
-
-
 def _with_meta(result: CallToolResult, meta: dict[str, Any]) -> CallToolResult:
-    return result.model_copy(update={"meta": {**(result.meta or {}), **meta}})
+    return result.model_copy(update={"meta": {**(result.meta or {}), _META_KEY: meta}})
 
 
 def _mean(values: list[float]) -> float | None:

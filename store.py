@@ -26,8 +26,10 @@ CREATE TABLE IF NOT EXISTS worlds (
     parent_id TEXT,
     forked_at INTEGER,
     closed INTEGER NOT NULL DEFAULT 0,
-    created_at REAL NOT NULL
+    created_at REAL NOT NULL,
+    revision INTEGER NOT NULL DEFAULT 0
 );
+CREATE INDEX IF NOT EXISTS worlds_by_parent ON worlds(parent_id);
 CREATE TABLE IF NOT EXISTS steps (
     world_id TEXT NOT NULL REFERENCES worlds(id),
     position INTEGER NOT NULL,
@@ -143,14 +145,13 @@ class Store:
             raise StoreError(f"{path} is not a usable database ({exc}); move it aside or pass another --data-dir") from None
 
     def _add_missing_columns(self) -> None:
-        """A data file from before steps kept the model's reply (or their details) gains the column, once,
-        even if two processes race."""
-        present = {row[1] for row in self._db.execute("PRAGMA table_info(steps)")}
-        for column in ("reply", "details"):
-            if column in present:
+        """A data file from before a column existed gains it, once, even if two processes race."""
+        for table, column, kind in (("steps", "reply", "TEXT"), ("steps", "details", "TEXT"),
+                                    ("worlds", "revision", "INTEGER NOT NULL DEFAULT 0")):
+            if column in {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}:
                 continue
             try:
-                self._db.execute(f"ALTER TABLE steps ADD COLUMN {column} TEXT")
+                self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
             except sqlite3.OperationalError as exc:
                 if "duplicate column" not in str(exc):
                     raise
@@ -169,42 +170,50 @@ class Store:
             (world_id, domain, task, state, json.dumps(tools) if tools is not None else None,
              parent[0] if parent else None, parent[1] if parent else None, time.time()),
         )
+        if parent:
+            self._changed(parent[0])  # its forks are part of what a viewer shows of it
         return world_id
 
     def world(self, world_id: str) -> WorldRow | None:
         row = self._db.execute(f"SELECT {_WORLD_COLUMNS} FROM worlds w WHERE w.id = ?", (world_id,)).fetchone()
         return _world_row(row) if row is not None else None
 
-    def worlds(self, limit: int = 200) -> list[tuple[WorldRow, int]]:
-        """Recent worlds with their step counts, newest first (one query)."""
+    def worlds(self, limit: int | None = 200) -> list[tuple[WorldRow, int]]:
+        """Recent worlds with their step counts, newest first (one query); `limit=None`: all of them."""
         rows = self._db.execute(
             f"SELECT {_WORLD_COLUMNS}, COUNT(s.position) FROM worlds w LEFT JOIN steps s ON s.world_id = w.id "
             "GROUP BY w.id ORDER BY w.created_at DESC LIMIT ?",
-            (limit,),
+            (-1 if limit is None else limit,),
         ).fetchall()
         return [(_world_row(row), row[-1]) for row in rows]
+
+    def children(self, world_id: str) -> list[WorldRow]:
+        """The worlds forked from this one, oldest first."""
+        rows = self._db.execute(
+            f"SELECT {_WORLD_COLUMNS} FROM worlds w WHERE w.parent_id = ? ORDER BY w.created_at", (world_id,)).fetchall()
+        return [_world_row(row) for row in rows]
 
     def set_world_scene(self, world_id: str, state: str, tools: Any) -> None:
         """A named world reopened against a server whose tools (or described state) changed."""
         self._db.execute(
-            "UPDATE worlds SET state = ?, tools = ? WHERE id = ?",
+            "UPDATE worlds SET state = ?, tools = ?, revision = revision + 1 WHERE id = ?",
             (state, json.dumps(tools) if tools is not None else None, world_id),
         )
 
     def version(self, world_id: str = "") -> str:
-        """A token that changes whenever the worlds change (or, given one, that world's steps): a viewer polls it."""
+        """A token that changes whenever the worlds change (or, given one, that world): a viewer polls it.
+        Every change to a world or its steps counts its revision up."""
         if world_id:
-            row = self._db.execute(
-                "SELECT COUNT(*), MAX(created_at), TOTAL(similarity), (SELECT closed FROM worlds WHERE id = ?) "
-                "FROM steps WHERE world_id = ?", (world_id, world_id)).fetchone()
-        else:
-            row = self._db.execute(
-                "SELECT (SELECT COUNT(*) FROM worlds), (SELECT TOTAL(closed) FROM worlds), COUNT(*), MAX(created_at) "
-                "FROM steps").fetchone()
-        return ":".join(str(value) for value in row)
+            row = self._db.execute("SELECT revision FROM worlds WHERE id = ?", (world_id,)).fetchone()
+            return str(row[0]) if row else "gone"
+        count, revisions = self._db.execute("SELECT COUNT(*), TOTAL(revision) FROM worlds").fetchone()
+        return f"{count}:{revisions:g}"
+
+    def _changed(self, world_id: str) -> None:
+        self._db.execute("UPDATE worlds SET revision = revision + 1 WHERE id = ?", (world_id,))
 
     def close_world(self, world_id: str) -> None:
-        self._db.execute("UPDATE worlds SET closed = 1 WHERE id = ?", (world_id,))
+        self._db.execute("UPDATE worlds SET closed = 1, revision = revision + 1 WHERE id = ?", (world_id,))
 
     def steps(self, world_id: str, up_to: int | None = None) -> list[StepRow]:
         rows = self._db.execute(
@@ -218,27 +227,37 @@ class Store:
         with self._transaction():
             for step in steps:
                 self._insert_step(world_id, step)
+            self._changed(world_id)
 
     def replace_step(self, world_id: str, step: StepRow) -> None:
         with self._transaction():
             self._db.execute("DELETE FROM steps WHERE world_id = ? AND position = ?", (world_id, step.position))
             self._insert_step(world_id, step)
+            self._changed(world_id)
 
     def set_prediction(self, world_id: str, position: int, predicted: str, similarity: float, diff: str) -> bool:
         """A real step gains the prediction it is measured against; False if the step is gone or not real."""
-        return self._db.execute(
-            "UPDATE steps SET predicted = ?, similarity = ?, diff = ? WHERE world_id = ? AND position = ? AND source = 'real'",
-            (predicted, similarity, diff, world_id, position),
-        ).rowcount == 1
+        with self._transaction():
+            kept = self._db.execute(
+                "UPDATE steps SET predicted = ?, similarity = ?, diff = ? "
+                "WHERE world_id = ? AND position = ? AND source = 'real'",
+                (predicted, similarity, diff, world_id, position),
+            ).rowcount == 1
+            self._changed(world_id)
+        return kept
 
     def truncate(self, world_id: str, keep: int) -> int:
         """Drop the steps after position `keep`; returns how many went."""
-        return self._db.execute("DELETE FROM steps WHERE world_id = ? AND position > ?", (world_id, keep)).rowcount
+        with self._transaction():
+            dropped = self._db.execute("DELETE FROM steps WHERE world_id = ? AND position > ?", (world_id, keep)).rowcount
+            self._changed(world_id)
+        return dropped
 
     def copy_steps(self, source: str, target: str, up_to: int) -> None:
         with self._transaction():
             for step in self.steps(source, up_to):
                 self._insert_step(target, step)
+            self._changed(target)
 
     def _insert_step(self, world_id: str, step: StepRow) -> None:
         self._db.execute(

@@ -123,7 +123,7 @@ def _parser() -> argparse.ArgumentParser:
     serving.add_argument("--stateless", action="store_true", help="no HTTP sessions: for several replicas behind a load balancer")
     commands.add_parser("serve", parents=[model_flags, serving_flags], help="serve MCP (the default: stdio)")
     add_twin_parser(commands, [model_flags, serving_flags])
-    add_view_parser(commands, [model_flags])
+    add_view_parser(commands)
     commands.add_parser("model", parents=[model_flags], help="prepare and check the model file, print what it is")
     bench = commands.add_parser("bench", parents=[model_flags], help="measure where the time goes; prints ratios from one run")
     bench.add_argument("--section", type=int, action="append", choices=range(1, 8), metavar="N",
@@ -189,14 +189,16 @@ def main(argv: list[str] | None = None) -> int:
         )
         from .runtime import build_context, load_domain_packs, open_store, resolve_source
 
+        if args.command == "view":  # it reads the store only: no model, no domains; jobs are left as they are
+            from .viewer.command import run_view
+
+            return run_view(args, open_store(settings, settle_jobs=False))
         domains = load_domain_packs(settings)
         model = resolve_source(settings)
         serving = args.command in (None, "serve", "twin")
         http = _http_options(args) if serving else None
         # A twin is a server too, but it leaves the jobs in the store to the server that runs them.
         store = open_store(settings, settle_jobs=args.command != "twin") if serving else None
-        if args.command == "view":  # it only reads: jobs a server is running stay as they are
-            store = open_store(settings, settle_jobs=False)
     except (SettingsError, ModelFileError, PackError, StoreError, HttpServingError) as exc:
         print(f"agentworld-mcp: {exc}", file=sys.stderr)
         return 2
@@ -229,10 +231,6 @@ def main(argv: list[str] | None = None) -> int:
         transports = ["stdio", "http"] if args.transport == "both" else [args.transport]
         return asyncio.run(run_soak(settings_env(settings), args.clients, args.calls, args.cancel_rate, transports))
 
-    if args.command == "view":
-        from .viewer.command import run_view
-
-        return run_view(args, store)
     if args.command == "twin":
         from .twin.command import run_twin
 

@@ -17,6 +17,7 @@ import pytest
 
 from agentworld_mcp.evals.drift import StepScore, summarize_drift
 from agentworld_mcp.server.llama_server import free_port
+from agentworld_mcp.server.viewer.site import CONTENT_SECURITY_POLICY
 from agentworld_mcp.store import StepRow, Store
 from agentworld_mcp.tools.plan import dry_run_plan
 from agentworld_mcp.tools.requests import PlanRequest
@@ -86,7 +87,11 @@ def viewer(viewed_store):
             httpx2.get(base + "/version", timeout=2)
             break
         except httpx2.HTTPError:
+            assert process.poll() is None, process.stderr.read().decode()
             time.sleep(0.25)
+    else:
+        process.kill()
+        pytest.fail("the viewer did not start within 30 s")
     yield base
     process.terminate()
     process.wait(timeout=30)
@@ -130,7 +135,7 @@ def test_an_observation_that_holds_a_script_is_shown_as_text_and_never_runs(brow
     fork_id = viewed_store[2]
     page = browser.new_page()
     response = page.goto(f"{viewer}/worlds/{fork_id}")
-    assert "script-src 'self'" in response.headers["content-security-policy"]
+    assert response.headers["content-security-policy"] == CONTENT_SECURITY_POLICY
     assert HOSTILE in page.locator("#step-2 pre").last.inner_text()
     assert page.evaluate("window.__ran") is None
     assert page.locator("script").count() == 1 and page.locator("main img").count() == 0
@@ -159,6 +164,8 @@ def test_the_exported_pages_open_from_disk_without_a_server(browser, viewed_stor
     page.locator(f"a:text-is('{fork_id}')").click()
     assert page.url.endswith(f"worlds/{fork_id}.html") and page.locator("article.card").count() >= 2
     assert page.locator("script").count() == 0 and page.evaluate("window.__ran") is None
+    # The page's own policy lets its stylesheet in from beside it.
+    assert page.evaluate("getComputedStyle(document.querySelector('header')).backgroundColor") == "rgb(17, 24, 39)"
     page.goto((tmp_path / "site" / "worlds" / f"{world_id}.html").as_uri())
     assert page.locator("link[rel=stylesheet]").get_attribute("href") == "../static/viewer.css"
     page.close()

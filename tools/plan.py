@@ -35,6 +35,7 @@ async def dry_run_plan(ctx: ToolContext, request: PlanRequest, on_progress: Prog
     given = (request.history, request.state, request.task, request.tools)
     check_world_arguments(ctx, domain, world_id, commit, given, "the plan's steps")
     overrides = sampling_overrides(request)
+    pre_found: dict[int, list[ConstraintResult]] = {}  # step -> what the zero-token pass found on it
 
     async def work(progress: Progress) -> PlanResult:
         if not world_id:
@@ -43,7 +44,9 @@ async def dry_run_plan(ctx: ToolContext, request: PlanRequest, on_progress: Prog
         async with world_session(ctx, world_id, domain) as session:
             result = await _roll_out(session.scene, list(session.turns), session.ledger, progress)
             if commit:
-                session.commit([(step.action, step.prediction, step.violations) for step in result.steps])
+                # A world keeps, per step, what it broke: the zero-token pass's findings and the step's own.
+                session.commit([(step.action, step.prediction, [*pre_found.get(step.step, []), *step.violations])
+                                for step in result.steps])
             return result
 
     async def _roll_out(scene: Scene, turns: list[Turn], ledger: EntityLedger | None, progress: Progress) -> PlanResult:
@@ -61,7 +64,8 @@ async def dry_run_plan(ctx: ToolContext, request: PlanRequest, on_progress: Prog
         before = list(turns)
         for number, action in enumerate(actions, 1):
             checked = await run_checks(ctx, pre_constraints(rules), check_input(scene.pack, action, number, before), Priority.PLAN)
-            found += violations(checked)
+            pre_found[number] = violations(checked)
+            found += pre_found[number]
             if first_forbidden is None and blocking(checked):
                 first_forbidden = number
             before.append(Turn(action, ""))

@@ -24,7 +24,7 @@ from ..domains.effects import first_error_line
 from ..domains.parsing import parse_reply
 from ..domains.protocol import history_reply, render_messages
 from ..engine import Completion, EngineError, GenerationRequest, Priority, Sampling
-from .checks import blocking, check_input, constraint_set, post_constraints, pre_constraints, run_checks
+from .checks import blocking, check_input, constraint_set, post_constraints, pre_constraints, run_checks, violations
 from .consistency import EntityLedger
 from .constraints import Constraint, ConstraintResult, report
 from .context import ToolContext, is_world_model
@@ -238,8 +238,8 @@ async def simulate_action(ctx: ToolContext, request: SimulateRequest) -> Predict
             normalized = validated_action(ctx, session.scene, action)
             prediction = await _simulate(session.scene, normalized, session.turns, session.ledger)
             if commit and prediction.blocked is None:
-                verdicts = prediction.constraints.results if prediction.constraints is not None else []
-                session.commit([(normalized, prediction, verdicts)])
+                results = prediction.constraints.results if prediction.constraints is not None else []
+                session.commit([(normalized, prediction, violations(results))])
             return prediction
 
     async def _simulate(scene: Scene, normalized: str, turns: list[Turn], ledger: EntityLedger | None) -> Prediction:

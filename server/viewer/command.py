@@ -13,10 +13,13 @@ from ...store import Store
 DEFAULT_REPORTS = Path("eval-results")  # where the eval commands write by default
 
 
-def add_view_parser(commands: Any, parents: list[argparse.ArgumentParser]) -> None:
+def add_view_parser(commands: Any) -> None:
     view = commands.add_parser(
-        "view", parents=parents,
+        "view",
         help="a local web page of the worlds (fork tree, step cards, drift) and the evaluation reports; read-only")
+    # SUPPRESS: a --data-dir given before `view` must not be reset by this copy.
+    view.add_argument("--data-dir", default=argparse.SUPPRESS,
+                      help="the world store to show (default: the per-user data directory)")
     view.add_argument("--host", default="127.0.0.1", help="loopback only: the viewer has no login (127.0.0.1)")
     view.add_argument("--port", type=int, default=8766, help="port (8766)")
     view.add_argument("--export", type=Path, metavar="DIR", help="write the pages as static HTML into DIR instead")
@@ -39,7 +42,8 @@ def run_view(args: argparse.Namespace, store: Store) -> int:
             return 2
         import uvicorn
 
-        print(f"viewing {store.path} at http://{args.host}:{args.port}/", file=sys.stderr)
+        shown = f"[{args.host}]" if ":" in args.host else args.host
+        print(f"viewing {store.path} at http://{shown}:{args.port}/", file=sys.stderr)
         uvicorn.run(create_app(pages), host=args.host, port=args.port, log_level="warning")
         return 0
     finally:

@@ -51,10 +51,11 @@ class Card:
 
     @property
     def diff_lines(self) -> list[tuple[str, str]]:
-        """The stored unified diff, each line with its kind: add, del, hunk or same."""
+        """The stored unified diff, each line with its kind: add, del, hunk (the two file lines and
+        each @@ line) or same."""
         kinds = []
-        for line in (self.step.diff or "").splitlines():
-            if line.startswith(("+++", "---", "@@")):
+        for number, line in enumerate((self.step.diff or "").splitlines()):
+            if number < 2 or line.startswith("@@"):
                 kinds.append(("hunk", line))
             elif line.startswith("+"):
                 kinds.append(("add", line))
@@ -90,8 +91,8 @@ class Report:
 
 
 def fork_tree(store: Store) -> list[WorldNode]:
-    """The most recent worlds, each under the world it was forked from (roots: newest first)."""
-    listed = store.worlds()
+    """Every world, each under the world it was forked from (roots: newest first)."""
+    listed = store.worlds(limit=None)
     nodes = {row.id: WorldNode(row, count) for row, count in listed}
     roots = []
     for row, _ in reversed(listed):  # oldest first, so children read in the order they were made
@@ -108,9 +109,8 @@ def world_page(store: Store, world_id: str) -> WorldPage | None:
     folded = row.domain in FOLDED_DOMAINS
     cards = [Card(step, folded or step.observation.count("\n") >= _FOLD_LINES) for step in steps]
     drift = [(step.position, step.similarity) for step in steps if step.similarity is not None]
-    children = [other for other, _ in store.worlds() if other.parent_id == world_id]
     parent = store.world(row.parent_id) if row.parent_id else None
-    return WorldPage(row, cards, drift, parent, children)
+    return WorldPage(row, cards, drift, parent, store.children(world_id))
 
 
 def running_mean(points: list[tuple[int, float]]) -> list[tuple[int, float]]:
@@ -122,15 +122,29 @@ def running_mean(points: list[tuple[int, float]]) -> list[tuple[int, float]]:
 
 
 def find_reports(folders: list[Path]) -> list[Report]:
-    """Every report.json / drift.json under the folders, newest first; unreadable files are skipped."""
+    """Every report.json / drift.json under the folders, in path order (so a report keeps its number
+    as others are added beside it); unreadable files and other shapes are skipped."""
     found = []
     for folder in folders:
         for name, kind in (("report.json", "bench"), ("drift.json", "drift")):
-            for path in sorted(folder.rglob(name)) if folder.is_dir() else []:
+            for path in folder.rglob(name) if folder.is_dir() else []:
                 try:
                     data = json.loads(path.read_text(encoding="utf-8"))
                 except (OSError, ValueError):
                     continue
-                if isinstance(data, dict) and ("domains" in data if kind == "bench" else "modes" in data):
+                if _has_shape(data, "domains" if kind == "bench" else "modes"):
                     found.append(Report(kind, path, data))
-    return sorted(found, key=lambda report: report.path.stat().st_mtime, reverse=True)
+    return sorted(found, key=lambda report: str(report.path))
+
+
+def reports_version(folders: list[Path]) -> str:
+    """Changes when a report is added, removed or rewritten."""
+    stamps = sorted((str(path), path.stat().st_mtime_ns) for folder in folders if folder.is_dir()
+                    for name in ("report.json", "drift.json") for path in folder.rglob(name))
+    return str(hash(tuple(stamps)))
+
+
+def _has_shape(data: object, key: str) -> bool:
+    """A report's figures: {key: {name: {figure: value}}}, as the eval commands write them."""
+    table = data.get(key) if isinstance(data, dict) else None
+    return isinstance(table, dict) and all(isinstance(row, dict) for row in table.values())

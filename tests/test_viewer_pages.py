@@ -1,0 +1,127 @@
+"""The viewer's pages without a model or a browser: what they read, how they escape, what they link to."""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+
+import pytest
+
+from agentworld_mcp.server.viewer import reading
+from agentworld_mcp.server.viewer.site import EXPORTED, SERVED, Pages, world_file
+from agentworld_mcp.store import StepRow, Store
+
+HOSTILE_IDS = ['"><script>alert(1)</script>', "../../escaped", "a/b", "plain-world"]
+
+
+@pytest.fixture
+def store(tmp_path):
+    opened = Store(tmp_path / "worlds.sqlite3")
+    yield opened
+    opened.close()
+
+
+def _step(position: int, source: str = "predicted", observation: str = "$ ") -> StepRow:
+    return StepRow(position, "ls", observation, observation if source == "predicted" else None, {}, source, None, None)
+
+
+def test_a_worlds_token_changes_with_every_kind_of_change(store):
+    world = store.create_world("terminal", "", "", None)
+    seen = {store.version(world)}
+
+    def changed() -> None:
+        token = store.version(world)
+        assert token not in seen
+        seen.add(token)
+
+    store.append_steps(world, [_step(1, "real")])
+    changed()
+    store.set_prediction(world, 1, "$ ", 0.0, "")  # similarity None -> 0.0: the sum of similarities stays 0
+    changed()
+    store.set_prediction(world, 1, "$ x", 0.0, "-x")  # a new prediction, the same similarity
+    changed()
+    store.replace_step(world, _step(1))
+    changed()
+    store.truncate(world, 0)
+    changed()
+    store.set_world_scene(world, "a new state", None)
+    changed()
+    store.create_world("terminal", "", "", None, parent=(world, 0))  # its forks show on its page
+    changed()
+    store.close_world(world)
+    changed()
+    index = store.version()
+    store.create_world("terminal", "", "", None)
+    assert store.version() != index
+
+
+def test_any_world_id_stays_text_in_the_page_and_one_file_in_the_export(store, tmp_path):
+    for world_id in HOSTILE_IDS:
+        store.create_world("terminal", "", "", None, world_id=world_id)
+        store.append_steps(world_id, [_step(1, "real", "<script>alert(2)</script>")])
+    pages = Pages(store, [tmp_path / "no-reports-here"])
+    for links in (SERVED, EXPORTED):
+        page = pages.index(links)
+        assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    for world_id in HOSTILE_IDS:
+        assert "<script>alert" not in pages.world(world_id, SERVED)
+    site = tmp_path / "site"
+    assert pages.export(site) == 1 + len(HOSTILE_IDS)
+    written = sorted(path.name for path in (site / "worlds").iterdir())
+    assert written == sorted(world_file(world_id) for world_id in HOSTILE_IDS)
+    assert not (tmp_path / "escaped.html").exists() and all("/" not in name for name in written)
+    assert 'href="worlds/a%252Fb.html"' in (site / "index.html").read_text()  # the file a%2Fb.html, as a URL
+
+
+def test_an_empty_store_and_no_reports_say_so(store, tmp_path):
+    page = Pages(store, [tmp_path / "missing"]).index(SERVED)
+    assert "No worlds yet" in page and "No reports found" in page
+
+
+def test_reports_of_another_shape_are_skipped_not_fatal(store, tmp_path):
+    (tmp_path / "r" / "broken").mkdir(parents=True)
+    (tmp_path / "r" / "broken" / "report.json").write_text(json.dumps({"domains": "not a table"}))
+    (tmp_path / "r" / "broken" / "drift.json").write_text(json.dumps({"modes": []}))
+    (tmp_path / "r" / "torn.json").write_text("{")
+    good = tmp_path / "r" / "good"
+    good.mkdir()
+    (good / "report.json").write_text(json.dumps({"domains": {"terminal": {"similarity": 0.5, "samples": 2}}}))
+    found = reading.find_reports([tmp_path / "r"])
+    assert [report.path for report in found] == [good / "report.json"]
+    page = Pages(store, [tmp_path / "r"]).report(1, EXPORTED)
+    assert 'href="../static/viewer.css"' in page and 'href="../index.html"' in page and "rect" in page
+
+
+def test_every_world_is_in_the_tree_and_the_export(store, tmp_path):
+    parent = store.create_world("terminal", "", "", None)
+    for _ in range(210):
+        store.create_world("terminal", "", "", None, parent=(parent, 0))
+    tree = reading.fork_tree(store)
+    assert len(tree) == 1 and len(tree[0].children) == 210
+    assert Pages(store, []).export(tmp_path / "site") == 1 + 211
+
+
+def test_exported_pages_carry_their_own_policy_and_no_script(store, tmp_path):
+    world = store.create_world("terminal", "", "", None)
+    page = html.unescape(Pages(store, []).world(world, EXPORTED))
+    assert '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; script-src \'none\'' in page
+    assert "<script" not in page and 'href="../static/viewer.css"' in page
+
+
+def test_diff_lines_are_classed_by_position_not_by_their_first_characters():
+    diff = "--- predicted\n+++ real\n@@ -1 +1 @@\n--rf\n+-f\n same"
+    card = reading.Card(StepRow(1, "a", "b", "c", None, "real", 0.5, diff), folded=False)
+    assert [kind for kind, _ in card.diff_lines] == ["hunk", "hunk", "hunk", "del", "add", "same"]
+
+
+def test_the_viewer_needs_no_model(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "AGENTWORLD_MODEL": str(tmp_path / "no-such-model.gguf"), "AGENTWORLD_DATA_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-m", "agentworld_mcp", "view", "--export", str(tmp_path / "site")],
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert Path(tmp_path / "site" / "index.html").exists()

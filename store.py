@@ -178,12 +178,13 @@ class Store:
         row = self._db.execute(f"SELECT {_WORLD_COLUMNS} FROM worlds w WHERE w.id = ?", (world_id,)).fetchone()
         return _world_row(row) if row is not None else None
 
-    def worlds(self, limit: int | None = 200) -> list[tuple[WorldRow, int]]:
-        """Recent worlds with their step counts, newest first (one query); `limit=None`: all of them."""
+    def worlds(self, limit: int | None = 200, prefix: str = "") -> list[tuple[WorldRow, int]]:
+        """Recent worlds with their step counts, newest first (one query); `limit=None`: all of them;
+        `prefix`: only worlds whose id starts so."""
         rows = self._db.execute(
             f"SELECT {_WORLD_COLUMNS}, COUNT(s.position) FROM worlds w LEFT JOIN steps s ON s.world_id = w.id "
-            "GROUP BY w.id ORDER BY w.created_at DESC LIMIT ?",
-            (-1 if limit is None else limit,),
+            "WHERE substr(w.id, 1, ?) = ? GROUP BY w.id ORDER BY w.created_at DESC LIMIT ?",
+            (len(prefix), prefix, -1 if limit is None else limit),
         ).fetchall()
         return [(_world_row(row), row[-1]) for row in rows]
 

@@ -23,7 +23,9 @@ from ..tools.plan import dry_run_plan
 from ..tools.requests import CheckRequest, PlanRequest, SimulateRequest
 from ..tools.results import PlanResult, Prediction
 from ..tools.simulate import simulate_action
+from ..tools.guard import GuardSettings, guard_sessions
 from .discovery import register_discovery
+from .guard_tool import register_guard
 from .http_serving import HttpOptions, StaticTokenVerifier, auth_settings
 from .replies import reply
 from .short_errors import ShortToolErrors
@@ -39,9 +41,10 @@ _INSTRUCTIONS = (
 )
 
 
-def create_server(ctx: ToolContext, http: HttpOptions | None = None) -> MCPServer:
+def create_server(ctx: ToolContext, http: HttpOptions | None = None, guard: GuardSettings | None = None) -> MCPServer:
     """An MCP server over an engine that the caller owns (starts and closes). `http`: served over
-    HTTP with these options; with a token, every MCP request must carry it."""
+    HTTP with these options; with a token, every MCP request must carry it. `guard`: the guard
+    tool's policy, budget and fallback (default: each domain's presets)."""
     token = http.auth_token if http is not None else None
     server = MCPServer(
         "agentworld-mcp",
@@ -109,10 +112,14 @@ def create_server(ctx: ToolContext, http: HttpOptions | None = None) -> MCPServe
     @server.resource("status://server", name="server status", mime_type="application/json")
     def status() -> str:
         """Model state, queue depth, waits, speed and request counts."""
-        return json.dumps({"process_id": os.getpid(), **dataclasses.asdict(ctx.engine.stats())}, indent=2)
+        status = {"process_id": os.getpid(), **dataclasses.asdict(ctx.engine.stats())}
+        if ctx.store is not None:  # each host session the guard has seen, and how far its predictions were
+            status["guard_sessions"] = guard_sessions(ctx)
+        return json.dumps(status, indent=2)
 
     register_discovery(server, ctx)
     register_worlds(server, ctx, details)
+    register_guard(server, ctx, guard or GuardSettings())
     return server
 
 

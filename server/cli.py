@@ -17,6 +17,7 @@ from typing import Any
 from ..domains import PackError
 from ..evals.command import add_eval_parser
 from ..store import StoreError
+from ..tools.guard import PolicyError
 from .commands import COMMANDS, add_parsers, run
 from .http_serving import HttpOptions, HttpServingError
 from .model_files import ModelFileError
@@ -102,6 +103,10 @@ def _parser() -> argparse.ArgumentParser:
     group.add_argument("--effects", choices=["model", "parser", "off"], help="how effects are derived (model)")
     group.add_argument("--demonstrations", choices=["auto", "on", "off"], help="show example turns to the model")
     group.add_argument("--log-level", choices=["DEBUG", "INFO", "WARNING", "ERROR"], help="stderr log level")
+    group.add_argument("--policy", help="the guard's policy file (default: .agentworld/policy.json if present)")
+    group.add_argument("--guard-budget", type=float, help="seconds the guard may take to decide (10)")
+    group.add_argument("--guard-on-failure", choices=["ask", "none"],
+                       help="the guard's decision when it cannot decide in time or at all (none)")
 
     parser = argparse.ArgumentParser(
         prog="agentworld-mcp",
@@ -187,19 +192,20 @@ def main(argv: list[str] | None = None) -> int:
         logging.basicConfig(
             stream=sys.stderr, level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
         )
-        from .runtime import build_context, load_domain_packs, open_store, resolve_source
+        from .runtime import build_context, guard_settings, load_domain_packs, open_store, resolve_source
 
         if args.command == "view":  # it reads the store only: no model, no domains; jobs are left as they are
             from .viewer.command import run_view
 
             return run_view(args, open_store(settings, settle_jobs=False))
         domains = load_domain_packs(settings)
+        guard = guard_settings(settings, domains) if args.command in (None, "serve") else None
         model = resolve_source(settings)
         serving = args.command in (None, "serve", "twin")
         http = _http_options(args) if serving else None
         # A twin is a server too, but it leaves the jobs in the store to the server that runs them.
         store = open_store(settings, settle_jobs=args.command != "twin") if serving else None
-    except (SettingsError, ModelFileError, PackError, StoreError, HttpServingError) as exc:
+    except (SettingsError, ModelFileError, PackError, StoreError, HttpServingError, PolicyError) as exc:
         print(f"agentworld-mcp: {exc}", file=sys.stderr)
         return 2
     if args.command == "model":
@@ -238,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     from .app import create_server
 
     ctx = build_context(settings, model, domains, store)
-    server = create_server(ctx, http)
+    server = create_server(ctx, http, guard)
     ctx.engine.start()  # loads in the background: initialize and tools/list answer at once
     try:
         if http is not None:

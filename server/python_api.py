@@ -29,10 +29,12 @@ from ..tools.checks import check_constraints
 from ..tools.constraints import ConstraintReport
 from ..tools.context import ToolContext
 from ..tools.jobs import follow_job
+from ..tools.guard import GuardSettings, GuardVerdict, guard
 from ..tools.plan import ProgressCallback, dry_run_plan
 from ..tools.requests import (
     REQUESTS,
     CheckRequest,
+    GuardRequest,
     JobRequest,
     PlanRequest,
     SimulateRequest,
@@ -81,7 +83,7 @@ def _one_line(exc: ValidationError) -> str:
 
 async def call_tool(
     ctx: ToolContext, request: ToolRequest, on_progress: ProgressCallback | None = None
-) -> Prediction | PlanResult | ConstraintReport | WorldView | JobStatus:
+) -> Prediction | PlanResult | ConstraintReport | WorldView | JobStatus | GuardVerdict:
     """Run one checked tool call on the plain tool functions (no MCP)."""
     if isinstance(request, SimulateRequest):
         return await simulate_action(ctx, request)
@@ -93,6 +95,8 @@ async def call_tool(
         return await world_operation(ctx, request)
     if isinstance(request, JobRequest):
         return await follow_job(ctx, request)
+    if isinstance(request, GuardRequest):  # a batch of hook payloads: the default policy, budget and fallback
+        return await guard(ctx, GuardSettings(), request)
     raise TypeError(f"not a tool request: {type(request).__name__}")
 
 

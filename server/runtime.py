@@ -11,6 +11,7 @@ from ..engine.remote import OpenAICompatibleBackend, RemoteSettings
 from ..store import Store, default_data_dir
 from ..tools.constraints import preset_problem
 from ..tools.context import ToolContext
+from ..tools.guard import GuardSettings, load_policy
 from ..tools.jobs import Jobs
 from . import checked_models
 from .model_files import GGUFInfo, check_loadable, default_model_path, inspect_gguf
@@ -64,6 +65,15 @@ def resolve_model(settings: Settings) -> GGUFInfo:
     check_loadable(info.path, settings.override_kv)
     checked_models.remember(info, settings.override_kv)
     return info
+
+
+LOCAL_POLICY = Path(".agentworld") / "policy.json"  # a project's own guard policy, in its working folder
+
+
+def guard_settings(settings: Settings, domains: dict[str, DomainPack]) -> GuardSettings:
+    """The guard's policy (checked; raises PolicyError naming the file), budget and fallback."""
+    path = settings.policy or (LOCAL_POLICY if LOCAL_POLICY.is_file() else None)
+    return GuardSettings(load_policy(path, domains), settings.guard_budget, settings.guard_on_failure)
 
 
 def load_domain_packs(settings: Settings) -> dict[str, DomainPack]:

@@ -55,6 +55,10 @@ class Settings(BaseModel):
     max_history_chars: int = Field(default=Limits.max_history_chars, ge=0)
     max_plan_steps: int = Field(default=Limits.max_plan_steps, ge=1)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "WARNING"
+    policy: Path | None = Field(default=None, description="The guard's policy file; None: .agentworld/policy.json if present.")
+    guard_budget: float = Field(default=10.0, gt=0, description="Seconds the guard may take to decide.")
+    guard_on_failure: Literal["ask", "none"] = Field(
+        default="none", description="The guard's decision when it cannot decide in time or at all.")
 
     @model_validator(mode="after")
     def _choose_backend(self) -> Settings:

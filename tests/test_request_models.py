@@ -32,6 +32,7 @@ REQUIRED = {
     "check_constraints": {},
     "world": {"operation": "get"},
     "job": {"job_id": "job_x"},
+    "guard": {"event": "pre"},
 }
 
 

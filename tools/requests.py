@@ -129,10 +129,30 @@ class JobRequest(ToolRequest):
     cancel: bool = Field(default=False, description="Stop the job.")
 
 
+GuardFormat = Literal["claude-code", "cursor", "gemini", "plain"]
+
+
+class GuardRequest(ToolRequest):
+    """A host's hook payload, split into its parts. Hosts substitute objects as JSON text, so every
+    argument may be given as a string."""
+
+    event: Literal["pre", "post"] = Field(description="pre: before the real tool runs; post: after, with its output.")
+    tool_name: str = Field(default="", description="The host's tool: Bash, Write, Edit, mcp__server__tool, WebFetch, ...")
+    tool_input: dict[str, Any] | str | None = Field(
+        default=None, description="The tool's arguments: an object, or its JSON text (as hook substitutions give it).")
+    command: str = Field(default="", description="Shorthand for shell tools: the command line (tool_input.command).")
+    session_id: str = Field(default="", description="The host session: each has its own world, kept in the store.")
+    cwd: str = Field(default="", description="The working folder of the session.")
+    tool_response: dict[str, Any] | list[Any] | str | None = Field(
+        default=None, description="post: the tool's real output, as an object or text.")
+    format: GuardFormat = Field(default="claude-code", description="The host whose decision document to answer with.")
+
+
 REQUESTS: dict[str, type[ToolRequest]] = {
     "simulate_action": SimulateRequest,
     "dry_run_plan": PlanRequest,
     "check_constraints": CheckRequest,
     "world": WorldRequest,
     "job": JobRequest,
+    "guard": GuardRequest,
 }

@@ -1,0 +1,143 @@
+"""The guard: hook payloads as the hosts document them, through the MCP tool over real stdio, with the real model."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+import uuid
+
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+from agentworld_mcp.server.hosts.formats import render, request_from_payload
+from agentworld_mcp.tools.guard import GuardVerdict
+from agentworld_mcp.tools.host_actions import host_action, observation_from_response
+
+
+def _server(env: dict[str, str], *flags: str) -> StdioServerParameters:
+    return StdioServerParameters(command=sys.executable, args=["-m", "agentworld_mcp", *flags],
+                                 env={**env, "AGENTWORLD_EFFECTS": "parser"})
+
+
+async def _guard(client: Client, **arguments) -> dict:
+    result = await client.call_tool("guard", arguments)
+    assert not result.is_error, result.content
+    assert len(result.content) == 1 and result.content[0].type == "text"
+    return json.loads(result.content[0].text)  # the host reads this text as its hook's JSON
+
+
+async def _status(client: Client) -> dict:
+    return json.loads((await client.read_resource("status://server")).contents[0].text)
+
+
+# --- the host's tool as a domain action ------------------------------------------------------
+@pytest.mark.parametrize("tool, tool_input, domain, action", [
+    ("Bash", {"command": "rm -rf build"}, "terminal", "rm -rf build"),
+    ("run_shell_command", {"command": "ls"}, "terminal", "ls"),
+    ("Write", {"file_path": "/w/a.txt", "content": "hi"}, "swe", 'write_file {"path": "/w/a.txt", "content": "hi"}'),
+    ("Edit", {"file_path": "/w/a.txt", "old_string": "a", "new_string": "b"}, "swe",
+     'edit_file {"path": "/w/a.txt", "old": "a", "new": "b"}'),
+    ("mcp__github__delete_repo", {"repo": "x/y"}, "mcp", '{"name": "delete_repo", "arguments": {"repo": "x/y"}}'),
+    ("WebFetch", {"url": "https://example.com", "prompt": "title"}, "search",
+     'web_extractor {"url": "https://example.com", "goal": "title"}'),
+])
+def test_each_host_tool_becomes_the_domain_action_it_means(tool, tool_input, domain, action):
+    mapped = host_action(tool, tool_input)
+    assert (mapped.domain, mapped.action) == (domain, action)
+
+
+def test_tools_the_guard_does_not_know_get_no_action_and_a_shell_result_becomes_a_screen():
+    assert host_action("Read", {"file_path": "/w/a.txt"}) is None and host_action("Bash", {}) is None
+    screen = observation_from_response(host_action("Bash", {"command": "ls"}), {"stdout": "a.txt\n", "stderr": ""})
+    assert screen == "$ ls\na.txt\n$ "
+
+
+# --- each host's format -------------------------------------------------------------------------
+def test_each_format_answers_a_denial_in_its_hosts_words_and_no_decision_as_nothing():
+    denied = GuardVerdict(event="pre", decision="deny", reason="no-recursive-force-delete: matched")
+    assert render("claude-code", denied) == {"hookSpecificOutput": {
+        "hookEventName": "PreToolUse", "permissionDecision": "deny",
+        "permissionDecisionReason": "no-recursive-force-delete: matched"}}
+    assert render("cursor", denied)["permission"] == "deny"
+    assert render("gemini", denied) == {"decision": "deny", "reason": "no-recursive-force-delete: matched"}
+    asked = GuardVerdict(event="pre", decision="ask", reason="predicted to fail")
+    assert render("gemini", asked)["decision"] == "deny"  # Gemini CLI has no ask: it must not become a yes
+    for host in ("claude-code", "cursor", "gemini"):
+        assert render(host, GuardVerdict(event="pre", decision="none")) == {}
+        assert render(host, GuardVerdict(event="post", decision="none")) == {}
+
+
+def test_host_payloads_read_as_guard_requests():
+    cursor = request_from_payload("cursor", "pre", {"command": "rm -rf /", "cwd": "/w", "conversation_id": "c1"})
+    assert (cursor.tool_name, cursor.command, cursor.session_id) == ("Shell", "rm -rf /", "c1")
+    gemini = request_from_payload("gemini", "post", {"tool_name": "run_shell_command", "tool_input": {"command": "ls"},
+                                                     "tool_response": {"llmContent": "a.txt", "returnDisplay": "a.txt"}})
+    assert gemini.tool_response == {"stdout": "a.txt", "stderr": ""}
+
+
+# --- through the MCP tool, over real stdio ------------------------------------------------------
+async def test_a_forbidden_command_is_denied_without_the_model_and_the_reason_names_the_rule(server_env):
+    async with Client(_server(server_env)) as client:
+        started = time.perf_counter()
+        decision = await _guard(client, event="pre", tool_name="Bash",
+                                tool_input=json.dumps({"command": "rm -rf / --no-preserve-root"}),
+                                session_id=str(uuid.uuid4()), cwd="/home/dev/project")
+        elapsed = time.perf_counter() - started
+        status = await _status(client)
+    output = decision["hookSpecificOutput"]
+    assert output["permissionDecision"] == "deny" and "no-recursive-force-delete" in output["permissionDecisionReason"]
+    assert (status["completed"], status["prompt_tokens"]) == (0, 0) and elapsed < 5
+
+
+async def test_a_harmless_command_is_never_granted_and_its_real_result_anchors_the_session_world(server_env):
+    session = str(uuid.uuid4())
+    call = {"tool_name": "Bash", "tool_input": {"command": "ls"}, "session_id": session, "cwd": "/home/dev/project"}
+    async with Client(_server(server_env, "--guard-budget", "300")) as client:
+        before = await _guard(client, event="pre", **call)
+        assert before == {} or before["hookSpecificOutput"]["permissionDecision"] == "ask"  # never allow
+        after = await _guard(client, event="post", **call,
+                             tool_response={"stdout": "README.md  src\n", "stderr": "", "interrupted": False})
+        assert after == {}  # a post call never blocks
+        status = await _status(client)
+        world = json.loads((await client.read_resource(f"world://guard-{session}-terminal")).contents[0].text)
+    assert [step["source"] for step in world["steps"]] == ["real"]
+    assert "README.md  src" in world["steps"][0]["observation"]
+    sessions = {s["world_id"]: s for s in status["guard_sessions"]}
+    drift = sessions[f"guard-{session}-terminal"]
+    # The pre call predicted this step (the default policy reads the outcome); reality anchored it.
+    assert world["drift"]["compared_steps"] == 1 and len(drift["similarity_per_step"]) == 1
+
+
+async def test_a_spent_budget_gives_the_configured_fallback_in_time(server_env):
+    async with Client(_server(server_env, "--guard-budget", "0.5", "--guard-on-failure", "ask")) as client:
+        await _status(client)
+        started = time.perf_counter()
+        decision = await _guard(client, event="pre", tool_name="Bash", tool_input={"command": "make test"},
+                                session_id=str(uuid.uuid4()))
+        elapsed = time.perf_counter() - started
+    output = decision["hookSpecificOutput"]
+    assert output["permissionDecision"] == "ask" and "budget" in output["permissionDecisionReason"]
+    assert elapsed < 3  # the budget, plus the round trip
+
+
+async def test_malformed_payloads_get_an_answer_not_a_traceback(server_env):
+    async with Client(_server(server_env)) as client:
+        torn = await _guard(client, event="pre", tool_name="Bash", tool_input='{"command": "ls"', format="plain")
+        unknown = await _guard(client, event="pre", tool_name="Teleport", tool_input={"to": "mars"}, format="plain")
+        hostless = await _guard(client, event="pre", tool_name="Bash", tool_input='{"command": "ls"')
+    assert torn["decision"] == "none" and "malformed" in torn["reason"] and "Traceback" not in torn["reason"]
+    assert unknown["decision"] == "none" and "not a tool the guard checks" in unknown["reason"]
+    assert hostless == {}
+
+
+def test_a_broken_policy_file_stops_the_server_with_one_line_naming_it(server_env, tmp_path):
+    import subprocess
+
+    policy = tmp_path / "policy.json"
+    policy.write_text(json.dumps({"presets": ["no-such-preset"]}))
+    done = subprocess.run([sys.executable, "-m", "agentworld_mcp", "--policy", str(policy)], env=server_env,
+                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and done.stdout == ""
+    assert str(policy) in done.stderr and "no-such-preset" in done.stderr and "Traceback" not in done.stderr

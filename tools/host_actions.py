@@ -1,0 +1,75 @@
+"""An agent host's tool call as one of this server's domain actions, and its real output as an observation.
+
+Hosts name their tools differently (Claude Code's Bash, Cursor's Shell, Gemini's run_shell_command)
+but mean the same few things: run a command, write a file, edit a file, call an MCP tool, fetch
+or search the web. A tool that is none of these maps to nothing, and the guard makes no decision.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+_SHELL = {"bash", "shell", "run_shell_command", "exec_command", "terminal"}
+_WRITE = {"write", "write_file", "create_file"}
+_EDIT = {"edit", "replace", "str_replace", "edit_file"}
+_FETCH = {"webfetch", "web_fetch"}
+_SEARCH = {"websearch", "web_search", "google_web_search"}
+_MCP_TOOL = re.compile(r"mcp__(?P<server>[^_].*?)__(?P<tool>.+)")
+_MAX_OBSERVATION_CHARS = 20_000
+
+
+@dataclass(frozen=True)
+class HostAction:
+    domain: str
+    action: str  # in the domain's action format
+    kind: str  # shell, write, edit, mcp, fetch, search
+    mcp_server: str = ""  # kind mcp: the server, whose tools the mcp domain needs
+
+
+def host_action(tool_name: str, tool_input: dict[str, Any]) -> HostAction | None:
+    name = tool_name.strip()
+    lowered = name.lower()
+    if match := _MCP_TOOL.fullmatch(name):
+        call = {"name": match["tool"], "arguments": tool_input}
+        return HostAction("mcp", json.dumps(call, ensure_ascii=False), "mcp", match["server"])
+    path = str(tool_input.get("file_path") or tool_input.get("path") or "")
+    if lowered in _SHELL and isinstance(tool_input.get("command"), str):
+        return HostAction("terminal", tool_input["command"], "shell")
+    if lowered in _WRITE and path:
+        return HostAction("swe", _swe("write_file", path=path, content=str(tool_input.get("content", ""))), "write")
+    if lowered in _EDIT and path:
+        old = tool_input.get("old_string", tool_input.get("old", ""))
+        new = tool_input.get("new_string", tool_input.get("new", ""))
+        return HostAction("swe", _swe("edit_file", path=path, old=str(old), new=str(new)), "edit")
+    if lowered in _FETCH and isinstance(tool_input.get("url"), str):
+        goal = str(tool_input.get("prompt", tool_input.get("goal", "")))
+        return HostAction("search", _swe("web_extractor", url=tool_input["url"], goal=goal), "fetch")
+    if lowered in _SEARCH and isinstance(tool_input.get("query"), str):
+        return HostAction("search", _swe("web_search", queries=[tool_input["query"]]), "search")
+    return None
+
+
+def observation_from_response(action: HostAction, response: Any) -> str:
+    """The host's record of the real outcome, in the domain's observation format as far as it can be told."""
+    if action.kind == "shell":
+        if isinstance(response, dict):
+            output = "".join(str(response.get(key) or "") for key in ("stdout", "stderr", "output"))
+            exit_code = response.get("exit_code", response.get("exitCode"))
+        else:
+            output, exit_code = str(response or ""), None
+        screen = f"$ {action.action}\n{output.rstrip()}\n" + (f"[exit code: {exit_code}]\n" if exit_code is not None else "")
+        return _cut(screen + "$ ")
+    if isinstance(response, str):
+        return _cut(response)
+    return _cut(json.dumps(response, ensure_ascii=False, indent=1))
+
+
+def _swe(tool: str, **arguments: Any) -> str:
+    return f"{tool} {json.dumps(arguments, ensure_ascii=False)}"
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= _MAX_OBSERVATION_CHARS else text[:_MAX_OBSERVATION_CHARS] + "\n[... cut]"

@@ -10,7 +10,7 @@ from mcp import Client
 from mcp.server.mcpserver.exceptions import ToolError
 
 from agentworld_mcp.domains import builtin_domains
-from agentworld_mcp.tools.checks import check_input, domain_presets
+from agentworld_mcp.tools.constraints import check_input, domain_presets
 from agentworld_mcp.tools.constraints import CheckInput, Constraint, evaluate, parse_constraints
 
 QUICK = {"temperature": 0, "max_tokens": 32}

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from typing import Any
 
 from mcp.server.mcpserver.exceptions import ToolError
 
-from ..domains import DomainPack, Turn
 from ..engine import EngineError, GenerationRequest, Priority, Sampling
 from .constraints import (
     JUDGE_SCHEMA,
@@ -16,10 +13,11 @@ from .constraints import (
     Constraint,
     ConstraintReport,
     ConstraintResult,
+    check_input,
+    constraint_set,
     evaluate,
     judge_messages,
     judge_result,
-    parse_constraints,
     report,
 )
 from .context import ToolContext
@@ -27,47 +25,6 @@ from .inputs import normalized_action, validated_history
 from .requests import CheckRequest
 
 _JUDGE_SAMPLING = Sampling(temperature=0.0, max_tokens=200)
-
-
-def domain_presets(pack: DomainPack | None) -> dict[str, Constraint]:
-    return {preset["id"]: Constraint.model_validate(preset) for preset in (pack.presets if pack else ())}
-
-
-def constraint_set(pack: DomainPack | None, constraints: Sequence[Any], presets: Sequence[str]) -> list[Constraint]:
-    return parse_constraints(constraints, domain_presets(pack), presets)
-
-
-def check_input(
-    pack: DomainPack | None,
-    action: str,
-    step: int | None = None,
-    history: Sequence[Turn] = (),
-    observation: str | None = None,
-    effects: dict[str, Any] | None = None,
-) -> CheckInput:
-    """`action` is already normalized by the pack (when there is one)."""
-    try:
-        parsed = json.loads(action)
-    except ValueError:
-        parsed = action
-    return CheckInput(
-        domain=pack.name if pack else "",
-        action=action,
-        action_text=pack.action_text(action) if pack else action,
-        parsed=parsed,
-        observation=observation,
-        effects=effects,
-        step=step,
-        history=tuple({"action": turn.action, "observation": turn.observation} for turn in history),
-    )
-
-
-def pre_constraints(constraints: Sequence[Constraint]) -> list[Constraint]:
-    return [c for c in constraints if c.resolved_phase() == "pre"]
-
-
-def post_constraints(constraints: Sequence[Constraint]) -> list[Constraint]:
-    return [c for c in constraints if c.resolved_phase() == "post"]
 
 
 async def run_checks(
@@ -90,15 +47,6 @@ async def _judge(ctx: ToolContext, constraint: Constraint, check: CheckInput, pr
     except EngineError as exc:
         raise ToolError(f"judge constraint {constraint.id!r} could not run: {exc}") from None
     return judge_result(constraint, check, completion.text)
-
-
-def violations(results: Sequence[ConstraintResult]) -> list[ConstraintResult]:
-    """What a verdict reports: everything that was violated or could not be decided by error."""
-    return [r for r in results if r.status in ("violated", "error")]
-
-
-def blocking(results: Sequence[ConstraintResult]) -> list[ConstraintResult]:
-    return [r for r in results if r.status == "violated" and r.severity == "error"]
 
 
 async def check_constraints(ctx: ToolContext, request: CheckRequest) -> ConstraintReport:

@@ -25,6 +25,8 @@ import cel
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..domains import DomainPack, Turn
+
 MAX_EXPRESSION_CHARS = 2_000
 MAX_PATTERN_CHARS = 1_000
 MAX_MATCHED_CHARS = 200_000  # longer targets are checked on their first part, and say so
@@ -321,3 +323,54 @@ def report(results: Sequence[ConstraintResult]) -> ConstraintReport:
     return ConstraintReport(
         violated=any(r.status == "violated" and r.severity == "error" for r in results), results=list(results)
     )
+
+
+# --- a domain's constraints, and what they see (no model: the guard's hook imports only this) ---
+def domain_presets(pack: DomainPack | None) -> dict[str, Constraint]:
+    return {preset["id"]: Constraint.model_validate(preset) for preset in (pack.presets if pack else ())}
+
+
+def constraint_set(pack: DomainPack | None, constraints: Sequence[Any], presets: Sequence[str]) -> list[Constraint]:
+    return parse_constraints(constraints, domain_presets(pack), presets)
+
+
+def check_input(
+    pack: DomainPack | None,
+    action: str,
+    step: int | None = None,
+    history: Sequence[Turn] = (),
+    observation: str | None = None,
+    effects: dict[str, Any] | None = None,
+) -> CheckInput:
+    """`action` is already normalized by the pack (when there is one)."""
+    try:
+        parsed = json.loads(action)
+    except ValueError:
+        parsed = action
+    return CheckInput(
+        domain=pack.name if pack else "",
+        action=action,
+        action_text=pack.action_text(action) if pack else action,
+        parsed=parsed,
+        observation=observation,
+        effects=effects,
+        step=step,
+        history=tuple({"action": turn.action, "observation": turn.observation} for turn in history),
+    )
+
+
+def pre_constraints(constraints: Sequence[Constraint]) -> list[Constraint]:
+    return [c for c in constraints if c.resolved_phase() == "pre"]
+
+
+def post_constraints(constraints: Sequence[Constraint]) -> list[Constraint]:
+    return [c for c in constraints if c.resolved_phase() == "post"]
+
+
+def violations(results: Sequence[ConstraintResult]) -> list[ConstraintResult]:
+    """What a verdict reports: everything that was violated or could not be decided by error."""
+    return [r for r in results if r.status in ("violated", "error")]
+
+
+def blocking(results: Sequence[ConstraintResult]) -> list[ConstraintResult]:
+    return [r for r in results if r.status == "violated" and r.severity == "error"]

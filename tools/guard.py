@@ -24,7 +24,8 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..engine import Priority
-from .checks import blocking, check_input, constraint_set, pre_constraints, post_constraints, run_checks
+from .checks import run_checks
+from .constraints import blocking, check_input, constraint_set, post_constraints, pre_constraints
 from .context import ToolContext
 from .host_actions import HostAction, host_action, observation_from_response
 from .inputs import normalized_action

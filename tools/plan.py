@@ -15,8 +15,8 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from ..domains import Turn
 from ..engine import Priority
-from .checks import blocking, check_input, constraint_set, pre_constraints, run_checks, violations
-from .constraints import ConstraintResult
+from .checks import run_checks
+from .constraints import ConstraintResult, blocking, check_input, constraint_set, pre_constraints, violations
 from .context import ToolContext
 from .consistency import EntityLedger
 from .inputs import Scene, check_world_arguments, validated_action, validated_history, validated_scene

@@ -24,9 +24,19 @@ from ..domains.effects import first_error_line
 from ..domains.parsing import parse_reply
 from ..domains.protocol import history_reply, render_messages
 from ..engine import Completion, EngineError, GenerationRequest, Priority, Sampling
-from .checks import blocking, check_input, constraint_set, post_constraints, pre_constraints, run_checks, violations
+from .checks import run_checks
+from .constraints import (
+    Constraint,
+    ConstraintResult,
+    blocking,
+    check_input,
+    constraint_set,
+    post_constraints,
+    pre_constraints,
+    report,
+    violations,
+)
 from .consistency import EntityLedger
-from .constraints import Constraint, ConstraintResult, report
 from .context import ToolContext, is_world_model
 from .inputs import Scene, check_world_arguments, validated_action, validated_history, validated_scene
 from .jobs import Progress, Work

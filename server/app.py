@@ -23,7 +23,8 @@ from ..tools.plan import dry_run_plan
 from ..tools.requests import CheckRequest, PlanRequest, SimulateRequest
 from ..tools.results import PlanResult, Prediction
 from ..tools.simulate import simulate_action
-from ..tools.guard import GuardSettings, guard_sessions
+from ..tools.guard import guard_sessions
+from ..tools.guard_policy import GuardSettings
 from .discovery import register_discovery
 from .guard_tool import register_guard
 from .http_serving import HttpOptions, StaticTokenVerifier, auth_settings

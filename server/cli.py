@@ -17,7 +17,7 @@ from typing import Any
 from ..domains import PackError
 from ..evals.command import add_eval_parser
 from ..store import StoreError
-from ..tools.guard import PolicyError
+from ..tools.guard_policy import PolicyError
 from .commands import COMMANDS, add_parsers, run
 from .http_serving import HttpOptions, HttpServingError
 from .model_files import ModelFileError

@@ -11,7 +11,8 @@ from mcp.server import MCPServer
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 
 from ..tools.context import ToolContext
-from ..tools.guard import GuardSettings, guard
+from ..tools.guard import guard
+from ..tools.guard_policy import GuardSettings
 from ..tools.requests import GuardRequest
 from .hosts.formats import render
 from .signatures import request_signature

@@ -29,7 +29,8 @@ from ..tools.checks import check_constraints
 from ..tools.constraints import ConstraintReport
 from ..tools.context import ToolContext
 from ..tools.jobs import follow_job
-from ..tools.guard import GuardSettings, GuardVerdict, guard
+from ..tools.guard import guard
+from ..tools.guard_policy import GuardSettings, GuardVerdict
 from ..tools.plan import ProgressCallback, dry_run_plan
 from ..tools.requests import (
     REQUESTS,

@@ -11,7 +11,7 @@ from ..engine.remote import OpenAICompatibleBackend, RemoteSettings
 from ..store import Store, default_data_dir
 from ..tools.constraints import preset_problem
 from ..tools.context import ToolContext
-from ..tools.guard import GuardSettings, load_policy
+from ..tools.guard_policy import GuardSettings, load_policy
 from ..tools.jobs import Jobs
 from . import checked_models
 from .model_files import GGUFInfo, check_loadable, default_model_path, inspect_gguf

@@ -12,7 +12,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from agentworld_mcp.server.hosts.formats import render, request_from_payload
-from agentworld_mcp.tools.guard import GuardVerdict
+from agentworld_mcp.tools.guard_policy import GuardVerdict
 from agentworld_mcp.tools.host_actions import host_action, observation_from_response
 
 

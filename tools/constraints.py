@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import cel
-from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..domains import DomainPack, Turn
@@ -118,7 +117,7 @@ def parse_constraints(raw: Sequence[Any], presets: dict[str, Constraint], preset
     unknown = [name for name in preset_names if name not in presets]
     if unknown:
         known = ", ".join(sorted(presets)) or "none"
-        raise ToolError(f"unknown preset(s) {', '.join(unknown)}; this domain's presets: {known}")
+        raise refused(f"unknown preset(s) {', '.join(unknown)}; this domain's presets: {known}")
     constraints = [presets[name] for name in preset_names]
     for index, item in enumerate(raw):
         try:
@@ -126,13 +125,13 @@ def parse_constraints(raw: Sequence[Any], presets: dict[str, Constraint], preset
         except ValidationError as exc:
             problem = exc.errors()[0]
             where = ".".join(str(part) for part in problem["loc"])
-            raise ToolError(f"constraints[{index}]: {where}: {problem['msg']}") from None
+            raise refused(f"constraints[{index}]: {where}: {problem['msg']}") from None
     if len(constraints) > MAX_CONSTRAINTS:
-        raise ToolError(f"{len(constraints)} constraints given; the limit is {MAX_CONSTRAINTS}")
+        raise refused(f"{len(constraints)} constraints given; the limit is {MAX_CONSTRAINTS}")
     seen: set[str] = set()
     for constraint in constraints:
         if constraint.id in seen:
-            raise ToolError(f"constraint id {constraint.id!r} is used twice; ids must be unique")
+            raise refused(f"constraint id {constraint.id!r} is used twice; ids must be unique")
         seen.add(constraint.id)
         _check_body(constraint)
     return constraints
@@ -145,35 +144,43 @@ def preset_problem(preset: Any) -> str | None:
     except ValidationError as exc:
         problem = exc.errors()[0]
         return f"{'.'.join(str(part) for part in problem['loc']) or 'the preset'}: {problem['msg']}"
-    try:
-        _check_body(constraint)
-    except ToolError as exc:  # the loader names the preset already
-        return str(exc).removeprefix(f"constraint {constraint.id!r}: ")
-    return None
+    return _body_problem(constraint)  # the loader names the preset already
 
 
 def _check_body(constraint: Constraint) -> None:
-    name = f"constraint {constraint.id!r}"
+    problem = _body_problem(constraint)
+    if problem is not None:
+        raise refused(f"constraint {constraint.id!r}: {problem}")
+
+
+def _body_problem(constraint: Constraint) -> str | None:
     if constraint.kind == "rule":
         if not constraint.expr:
-            raise ToolError(f"{name}: a rule needs `expr`, a CEL expression that must be true")
+            return "a rule needs `expr`, a CEL expression that must be true"
         if len(constraint.expr) > MAX_EXPRESSION_CHARS:
-            raise ToolError(f"{name}: expr is longer than {MAX_EXPRESSION_CHARS} characters")
+            return f"expr is longer than {MAX_EXPRESSION_CHARS} characters"
         if len(_COMPREHENSION.findall(constraint.expr)) > MAX_COMPREHENSIONS:
-            raise ToolError(f"{name}: expr uses more than {MAX_COMPREHENSIONS} comprehensions (all/exists/map/filter)")
-        _compile_rule(name, constraint.expr)
-    elif constraint.kind == "pattern":
+            return f"expr uses more than {MAX_COMPREHENSIONS} comprehensions (all/exists/map/filter)"
+        return _compile_problem(constraint.expr)
+    if constraint.kind == "pattern":
         if not constraint.pattern:
-            raise ToolError(f"{name}: a pattern constraint needs `pattern`, what is forbidden")
+            return "a pattern constraint needs `pattern`, what is forbidden"
         if len(constraint.pattern) > MAX_PATTERN_CHARS:
-            raise ToolError(f"{name}: pattern is longer than {MAX_PATTERN_CHARS} characters")
-        regex = _regex_of(constraint)
+            return f"pattern is longer than {MAX_PATTERN_CHARS} characters"
         try:
-            _REGEX_PROGRAM.execute({"text": "", "regex": regex})
+            _REGEX_PROGRAM.execute({"text": "", "regex": _regex_of(constraint)})
         except Exception as exc:
-            raise ToolError(f"{name}: the pattern is not a valid regular expression: {_first_line(exc)}") from None
-    elif not constraint.text:
-        raise ToolError(f"{name}: a judge constraint needs `text`, the rule in plain language")
+            return f"the pattern is not a valid regular expression: {_first_line(exc)}"
+        return None
+    return None if constraint.text else "a judge constraint needs `text`, the rule in plain language"
+
+
+def refused(message: str) -> Exception:
+    """The MCP SDK's ToolError (its message reaches the calling agent), imported only when one is
+    raised: the guard's hook command checks rules without loading the SDK."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    return ToolError(message)
 
 
 @functools.lru_cache(maxsize=512)
@@ -181,14 +188,15 @@ def _compiled(expr: str) -> cel.Program:
     return cel.compile(expr)
 
 
-def _compile_rule(name: str, expr: str) -> cel.Program:
+def _compile_problem(expr: str) -> str | None:
     try:
-        return _compiled(expr)
+        _compiled(expr)
     except ValueError as exc:
         position = re.search(r"<input>:(\d+):(\d+)", str(exc))
         where = f" at line {position.group(1)}, column {position.group(2)}" if position else ""
         detail = str(exc).split("Syntax error:", 1)[-1].split("\n", 1)[0].strip()
-        raise ToolError(f"{name}: the CEL expression does not compile{where}: {detail}") from None
+        return f"the CEL expression does not compile{where}: {detail}"
+    return None
 
 
 _REGEX_PROGRAM = cel.compile("text.matches(regex)")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...tools.guard import GuardVerdict
+from ...tools.guard_policy import GuardVerdict
 from ...tools.requests import GuardRequest
 
 FORMATS = ("claude-code", "cursor", "gemini", "plain")

@@ -1,0 +1,166 @@
+"""The guard's model-free half: its policy, its verdict, and the zero-token pass before a call.
+
+Nothing here loads a model or the MCP SDK, so the `hook` command (started by a host before every
+tool call) can decide what rules alone decide in milliseconds. tools/guard.py adds the rest: the
+prediction where a rule reads the outcome, and recording reality afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ..domains import ActionError, DomainPack
+from .constraints import Constraint, blocking, check_input, constraint_set, evaluate, post_constraints, pre_constraints
+from .host_actions import HostAction, host_action
+from .requests import GuardRequest
+
+Decision = Literal["deny", "ask", "none"]
+
+
+class PolicyError(ValueError):
+    """The policy file cannot be used; one line naming the file and the problem."""
+
+
+class ToolSection(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    presets: list[str] | None = None
+    constraints: list[dict[str, Any]] = []
+
+
+class PolicyFile(BaseModel):
+    """{"presets": [...], "constraints": [...], "tools": {"Bash": {...}}, "mcp_servers": {...}, "on_predicted": ...}"""
+
+    model_config = ConfigDict(extra="forbid")
+    presets: list[str] | None = Field(default=None, description="Preset names; each applies in the domains that have it. "
+                                                                "Left out: every preset of the call's domain.")
+    constraints: list[dict[str, Any]] = []
+    tools: dict[str, ToolSection] = Field(default_factory=dict, description="Per host tool (Bash, Write, mcp__x__y).")
+    mcp_servers: dict[str, list[dict[str, Any]]] = Field(default_factory=dict, description="Tool definitions per MCP server.")
+    on_predicted: Literal["ask", "deny"] = Field(default="ask", description="What a rule broken only by the prediction gives.")
+
+
+@dataclass(frozen=True)
+class GuardPolicy:
+    rules: PolicyFile = field(default_factory=PolicyFile)
+    source: str = "each domain's presets"
+
+
+@dataclass(frozen=True)
+class GuardSettings:
+    policy: GuardPolicy = field(default_factory=GuardPolicy)
+    budget_seconds: float = 10.0
+    on_failure: Literal["ask", "none"] = "none"
+
+
+class GuardVerdict(BaseModel):
+    """The host-neutral decision; a host format turns it into that host's document."""
+
+    event: Literal["pre", "post"]
+    decision: Decision = Field(description="deny | ask | none (no decision: the host's own permission rules apply).")
+    reason: str = ""
+    rules: list[str] = Field(default_factory=list, description="The ids of the rules that fired.")
+    domain: str | None = None
+    world_id: str | None = None
+    predicted: str | None = Field(default=None, description="The first lines of the predicted observation, if simulated.")
+    model_tokens: int = 0
+    seconds: float = 0.0
+    drift: dict[str, Any] | None = Field(default=None, description="post: the session world's drift from reality.")
+
+
+def load_policy(path: Path | None, domains: dict[str, DomainPack]) -> GuardPolicy:
+    """The policy at `path` (or the default when None), checked against the domains; raises PolicyError."""
+    if path is None:
+        return GuardPolicy()
+    try:
+        rules = PolicyFile.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    except OSError as exc:
+        raise PolicyError(f"policy {path}: cannot be read ({exc.strerror})") from None
+    except ValueError as exc:  # JSON or shape
+        problem = exc.errors()[0] if isinstance(exc, ValidationError) else None
+        where = ".".join(str(p) for p in problem["loc"]) + ": " + problem["msg"] if problem else str(exc)
+        raise PolicyError(f"policy {path}: {where}") from None
+    known = {preset["id"] for pack in domains.values() for preset in pack.presets}
+    named = [*(rules.presets or []), *(name for section in rules.tools.values() for name in section.presets or [])]
+    if unknown := sorted(set(named) - known):
+        raise PolicyError(f"policy {path}: unknown preset(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+    for where, constraints in (("constraints", rules.constraints),
+                               *((f"tools.{name}.constraints", s.constraints) for name, s in rules.tools.items())):
+        try:
+            constraint_set(None, constraints, [])
+        except Exception as exc:  # the constraint checker's own message, written for the agent
+            raise PolicyError(f"policy {path}: {where}: {exc}") from None
+    return GuardPolicy(rules, str(path))
+
+
+@dataclass(frozen=True)
+class PreCheck:
+    """What the rules alone say about a call before it runs."""
+
+    action: HostAction
+    verdict: GuardVerdict | None  # decided without the model (a denial); None: no rule fired
+    outcome_rules: list[Constraint]  # the rules that need the prediction
+
+
+def parsed_call(request: GuardRequest) -> tuple[HostAction | None, GuardVerdict | None]:
+    """The host call as a domain action, or the no-decision verdict that says why there is none."""
+    try:
+        tool_input = tool_input_object(request.tool_input)
+    except ValueError as exc:
+        return None, GuardVerdict(event=request.event, decision="none", reason=f"malformed hook payload: {exc}")
+    if request.command and "command" not in tool_input:
+        tool_input["command"] = request.command
+    action = host_action(request.tool_name, tool_input)
+    if action is None:
+        reason = f"{request.tool_name or 'this tool'} is not a tool the guard checks"
+        return None, GuardVerdict(event=request.event, decision="none", reason=reason)
+    return action, None
+
+
+def zero_token_check(policy: GuardPolicy, request: GuardRequest, action: HostAction, pack: DomainPack) -> PreCheck:
+    """The policy's rules that need no outcome, on the action; raises ValueError if the action does not parse."""
+    rules = rule_set(policy, request.tool_name, pack)
+    try:
+        normalized = pack.normalize_action(action.action)
+    except ActionError as exc:
+        raise ValueError(f"the {pack.name} action does not parse: {exc}") from None
+    check = check_input(pack, normalized)
+    fired = blocking([evaluate(rule, check) for rule in pre_constraints(rules) if rule.kind != "judge"])
+    verdict = None
+    if fired:
+        verdict = GuardVerdict(event="pre", decision="deny", domain=action.domain, rules=[r.id for r in fired],
+                               reason="; ".join(f"{r.id}: {r.reason}" for r in fired))
+    # A judge before the call needs the model too, like a rule on the outcome.
+    needs_model = [*post_constraints(rules), *(rule for rule in pre_constraints(rules) if rule.kind == "judge")]
+    return PreCheck(action, verdict, needs_model)
+
+
+def rule_set(policy: GuardPolicy, tool_name: str, pack: DomainPack) -> list[Constraint]:
+    file = policy.rules
+    own = {preset["id"] for preset in pack.presets}
+    names = [name for name in file.presets if name in own] if file.presets is not None else sorted(own)
+    constraints = list(file.constraints)
+    if section := file.tools.get(tool_name):
+        names += [name for name in section.presets or [] if name in own and name not in names]
+        constraints += section.constraints
+    return constraint_set(pack, constraints, names)
+
+
+def tool_input_object(value: Any) -> dict[str, Any]:
+    """Hosts substitute objects as JSON text: either form is accepted."""
+    if isinstance(value, dict):
+        return dict(value)
+    if value is None or value == "":
+        return {}
+    if isinstance(value, str):
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            raise ValueError("tool_input is neither an object nor JSON text of one") from None
+        if isinstance(parsed, dict):
+            return parsed
+    raise ValueError("tool_input must be an object")

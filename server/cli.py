@@ -129,6 +129,9 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("serve", parents=[model_flags, serving_flags], help="serve MCP (the default: stdio)")
     add_twin_parser(commands, [model_flags, serving_flags])
     add_view_parser(commands)
+    # Listed for --help; `agentworld-mcp hook` itself is handled before this parser loads (server/entry.py).
+    commands.add_parser("hook", add_help=False,
+                        help="for hosts' command hooks: a decision for the tool call on stdin (see `hook --help`)")
     commands.add_parser("model", parents=[model_flags], help="prepare and check the model file, print what it is")
     bench = commands.add_parser("bench", parents=[model_flags], help="measure where the time goes; prints ratios from one run")
     bench.add_argument("--section", type=int, action="append", choices=range(1, 8), metavar="N",

@@ -1,0 +1,17 @@
+"""The `agentworld-mcp` command's first step: `hook` must start fast, so it is sent on before the
+rest of the command line (the MCP SDK, the model runtime) is even imported."""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["hook"]:
+        from .hosts.hook import main as hook
+
+        return hook(argv[1:])
+    from .cli import main as serve
+
+    return serve(argv)

@@ -1,0 +1,119 @@
+"""`agentworld-mcp hook --event pre|post [--format F] [--policy FILE] [--url URL]`, for hosts with command hooks.
+
+A host runs this before (and after) every tool call: it reads the hook's JSON on stdin, writes the
+decision document on stdout and exits 0, whatever happens, since a failing hook lets the call
+through anyway. It starts fast because it loads neither a model nor the MCP SDK: what rules
+alone decide is decided here. A rule that needs the prediction, and recording reality after the
+call, go to a running server's guard tool over HTTP (`--url`, with its token); without one, only
+the zero-token rules apply, and the reply says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+# The CEL package imports its interactive command line (typer, rich, prompt_toolkit) with itself:
+# about 0.15 s that a hook started before every shell command cannot spend. Only the engine is used.
+sys.modules.setdefault("cel.cli", types.ModuleType("cel.cli"))
+
+from ...domains import load_domains  # noqa: E402  (after the line above, on purpose)
+from ...tools.constraints import preset_problem  # noqa: E402
+from ...tools.guard_policy import GuardPolicy, GuardVerdict, PolicyError, load_policy, parsed_call, zero_token_check  # noqa: E402
+from ...tools.requests import GuardRequest  # noqa: E402
+from .formats import FORMATS, render, request_from_payload  # noqa: E402
+
+_LOCAL_POLICY = Path(".agentworld") / "policy.json"
+
+
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    verdict = decide(args, sys.stdin.read())
+    print(json.dumps(render(args.format, verdict)))
+    if verdict.decision == "none" and verdict.reason and args.format != "plain":
+        print(f"agentworld guard: {verdict.reason}", file=sys.stderr)  # hosts show a hook's stderr in their logs
+    return 0
+
+
+def decide(args: argparse.Namespace, raw: str) -> GuardVerdict:
+    event = args.event
+    try:
+        payload = json.loads(raw)
+        if not isinstance(payload, dict):
+            raise ValueError("the hook's stdin must be one JSON object")
+        request = request_from_payload(args.format, event, payload)
+    except ValueError as exc:  # pydantic's errors are ValueErrors too
+        return GuardVerdict(event=event, decision="none", reason=f"malformed hook payload: {str(exc).splitlines()[0]}")
+    action, undecided = parsed_call(request)
+    if action is None:
+        return undecided
+    try:
+        domains = load_domains(_path("AGENTWORLD_DOMAINS_DIR"), os.environ.get("AGENTWORLD_OVERRIDE_DOMAINS") == "true",
+                               _path("AGENTWORLD_UPSTREAM_PROMPTS"), preset_problem)
+        policy = _policy(args.policy, domains)
+        if event == "pre":
+            checked = zero_token_check(policy, request, action, domains[action.domain])
+            if checked.verdict is not None or not checked.outcome_rules:
+                return checked.verdict or GuardVerdict(event=event, decision="none", domain=action.domain,
+                                                       reason="no rule fired")
+    except (PolicyError, ValueError, KeyError, OSError) as exc:
+        return GuardVerdict(event=event, decision="none", reason=f"the guard could not check this call: {exc}")
+    if not args.url:
+        needs = ("a rule needs the predicted outcome" if event == "pre" else "recording what happened needs it")
+        return GuardVerdict(event=event, decision="none", domain=action.domain,
+                            reason=f"{needs}, and no server was given: run one and pass --url")
+    return _ask_server(args, request)
+
+
+def _ask_server(args: argparse.Namespace, request: GuardRequest) -> GuardVerdict:
+    """The running server's guard tool decides (its policy, its model); the verdict comes back as plain JSON."""
+    import anyio
+
+    async def call() -> dict[str, Any]:
+        from mcp import Client
+        from mcp.client.streamable_http import streamable_http_client
+        from mcp.shared._httpx_utils import create_mcp_http_client
+
+        token = args.auth_token or os.environ.get("AGENTWORLD_AUTH_TOKEN")
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        arguments = {**request.model_dump(exclude_defaults=True), "event": request.event, "format": "plain"}
+        with anyio.fail_after(args.timeout):
+            async with create_mcp_http_client(headers=headers) as http:
+                async with Client(streamable_http_client(args.url, http_client=http), mode="legacy") as client:
+                    result = await client.call_tool("guard", arguments)
+        if result.is_error:
+            raise RuntimeError(result.content[0].text if result.content else "the guard tool failed")
+        return json.loads(result.content[0].text)
+
+    try:
+        return GuardVerdict.model_validate(anyio.run(call))
+    except Exception as exc:  # unreachable, refused, too slow: a decision the guard chose, never a traceback
+        detail = str(exc).splitlines()[0] if str(exc) else ""
+        return GuardVerdict(event=request.event, decision="none",
+                            reason=f"the guard server at {args.url} did not answer ({type(exc).__name__}: {detail})")
+
+
+def _policy(given: str | None, domains: dict[str, Any]) -> GuardPolicy:
+    path = Path(given) if given else _path("AGENTWORLD_POLICY") or (_LOCAL_POLICY if _LOCAL_POLICY.is_file() else None)
+    return load_policy(path, domains)
+
+
+def _path(variable: str) -> Path | None:
+    value = os.environ.get(variable)
+    return Path(value) if value else None
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="agentworld-mcp hook", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--event", choices=["pre", "post"], required=True, help="before the tool runs, or after")
+    parser.add_argument("--format", choices=FORMATS, default="claude-code", help="the host's hook format (claude-code)")
+    parser.add_argument("--policy", help="the guard's policy file (default: AGENTWORLD_POLICY, else .agentworld/policy.json)")
+    parser.add_argument("--url", help="a running server's MCP endpoint, e.g. http://127.0.0.1:8765/mcp, for model work")
+    parser.add_argument("--auth-token", help="its bearer token (prefer AGENTWORLD_AUTH_TOKEN)")
+    parser.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for the server (30)")
+    return parser

@@ -268,13 +268,13 @@ async def _remote_overhead(remote, base_url: str, calls: int = 30) -> None:
 
 
 async def run_bench(settings: Settings, model: GGUFInfo, sections: set[int] | None = None) -> int:
-    """Sections 1-7 (all by default)."""
-    wanted = sections or set(range(1, 8))
+    """Sections 1-8 (all by default)."""
+    wanted = sections or set(range(1, 9))
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {platform.python_implementation()} {platform.python_version()}")
     print(f"model: {model.name} ({model.quantization}, {model.size_bytes / 1e6:.0f} MB), threads {settings.threads()}, n_ctx {settings.n_ctx}")
     if 1 in wanted:
         await _server_overhead(settings, model)
-    if wanted & {2, 3, 4, 5, 6}:
+    if wanted & {2, 3, 4, 5, 6, 8}:
         await _model_sections(settings, model, wanted)
     if 7 in wanted:
         from .twin.bench import twin_overhead
@@ -303,6 +303,10 @@ async def _model_sections(settings: Settings, model: GGUFInfo, wanted: set[int])
             await _concurrent_clients(uncached)
         if 6 in wanted:
             await _remote_backend(settings, model, uncached)
+        if 8 in wanted:
+            from .hosts.bench import guard_costs
+
+            await guard_costs(cached)
     finally:
         for ctx in (uncached, cached):
             ctx.engine.close()

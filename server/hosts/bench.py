@@ -1,0 +1,67 @@
+"""`agentworld-mcp bench --section 8`: what the guard costs a host before each tool call.
+
+Three figures from one run: a zero-token denial through the MCP tool (at the server, and as the
+client sees it), the wall time of one `agentworld-mcp hook` process, and one decision that needs
+the model (the default policy's predicted-success rule on `ls`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+from mcp import Client
+
+from ...store import Store
+
+_FORBIDDEN = {"tool_name": "Bash", "tool_input": {"command": "rm -rf / --no-preserve-root"}, "format": "plain"}
+
+
+async def guard_costs(ctx, calls: int = 50, hooks: int = 10) -> None:
+    with tempfile.TemporaryDirectory(prefix="agentworld-bench-guard-") as folder:
+        store = Store(Path(folder) / "worlds.sqlite3")  # the guard keeps each session's world
+        try:
+            await _measure(dataclasses.replace(ctx, store=store, world_locks={}), calls, hooks)
+        finally:
+            store.close()
+
+
+async def _measure(ctx, calls: int, hooks: int) -> None:
+    from ..app import create_server
+
+    print("8. the guard before a tool call: a zero-token denial (MCP tool, hook command) and one model decision")
+    async with Client(create_server(ctx), mode="legacy") as client:
+        at_server, at_client = [], []
+        for index in range(calls + 3):  # the first calls warm the session and the rule cache
+            started = time.perf_counter()
+            result = await client.call_tool("guard", {"event": "pre", "session_id": "bench", **_FORBIDDEN})
+            seen = time.perf_counter() - started
+            verdict = json.loads(result.content[0].text)
+            assert verdict["decision"] == "deny", verdict
+            if index >= 3:
+                at_server.append(verdict["seconds"])
+                at_client.append(seen)
+        print(f"  zero-token denial through the MCP tool, p50 over {calls}: at the server "
+              f"{statistics.median(at_server) * 1000:.2f} ms, as the client sees it {statistics.median(at_client) * 1000:.2f} ms"
+              "   (goal: under 20 ms at the server)")
+        walls = []
+        payload = json.dumps({"session_id": "bench", "cwd": "/w", **{k: v for k, v in _FORBIDDEN.items() if k != "format"}})
+        for _ in range(hooks):
+            started = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "agentworld_mcp", "hook", "--event", "pre"], input=payload,
+                           capture_output=True, text=True, check=True)
+            walls.append(time.perf_counter() - started)
+        print(f"  one `agentworld-mcp hook` process (zero-token denial), wall p50 over {hooks}: "
+              f"{statistics.median(walls):.3f} s   (goal: under 0.3 s)")
+        result = await client.call_tool("guard", {"event": "pre", "tool_name": "Bash", "tool_input": {"command": "ls"},
+                                                  "session_id": f"bench-{uuid.uuid4().hex[:6]}", "format": "plain"})
+        verdict = json.loads(result.content[0].text)
+        print(f"  one decision that needs the prediction (predicted-success on `ls`): {verdict['decision']} in "
+              f"{verdict['seconds']:.2f} s, {verdict['model_tokens']} model tokens ({verdict['reason'].splitlines()[0]})")

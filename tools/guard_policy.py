@@ -20,6 +20,8 @@ from .host_actions import HostAction, host_action
 from .requests import GuardRequest
 
 Decision = Literal["deny", "ask", "none"]
+# Presets that restrict what an agent may do at all rather than guard against harm: only by policy.
+_NOT_BY_DEFAULT = {"read-only-tools"}
 
 
 class PolicyError(ValueError):
@@ -142,7 +144,8 @@ def zero_token_check(policy: GuardPolicy, request: GuardRequest, action: HostAct
 def rule_set(policy: GuardPolicy, tool_name: str, pack: DomainPack) -> list[Constraint]:
     file = policy.rules
     own = {preset["id"] for preset in pack.presets}
-    names = [name for name in file.presets if name in own] if file.presets is not None else sorted(own)
+    default = sorted(own - _NOT_BY_DEFAULT)
+    names = [name for name in file.presets if name in own] if file.presets is not None else default
     constraints = list(file.constraints)
     if section := file.tools.get(tool_name):
         names += [name for name in section.presets or [] if name in own and name not in names]

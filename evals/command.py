@@ -1,4 +1,4 @@
-"""`agentworld-mcp eval bench FILES...` (one-step predictions) and `eval drift` (whole scenarios
+"""`agentworld-mcp eval bench FILES...` (one-step predictions), `eval gate` (a gate's accuracy) and `eval drift` (whole scenarios
 against a real shell) from the command line."""
 
 from __future__ import annotations
@@ -49,6 +49,21 @@ def add_eval_parser(commands: argparse._SubParsersAction, model_flags: argparse.
     drift.add_argument("--limit", type=int, help="at most this many scenarios")
     drift.add_argument("--max-tokens", type=int, default=128, help="most tokens per prediction (128)")
     drift.add_argument("--out", type=Path, default=Path("eval-results"), help="where the report goes (eval-results)")
+    _add_gate_parser(kinds, model_flags)
+
+
+def _add_gate_parser(kinds, model_flags: argparse.ArgumentParser) -> None:
+    gate = kinds.add_parser(
+        "gate", parents=[model_flags], help="how well a gate tells harmful commands from harmless ones: world model, "
+        "LLM judge and static rules on the same really-measured cases",
+        description="Each line of CASES.jsonl: {id, domain, cwd, history, action, labels: {fails, removes, overwrites, "
+        "outside}}. Nothing is executed. OUT/gate.json holds every decision.")
+    gate.add_argument("cases", nargs="?", type=Path, help="a cases JSONL file (default: the shipped set)")
+    gate.add_argument("--modes", default="world,judge,static", help="comma-separated: world, judge, static (all)")
+    gate.add_argument("--limit", type=int, help="at most this many cases")
+    gate.add_argument("--max-tokens", type=int, default=128, help="most tokens per model answer (128)")
+    gate.add_argument("--report", type=Path, help="the JSON report's path (default OUT/gate.json)")
+    gate.add_argument("--out", type=Path, default=Path("eval-results"), help="where the report goes (eval-results)")
 
 
 def _positive(text: str) -> int:
@@ -61,6 +76,8 @@ def _positive(text: str) -> int:
 def run_eval(args: argparse.Namespace, settings, model, domains: dict[str, DomainPack]) -> int:
     if args.evaluation == "drift":
         return asyncio.run(_drift(args, settings, model, domains))
+    if args.evaluation == "gate":
+        return asyncio.run(_gate(args, settings, model, domains))
     from .samples import SampleError, load_samples
 
     try:
@@ -152,6 +169,41 @@ async def _drift(args, settings, model, domains) -> int:
              "diverge_below": args.diverge_below, "sampling": sampling, "effects": settings.effects}
     report = summarize_drift(per_scenario, about)
     return _publish(args.out, "drift", report, drift_markdown(report))
+
+
+async def _gate(args, settings, model, domains) -> int:
+    import tempfile
+
+    from ..server.runtime import build_context
+    from ..store import Store
+    from .gate import MODES, CaseError, gate_markdown, load_cases, run_gate
+    from .make_gate_cases import SHIPPED
+    from .one_step import progress_line
+
+    modes = [mode.strip() for mode in args.modes.split(",") if mode.strip()]
+    if unknown := [mode for mode in modes if mode not in MODES]:
+        print(f"agentworld-mcp: unknown mode(s) {', '.join(unknown)}; choose from {', '.join(MODES)}", file=sys.stderr)
+        return 2
+    try:
+        cases = load_cases(args.cases or SHIPPED)[: args.limit]
+    except (OSError, CaseError) as exc:
+        print(f"agentworld-mcp: {exc}", file=sys.stderr)
+        return 2
+    store = Store(Path(tempfile.mkdtemp(prefix="agentworld-gate-")) / "worlds.sqlite3")  # worlds of this run only
+    ctx = build_context(settings.model_copy(update={"result_cache": 0}), model, domains, store=store, keep_jobs=False)
+    ctx.engine.start()
+    try:
+        described = await ctx.engine.wait_ready()
+        result = await run_gate(ctx, cases, modes, args.max_tokens, on_done=progress_line)
+    finally:
+        ctx.engine.close()
+        store.close()
+    result["model"] = {"name": described.name, "file": described.file}
+    result["effects"] = settings.effects
+    if args.report is not None:
+        args.report.parent.mkdir(parents=True, exist_ok=True)
+        args.report.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    return _publish(args.out, "gate", result, gate_markdown(result))
 
 
 def _publish(out: Path, name: str, report: dict, table: str) -> int:

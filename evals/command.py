@@ -62,7 +62,7 @@ def _add_gate_parser(kinds, model_flags: argparse.ArgumentParser) -> None:
     gate.add_argument("--modes", default="world,judge,static", help="comma-separated: world, judge, static (all)")
     gate.add_argument("--limit", type=int, help="at most this many cases")
     gate.add_argument("--max-tokens", type=int, default=128, help="most tokens per model answer (128)")
-    gate.add_argument("--report", type=Path, help="the JSON report's path (default OUT/gate.json)")
+    gate.add_argument("--report", type=Path, help="also write the JSON report here (OUT/gate.json is always written)")
     gate.add_argument("--out", type=Path, default=Path("eval-results"), help="where the report goes (eval-results)")
 
 
@@ -180,16 +180,18 @@ async def _gate(args, settings, model, domains) -> int:
     from .make_gate_cases import SHIPPED
     from .one_step import progress_line
 
-    modes = [mode.strip() for mode in args.modes.split(",") if mode.strip()]
-    if unknown := [mode for mode in modes if mode not in MODES]:
-        print(f"agentworld-mcp: unknown mode(s) {', '.join(unknown)}; choose from {', '.join(MODES)}", file=sys.stderr)
+    modes = list(dict.fromkeys(mode.strip() for mode in args.modes.split(",") if mode.strip()))  # each once
+    unknown = [mode for mode in modes if mode not in MODES]
+    if unknown or not modes:
+        print(f"agentworld-mcp: --modes {args.modes!r}: choose from {', '.join(MODES)}", file=sys.stderr)
         return 2
     try:
         cases = load_cases(args.cases or SHIPPED)[: args.limit]
     except (OSError, CaseError) as exc:
         print(f"agentworld-mcp: {exc}", file=sys.stderr)
         return 2
-    store = Store(Path(tempfile.mkdtemp(prefix="agentworld-gate-")) / "worlds.sqlite3")  # worlds of this run only
+    folder = tempfile.TemporaryDirectory(prefix="agentworld-gate-")  # worlds of this run only
+    store = Store(Path(folder.name) / "worlds.sqlite3")
     ctx = build_context(settings.model_copy(update={"result_cache": 0}), model, domains, store=store, keep_jobs=False)
     ctx.engine.start()
     try:
@@ -198,6 +200,7 @@ async def _gate(args, settings, model, domains) -> int:
     finally:
         ctx.engine.close()
         store.close()
+        folder.cleanup()
     result["model"] = {"name": described.name, "file": described.file}
     result["effects"] = settings.effects
     if args.report is not None:

@@ -36,7 +36,6 @@ MODES = ("world", "judge", "static")
 STATIC_FLAGS = {
     "no-recursive-force-delete": ("removes",),
     "no-delete-outside-workspace": ("removes", "outside"),
-    "no-history-rewrite": ("removes", "overwrites"),
 }
 _EXIT_STATUS = re.compile(r"\[exit code: (\d+)\]|exit (?:code|status)[ :]+(\d+)", re.IGNORECASE)
 _JUDGE_SCHEMA = {
@@ -82,6 +81,9 @@ def load_cases(path: Path) -> list[GateCase]:
                             '{"id", "domain", "cwd", "history", "action", "labels": {fails, removes, overwrites, outside}}')
     if not cases:
         raise CaseError(f"{path}: no cases")
+    seen: set[str] = set()
+    if repeated := sorted({case.id for case in cases if case.id in seen or seen.add(case.id)}):
+        raise CaseError(f"{path}: case ids must be unique; repeated: {', '.join(repeated)}")
     return cases
 
 
@@ -118,9 +120,12 @@ async def _world(ctx: ToolContext, case: GateCase, max_tokens: int) -> Decided:
     status = _exit_status(prediction.observation)
     # The predicted screen says so too: an exit status, or the domain's error lines after the command.
     shown_error = first_error_line(prediction.observation, ctx.domain(case.domain).error_markers) is not None
+    # Effects name what changed, not how: a deletion beside a creation reads as a move, and any
+    # modification as an overwrite (an append is one too, to effects; the labels say otherwise).
+    created = any(change == "created" for _, change in changed)
     flags = {
         "fails": effects.success is False or shown_error or (status is not None and status != 0),
-        "removes": any(change == "deleted" for _, change in changed),
+        "removes": any(change == "deleted" for _, change in changed) and not created,
         "overwrites": any(change == "modified" for _, change in changed),
         "outside": any(_outside(entity, case.cwd) for entity, _ in changed),
     }
@@ -129,7 +134,7 @@ async def _world(ctx: ToolContext, case: GateCase, max_tokens: int) -> Decided:
 
 
 async def _judge(ctx: ToolContext, case: GateCase, max_tokens: int) -> Decided:
-    past = "\n".join(f"$ {action}\n{observation}" for action, observation in case.history) or "(nothing yet)"
+    past = "\n".join(observation for _, observation in case.history) or "(nothing yet)"  # each shows its command
     messages = ({"role": "system", "content": _JUDGE_QUESTION},
                 {"role": "user", "content": f"Working folder: {case.cwd}\nSo far:\n{past}\nNext command: {case.action}"})
     await ctx.engine.wait_ready()

@@ -49,6 +49,10 @@ def fuzz_server(tool_context):
     return create_server(ctx)
 
 
+# Tools that answer with a document as text (the guard: the host's decision, which is what hooks read).
+_TEXT_REPLIES = {"guard"}
+
+
 async def _assert_bounded_and_readable(client: Client, tool: str, arguments: Any) -> bool:
     """True for a result, False for an error; fails the test for anything else."""
     with anyio.fail_after(CALL_BOUND_SECONDS):
@@ -60,6 +64,8 @@ async def _assert_bounded_and_readable(client: Client, tool: str, arguments: Any
         # the SDK's answer to an exception the server did not expect: a bug, and no use to the agent
         assert texts[0].strip() != f"Error executing tool {tool}", f"{tool} crashed on {arguments!r:.300}"
         assert len(texts[0]) <= LONGEST_ERROR, f"{tool}: a {len(texts[0])}-character error"
+    elif tool in _TEXT_REPLIES:
+        assert len(texts) == 1 and isinstance(json.loads(texts[0]), dict), result
     else:
         assert isinstance(result.structured_content, dict), result
     # the server still answers

@@ -72,6 +72,12 @@ def test_each_format_answers_a_denial_in_its_hosts_words_and_no_decision_as_noth
 def test_host_payloads_read_as_guard_requests():
     cursor = request_from_payload("cursor", "pre", {"command": "rm -rf /", "cwd": "/w", "conversation_id": "c1"})
     assert (cursor.tool_name, cursor.command, cursor.session_id) == ("Shell", "rm -rf /", "c1")
+    mcp = request_from_payload("cursor", "pre", {"tool_name": "delete_repo", "tool_input": {"repo": "x"},
+                                                  "command": "npx -y @modelcontextprotocol/server-github", "cwd": None})
+    assert (mcp.tool_name, mcp.cwd) == ("mcp__server-github__delete_repo", "")
+    failed = request_from_payload("claude-code", "post", {"tool_name": "Bash", "tool_input": {"command": "make"},
+                                                          "error": "Exit code 2\nmake: *** no rule"})
+    assert failed.tool_response == {"stderr": "Exit code 2\nmake: *** no rule"}
     gemini = request_from_payload("gemini", "post", {"tool_name": "run_shell_command", "tool_input": {"command": "ls"},
                                                      "tool_response": {"llmContent": "a.txt", "returnDisplay": "a.txt"}})
     assert gemini.tool_response == {"stdout": "a.txt", "stderr": ""}
@@ -163,4 +169,4 @@ async def test_write_edit_and_mcp_payloads_are_checked_as_their_domains_actions(
                                 format="plain")
         status = await _status(client)
     assert (status["completed"], status["prompt_tokens"]) == (0, 0)
-    assert recorded["world_id"] == f"guard-{session}-github" and recorded["decision"] == "none"
+    assert recorded["world_id"] == f"guard-{session}-mcp-github" and recorded["decision"] == "none"

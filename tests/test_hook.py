@@ -63,6 +63,11 @@ def test_malformed_payloads_and_rules_that_need_a_server_get_no_decision_and_say
     gone, _ = _hook(_bash("ls"), "--event", "pre", "--format", "plain", "--url", f"http://127.0.0.1:{free_port()}/mcp",
                     "--timeout", "5")
     assert gone["decision"] == "none" and "did not answer" in gone["reason"]
+    asked, _ = _hook(_bash("ls"), "--event", "pre", "--url", f"http://127.0.0.1:{free_port()}/mcp", "--timeout", "5",
+                     "--on-failure", "ask")
+    assert asked["hookSpecificOutput"]["permissionDecision"] == "ask"  # the configured fallback, not a silent yes
+    bad_flag, _ = _hook(_bash("ls"), "--event", "pre", "--no-such-flag")
+    assert bad_flag == {}  # exit 0 (checked in _hook): an exit 2 would block the call with usage text
 
 
 @pytest.fixture(scope="module")
@@ -97,8 +102,9 @@ def test_model_work_goes_to_the_running_server_and_the_real_result_anchors_its_w
                      "--event", "post", "--format", "plain", "--url", guard_server, env=env)
     assert after["decision"] == "none" and after["world_id"] == f"guard-{session}-terminal"
     assert after["drift"]["compared_steps"] == 1  # the pre call's prediction, met by reality
-    denied, _ = _hook(_bash("rm -rf /", session), "--event", "pre", "--url", guard_server, env=env)
-    assert denied["hookSpecificOutput"]["permissionDecision"] == "deny"  # decided here, before any server call
+    # Decided here, before any server call: a server that is not there cannot matter.
+    denied, _ = _hook(_bash("rm -rf /", session), "--event", "pre", "--url", f"http://127.0.0.1:{free_port()}/mcp", env=env)
+    assert denied["hookSpecificOutput"]["permissionDecision"] == "deny"
     wrong_token, _ = _hook(_bash("ls", session), "--event", "pre", "--format", "plain", "--url", guard_server,
                            env={**os.environ, "AGENTWORLD_AUTH_TOKEN": "not-the-token-at-all-000"})
     assert wrong_token["decision"] == "none" and "did not answer" in wrong_token["reason"]

@@ -12,7 +12,10 @@ becomes a decision the guard chose, because hosts let a failing hook's call thro
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
+import logging
 import re
 import time
 from typing import Any
@@ -28,6 +31,7 @@ from .requests import GuardRequest, SimulateRequest
 from .simulate import simulate_action
 from .worlds import record_reality
 
+log = logging.getLogger("agentworld_mcp.guard")
 _QUOTED_LINES = 6
 _SESSION_CHARS = re.compile(r"[^A-Za-z0-9_.-]")
 _WORLD_PREFIX = "guard-"
@@ -54,6 +58,9 @@ async def _decide(ctx: ToolContext, settings: GuardSettings, request: GuardReque
         trouble = f"the guard's {settings.budget_seconds:g} s budget ran out"
     except (ToolError, ValueError) as exc:  # the model is loading or failed, the action does not parse, ...
         trouble = str(exc)
+    except Exception as exc:  # anything else: still a decision the guard chose, never a failed hook
+        log.exception("guard: %s call on %s failed", event, request.tool_name)
+        trouble = f"internal error ({type(exc).__name__})"
     if event == "post":  # a post call never blocks the host
         return GuardVerdict(event=event, decision="none", reason=f"not recorded: {trouble}", domain=action.domain)
     return GuardVerdict(event=event, decision=settings.on_failure, domain=action.domain,
@@ -68,17 +75,26 @@ async def _before(ctx: ToolContext, settings: GuardSettings, request: GuardReque
     if not checked.outcome_rules:
         return GuardVerdict(event="pre", decision="none", domain=action.domain, reason="no rule fired")
     world_id = _session_world(ctx, settings.policy, request, action)
-    prediction = await simulate_action(ctx, SimulateRequest(
+    # Committed, so that the post call anchors it; run to its end (no job handle: the budget bounds it here).
+    prediction = await simulate_action(dataclasses.replace(ctx, jobs=None), SimulateRequest(
         world_id=world_id, action=action.action, commit=True, stop_on_violation=False,
         constraints=[rule.model_dump(exclude_none=True) for rule in checked.outcome_rules]))
+    if prediction.parse_error is not None:
+        raise ValueError(f"no usable prediction ({prediction.parse_error})")
     tokens = prediction.usage.prompt_tokens + prediction.usage.completion_tokens
     head = "\n".join(prediction.observation.splitlines()[:_QUOTED_LINES])
-    fired = blocking(prediction.constraints.results) if prediction.constraints else []
+    results = prediction.constraints.results if prediction.constraints else []
+    if undecided := [r for r in results if r.severity == "error" and r.status in ("error", "unknown")]:
+        raise ValueError("; ".join(f"{r.id} could not be decided: {r.reason}" for r in undecided))
+    fired = blocking(results)
     if not fired:
         return GuardVerdict(event="pre", decision="none", domain=action.domain, world_id=world_id, predicted=head,
                             model_tokens=tokens, reason="no rule fired on the predicted outcome")
+    decision = settings.policy.rules.on_predicted
+    if decision == "deny":  # the call will not run: the world must not continue from its prediction
+        ctx.store.truncate(world_id, len(ctx.store.steps(world_id)) - 1)
     return GuardVerdict(
-        event="pre", decision=settings.policy.rules.on_predicted, domain=action.domain, world_id=world_id,
+        event="pre", decision=decision, domain=action.domain, world_id=world_id,
         rules=[r.id for r in fired], predicted=head, model_tokens=tokens,
         reason="; ".join(f"{r.id}: {r.reason}" for r in fired) + f". The world model predicts:\n{head}")
 
@@ -108,9 +124,13 @@ def _session_world(ctx: ToolContext, policy: GuardPolicy, request: GuardRequest,
     """One world per host session and domain (per MCP server for mcp), opened on first use and kept."""
     if ctx.store is None:
         raise ToolError("the guard keeps each session's world in the store; start the server with a --data-dir")
-    session = _SESSION_CHARS.sub("-", request.session_id or "no-session")[:40]
-    world_id = f"{_WORLD_PREFIX}{session}-{action.mcp_server or action.domain}"[:64]
+    place = action.domain + (f"-{action.mcp_server}" if action.mcp_server else "")
+    world_id = f"{_WORLD_PREFIX}{_SESSION_CHARS.sub('-', request.session_id or 'no-session')}-{place}"
+    if len(world_id) > 64:  # long session ids or server names: keep a readable start and a hash of the whole
+        world_id = f"{world_id[:51]}-{hashlib.sha256(world_id.encode()).hexdigest()[:12]}"
     row = ctx.store.world(world_id)
+    if row is not None and row.domain != action.domain:
+        raise ValueError(f"world {world_id} simulates {row.domain}, not {action.domain}")
     tools = _mcp_tools(policy, action, row.tools if row is not None else None)
     if row is None:
         ctx.store.create_world(action.domain, "", f"Working folder: {request.cwd}" if request.cwd else "", tools,

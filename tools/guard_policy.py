@@ -84,7 +84,7 @@ def load_policy(path: Path | None, domains: dict[str, DomainPack]) -> GuardPolic
         raise PolicyError(f"policy {path}: cannot be read ({exc.strerror})") from None
     except ValueError as exc:  # JSON or shape
         problem = exc.errors()[0] if isinstance(exc, ValidationError) else None
-        where = ".".join(str(p) for p in problem["loc"]) + ": " + problem["msg"] if problem else str(exc)
+        where = (".".join(str(p) for p in problem["loc"]) or "the file") + ": " + problem["msg"] if problem else str(exc)
         raise PolicyError(f"policy {path}: {where}") from None
     known = {preset["id"] for pack in domains.values() for preset in pack.presets}
     named = [*(rules.presets or []), *(name for section in rules.tools.values() for name in section.presets or [])]
@@ -136,8 +136,9 @@ def zero_token_check(policy: GuardPolicy, request: GuardRequest, action: HostAct
     if fired:
         verdict = GuardVerdict(event="pre", decision="deny", domain=action.domain, rules=[r.id for r in fired],
                                reason="; ".join(f"{r.id}: {r.reason}" for r in fired))
-    # A judge before the call needs the model too, like a rule on the outcome.
-    needs_model = [*post_constraints(rules), *(rule for rule in pre_constraints(rules) if rule.kind == "judge")]
+    # A judge before the call needs the model too, like a rule on the outcome; a warning never changes the decision.
+    needs_model = [rule for rule in (*post_constraints(rules), *(r for r in pre_constraints(rules) if r.kind == "judge"))
+                   if rule.severity == "error"]
     return PreCheck(action, verdict, needs_model)
 
 

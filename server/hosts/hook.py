@@ -1,5 +1,8 @@
 """`agentworld-mcp hook --event pre|post [--format F] [--policy FILE] [--url URL]`, for hosts with command hooks.
 
+With --url, the local policy's zero-token rules answer first; the server's policy decides what needs the
+model (and records each real result). Give both the same policy file.
+
 A host runs this before (and after) every tool call: it reads the hook's JSON on stdin, writes the
 decision document on stdout and exits 0, whatever happens, since a failing hook lets the call
 through anyway. It starts fast because it loads neither a model nor the MCP SDK: what rules
@@ -32,12 +35,28 @@ _LOCAL_POLICY = Path(".agentworld") / "policy.json"
 
 
 def main(argv: list[str]) -> int:
-    args = _parser().parse_args(argv)
-    verdict = decide(args, sys.stdin.read())
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exc:  # --help is fine; a bad flag must not exit 2, which Claude Code reads as "block"
+        if exc.code in (0, None):
+            raise
+        print("{}")
+        return 0
+    try:
+        verdict = decide(args, sys.stdin.buffer.read().decode("utf-8", errors="replace"))
+    except Exception as exc:  # whatever it is, the host gets a decision the guard chose
+        verdict = _trouble(args, f"internal error ({type(exc).__name__}: {exc})")
     print(json.dumps(render(args.format, verdict)))
     if verdict.decision == "none" and verdict.reason and args.format != "plain":
         print(f"agentworld guard: {verdict.reason}", file=sys.stderr)  # hosts show a hook's stderr in their logs
     return 0
+
+
+def _trouble(args: argparse.Namespace, why: str, domain: str | None = None) -> GuardVerdict:
+    """What the guard answers when it cannot decide: --on-failure before a call; after one, nothing to block."""
+    decision = args.on_failure if args.event == "pre" else "none"
+    return GuardVerdict(event=args.event, decision=decision, domain=domain,
+                        reason=f"agentworld guard could not decide ({why})")
 
 
 def decide(args: argparse.Namespace, raw: str) -> GuardVerdict:
@@ -62,7 +81,7 @@ def decide(args: argparse.Namespace, raw: str) -> GuardVerdict:
                 return checked.verdict or GuardVerdict(event=event, decision="none", domain=action.domain,
                                                        reason="no rule fired")
     except (PolicyError, ValueError, KeyError, OSError) as exc:
-        return GuardVerdict(event=event, decision="none", reason=f"the guard could not check this call: {exc}")
+        return _trouble(args, f"the call could not be checked: {exc}", action.domain)
     if not args.url:
         needs = ("a rule needs the predicted outcome" if event == "pre" else "recording what happened needs it")
         return GuardVerdict(event=event, decision="none", domain=action.domain,
@@ -94,8 +113,7 @@ def _ask_server(args: argparse.Namespace, request: GuardRequest) -> GuardVerdict
         return GuardVerdict.model_validate(anyio.run(call))
     except Exception as exc:  # unreachable, refused, too slow: a decision the guard chose, never a traceback
         detail = str(exc).splitlines()[0] if str(exc) else ""
-        return GuardVerdict(event=request.event, decision="none",
-                            reason=f"the guard server at {args.url} did not answer ({type(exc).__name__}: {detail})")
+        return _trouble(args, f"the guard server at {args.url} did not answer: {type(exc).__name__}: {detail}")
 
 
 def _policy(given: str | None, domains: dict[str, Any]) -> GuardPolicy:
@@ -116,4 +134,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--url", help="a running server's MCP endpoint, e.g. http://127.0.0.1:8765/mcp, for model work")
     parser.add_argument("--auth-token", help="its bearer token (prefer AGENTWORLD_AUTH_TOKEN)")
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for the server (30)")
+    parser.add_argument("--on-failure", choices=["ask", "none"],
+                        default=os.environ.get("AGENTWORLD_GUARD_ON_FAILURE", "none"),
+                        help="the decision before a call when the guard cannot decide (none; AGENTWORLD_GUARD_ON_FAILURE)")
     return parser

@@ -224,6 +224,12 @@ class Store:
         ).fetchall()
         return [StepRow(r[0], r[1], r[2], r[3], _loads(r[4]), r[5], r[6], r[7], r[8], _loads(r[9])) for r in rows]
 
+    def similarities(self, world_id: str) -> list[float]:
+        """The similarity of each step compared with reality, in step order (no step text is read)."""
+        rows = self._db.execute(
+            "SELECT similarity FROM steps WHERE world_id = ? AND similarity IS NOT NULL ORDER BY position", (world_id,))
+        return [row[0] for row in rows]
+
     def append_steps(self, world_id: str, steps: list[StepRow]) -> None:
         with self._transaction():
             for step in steps:

@@ -11,7 +11,7 @@ from ..engine.remote import OpenAICompatibleBackend, RemoteSettings
 from ..store import Store, default_data_dir
 from ..tools.constraints import preset_problem
 from ..tools.context import ToolContext
-from ..tools.guard_policy import GuardSettings, load_policy
+from ..tools.guard_policy import GuardSettings, load_policy, policy_path
 from ..tools.jobs import Jobs
 from . import checked_models
 from .model_files import GGUFInfo, check_loadable, default_model_path, inspect_gguf
@@ -67,13 +67,9 @@ def resolve_model(settings: Settings) -> GGUFInfo:
     return info
 
 
-LOCAL_POLICY = Path(".agentworld") / "policy.json"  # a project's own guard policy, in its working folder
-
-
 def guard_settings(settings: Settings, domains: dict[str, DomainPack]) -> GuardSettings:
     """The guard's policy (checked; raises PolicyError naming the file), budget and fallback."""
-    path = settings.policy or (LOCAL_POLICY if LOCAL_POLICY.is_file() else None)
-    return GuardSettings(load_policy(path, domains), settings.guard_budget, settings.guard_on_failure)
+    return GuardSettings(load_policy(policy_path(settings.policy), domains), settings.guard_budget, settings.guard_on_failure)
 
 
 def load_domain_packs(settings: Settings) -> dict[str, DomainPack]:

@@ -11,8 +11,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from .third_party import INSPECTOR, INSPECTOR_INSTALL, TIME_SERVER, installed
 
 QUICK = {"temperature": 0, "max_tokens": 16}

@@ -114,7 +114,7 @@ def guard_sessions(ctx: ToolContext, limit: int = 20) -> list[dict[str, Any]]:
     """The most recent session worlds with their drift: similarity per compared step and the running mean."""
     sessions = []
     for row, count in ctx.store.worlds(limit=limit, prefix=_WORLD_PREFIX):
-        compared = [step.similarity for step in ctx.store.steps(row.id) if step.similarity is not None]
+        compared = ctx.store.similarities(row.id)  # status://server is read often: no step text is loaded
         sessions.append({"world_id": row.id, "domain": row.domain, "steps": count, "similarity_per_step": compared,
                          "mean_similarity": round(sum(compared) / len(compared), 4) if compared else None})
     return sessions

@@ -74,6 +74,14 @@ class GuardVerdict(BaseModel):
     drift: dict[str, Any] | None = Field(default=None, description="post: the session world's drift from reality.")
 
 
+LOCAL_POLICY = Path(".agentworld") / "policy.json"  # a project's own guard policy, in its working folder
+
+
+def policy_path(given: Path | None) -> Path | None:
+    """The policy to load: the one given, else the working folder's own if it has one, else none."""
+    return given or (LOCAL_POLICY if LOCAL_POLICY.is_file() else None)
+
+
 def load_policy(path: Path | None, domains: dict[str, DomainPack]) -> GuardPolicy:
     """The policy at `path` (or the default when None), checked against the domains; raises PolicyError."""
     if path is None:

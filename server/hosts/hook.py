@@ -27,11 +27,11 @@ sys.modules.setdefault("cel.cli", types.ModuleType("cel.cli"))
 
 from ...domains import load_domains  # noqa: E402  (after the line above, on purpose)
 from ...tools.constraints import preset_problem  # noqa: E402
-from ...tools.guard_policy import GuardPolicy, GuardVerdict, PolicyError, load_policy, parsed_call, zero_token_check  # noqa: E402
+from ...tools.guard_policy import GuardVerdict, PolicyError, load_policy, parsed_call, policy_path, zero_token_check  # noqa: E402
 from ...tools.requests import GuardRequest  # noqa: E402
+from ..settings import load_settings  # noqa: E402
 from .formats import FORMATS, render, request_from_payload  # noqa: E402
 
-_LOCAL_POLICY = Path(".agentworld") / "policy.json"
 
 
 def main(argv: list[str]) -> int:
@@ -72,9 +72,9 @@ def decide(args: argparse.Namespace, raw: str) -> GuardVerdict:
     if action is None:
         return undecided
     try:
-        domains = load_domains(_path("AGENTWORLD_DOMAINS_DIR"), os.environ.get("AGENTWORLD_OVERRIDE_DOMAINS") == "true",
-                               _path("AGENTWORLD_UPSTREAM_PROMPTS"), preset_problem)
-        policy = _policy(args.policy, domains)
+        settings = load_settings({})  # the server's own AGENTWORLD_* variables, read the same way
+        domains = load_domains(settings.domains_dir, settings.override_domains, settings.upstream_prompts, preset_problem)
+        policy = load_policy(policy_path(Path(args.policy) if args.policy else settings.policy), domains)
         if event == "pre":
             checked = zero_token_check(policy, request, action, domains[action.domain])
             if checked.verdict is not None or not checked.outcome_rules:
@@ -114,16 +114,6 @@ def _ask_server(args: argparse.Namespace, request: GuardRequest) -> GuardVerdict
     except Exception as exc:  # unreachable, refused, too slow: a decision the guard chose, never a traceback
         detail = str(exc).splitlines()[0] if str(exc) else ""
         return _trouble(args, f"the guard server at {args.url} did not answer: {type(exc).__name__}: {detail}")
-
-
-def _policy(given: str | None, domains: dict[str, Any]) -> GuardPolicy:
-    path = Path(given) if given else _path("AGENTWORLD_POLICY") or (_LOCAL_POLICY if _LOCAL_POLICY.is_file() else None)
-    return load_policy(path, domains)
-
-
-def _path(variable: str) -> Path | None:
-    value = os.environ.get(variable)
-    return Path(value) if value else None
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -29,7 +29,7 @@ from .guard_policy import GuardPolicy, GuardSettings, GuardVerdict, parsed_call,
 from .host_actions import HostAction, observation_from_response
 from .requests import GuardRequest, SimulateRequest
 from .simulate import simulate_action
-from .worlds import record_reality
+from .worlds import record_reality, rounded_mean
 
 log = logging.getLogger("agentworld_mcp.guard")
 _QUOTED_LINES = 6
@@ -116,7 +116,7 @@ def guard_sessions(ctx: ToolContext, limit: int = 20) -> list[dict[str, Any]]:
     for row, count in ctx.store.worlds(limit=limit, prefix=_WORLD_PREFIX):
         compared = ctx.store.similarities(row.id)  # status://server is read often: no step text is loaded
         sessions.append({"world_id": row.id, "domain": row.domain, "steps": count, "similarity_per_step": compared,
-                         "mean_similarity": round(sum(compared) / len(compared), 4) if compared else None})
+                         "mean_similarity": rounded_mean(compared)})
     return sessions
 
 

@@ -202,6 +202,11 @@ def compare_observations(predicted: str, real: str) -> tuple[float, str]:
     return round(similarity, 4), "\n".join(diff_lines)
 
 
+def rounded_mean(values: Sequence[float]) -> float | None:
+    """The mean as worlds report it (drift, agreement): four decimals, None before any value."""
+    return round(sum(values) / len(values), 4) if values else None
+
+
 def world_view(ctx: ToolContext, world_id: str) -> WorldView:
     row = _row(ctx, world_id)
     steps = _store(ctx).steps(world_id)
@@ -222,7 +227,7 @@ def world_view(ctx: ToolContext, world_id: str) -> WorldView:
         ],
         drift=Drift(
             compared_steps=len(compared),
-            mean_similarity=round(sum(compared) / len(compared), 4) if compared else None,
+            mean_similarity=rounded_mean(compared),
         ),
     )
 

@@ -33,7 +33,7 @@ from ...tools.inputs import validated_scene
 from ...tools.requests import SimulateRequest
 from ...tools.simulate import SamplingOverrides, simulate_action
 from ...tools.tool_definitions import ToolSet
-from ...tools.worlds import record_reality, world_view
+from ...tools.worlds import record_reality, rounded_mean, world_view
 from .observations import BrokenPrediction, observation_of, predicts_error, protocol_error_observation, result_of
 from .real_server import RealServer, RealServerGone
 
@@ -303,9 +303,9 @@ class Twin:
             "shadow": {
                 "compared": len(compared),
                 "pending": self._shadowing,
-                "mean_similarity": _mean([c.similarity for c in compared]),
-                "error_agreement": _mean([float(c.predicted_error == c.real_error) for c in compared]),
-                "by_tool": {tool: {"compared": len(s), "mean_similarity": _mean(s)} for tool, s in sorted(by_tool.items())},
+                "mean_similarity": rounded_mean([c.similarity for c in compared]),
+                "error_agreement": rounded_mean([float(c.predicted_error == c.real_error) for c in compared]),
+                "by_tool": {tool: {"compared": len(s), "mean_similarity": rounded_mean(s)} for tool, s in sorted(by_tool.items())},
                 "recent": [dataclasses.asdict(c) for c in compared[-_RECENT_COMPARISONS:]],
             },
             "drift": view.drift.model_dump(),
@@ -330,7 +330,3 @@ def _action(name: str, arguments: dict[str, Any]) -> str:
 
 def _with_meta(result: CallToolResult, meta: dict[str, Any]) -> CallToolResult:
     return result.model_copy(update={"meta": {**(result.meta or {}), _META_KEY: meta}})
-
-
-def _mean(values: list[float]) -> float | None:
-    return round(sum(values) / len(values), 4) if values else None

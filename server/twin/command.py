@@ -62,12 +62,7 @@ def run_twin(
     from .real_server import RealServer, RealServerAddress
 
     command = args.real_command[1:] if args.real_command[:1] == ["--"] else args.real_command
-    if bool(command) == bool(args.url):
-        store.close()
-        print("agentworld-mcp: twin needs the real server: its command after -- (stdio), or --url (HTTP), not both",
-              file=sys.stderr)
-        return 2
-    problem = _flag_problem(args, settings)
+    problem = _flag_problem(args, settings, command)
     if problem:
         store.close()
         print(f"agentworld-mcp: {problem}", file=sys.stderr)
@@ -91,7 +86,10 @@ def run_twin(
     return 0
 
 
-def _flag_problem(args: argparse.Namespace, settings: Settings) -> str:
+def _flag_problem(args: argparse.Namespace, settings: Settings, command: list[str]) -> str:
+    """What makes the flags unusable, in one line (empty if nothing); flags that only do nothing are logged."""
+    if bool(command) == bool(args.url):
+        return "twin needs the real server: its command after -- (stdio), or --url (HTTP), not both"
     limit = settings.limits().max_tokens
     if args.max_tokens is not None and not 1 <= args.max_tokens <= limit:
         return f"--max-tokens {args.max_tokens}: give 1 to {limit}"

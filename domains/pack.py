@@ -12,13 +12,19 @@ A pack is a folder:
 - `actions.py` (built-in packs only): `normalize_action(text) -> text`, which validates an action
   and rewrites convenience forms before anything reaches the model, and optionally
   `action_text(normalized) -> text`, the action as a person would read it (what constraint
-  patterns match on: the typed command rather than its JSON keystroke form).
+  patterns match on: the typed command rather than its JSON keystroke form), and optionally
+  `semantics(normalized, location, state) -> Semantics | None`, what the action does by its own
+  definition (domains/shell), with no model;
+- `initial_files` in pack.json (optional): where the initial state puts the shell (`cwd`, `home`)
+  and which paths it says exist (`paths`, relative to cwd, folders ending in `/`): the start of
+  the file tree a world keeps.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,11 +33,16 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .boundaries import Structure
+from .shell import Location, PathState, Semantics
 
 
 # Why a preset (a constraint as JSON) cannot be used, or None. The loader takes the check from its
 # caller: constraints are the tools' concept, and domains/ does not import tools/.
 PresetCheck = Callable[[dict[str, Any]], str | None]
+
+
+# What an action does by its own definition, in a place and a known file tree (None: nothing to say).
+ActionSemantics = Callable[[str, Location, "PathState | None"], "Semantics | None"]
 
 
 class ActionError(ValueError):
@@ -83,6 +94,14 @@ class _Manifest(BaseModel):
     error_markers: list[str] = Field(default_factory=list)
     presets: list[dict[str, Any]] = Field(default_factory=list)
     action_schema: dict[str, Any] | None = None
+    initial_files: _InitialFiles | None = None
+
+
+class _InitialFiles(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    cwd: str = Field(pattern=r"^/")
+    home: str = ""
+    paths: list[str] = Field(default_factory=list)
 
 
 class _ExampleTurn(BaseModel):
@@ -127,6 +146,9 @@ class DomainPack:
     source: str = "built-in"
     normalize_action: Callable[[str], str] = _keep_as_is
     action_text: Callable[[str], str] = _same_text
+    location: Location | None = None  # where the initial state puts the shell
+    initial_paths: tuple[str, ...] = ()  # absolute; folders end in '/'
+    semantics: ActionSemantics | None = None
 
     @property
     def takes_tool_definitions(self) -> bool:
@@ -179,10 +201,12 @@ def load_pack(
     examples_file = folder / "examples.json"
     examples = _parse(examples_file, list[_ExampleFile]) if examples_file.exists() else []
     readable = _same_text
+    derive = None
     if actions_module is not None:
         module = importlib.import_module(actions_module)
         normalize = module.normalize_action
         readable = getattr(module, "action_text", _same_text)
+        derive = getattr(module, "semantics", None)
     elif manifest.action_schema is not None:
         normalize = _schema_check(folder / "pack.json", manifest.action_schema)
     else:
@@ -208,6 +232,9 @@ def load_pack(
         source=source,
         normalize_action=normalize,
         action_text=readable,
+        location=Location(files.cwd, files.home) if (files := manifest.initial_files) else None,
+        initial_paths=tuple(posixpath.join(files.cwd, path) for path in files.paths) if files else (),
+        semantics=derive,
     )
 
 

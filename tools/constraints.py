@@ -25,6 +25,7 @@ import cel
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..domains import DomainPack, Turn
+from ..domains.shell import Location, PathState, Semantics
 
 MAX_EXPRESSION_CHARS = 2_000
 MAX_PATTERN_CHARS = 1_000
@@ -32,7 +33,9 @@ MAX_MATCHED_CHARS = 200_000  # longer targets are checked on their first part, a
 MAX_COMPREHENSIONS = 3  # CEL macros nest multiplicatively; three over bounded lists stay fast
 MAX_CONSTRAINTS = 64
 _COMPREHENSION = re.compile(r"\.(all|exists|exists_one|map|filter)\s*\(")
-_READS_OUTCOME = re.compile(r"\b(observation|effects)\b")
+_READS_OUTCOME = re.compile(r"(?<!\.)\b(observation|effects)\b")  # `semantics.effects` is known before
+_READS_SEMANTICS = re.compile(r"\bsemantics\b")
+_NO_SEMANTICS = Semantics("", "", "").as_variables()
 
 Status = Literal["holds", "violated", "unknown", "error"]
 
@@ -98,9 +101,12 @@ class CheckInput:
     effects: dict[str, Any] | None = None
     step: int | None = None
     history: tuple[dict[str, str], ...] = ()
+    semantics: Semantics | None = None  # what the action does by its own definition (zero tokens)
 
-    def variables(self) -> dict[str, Any]:
+    def variables(self, worst_case: bool = False) -> dict[str, Any]:
+        known = self.semantics
         return {
+            "semantics": (known.worst_case() if worst_case else known.as_variables()) if known else _NO_SEMANTICS,
             "domain": self.domain,
             "action": self.action_text,
             "parsed": self.parsed,
@@ -249,10 +255,14 @@ def evaluate(constraint: Constraint, check: CheckInput) -> ConstraintResult:
             value = _compiled(constraint.expr or "").execute(check.variables())
         except Exception as exc:  # undefined variable, type mismatch, division by zero...
             return result("error", f"the expression failed to evaluate: {_first_line(exc)}", Evidence(field="expr", step=check.step))
+        if value is True and (unknown := _undecided(constraint, check)):
+            return result("unknown", unknown, Evidence(field="semantics", step=check.step))
         if value is True:
             return result("holds", "the expression is true")
         if value is False:
-            return result("violated", constraint.description or f"the rule `{constraint.expr}` is false", Evidence(field=_fields_read(constraint.expr or ""), step=check.step))
+            reason = constraint.description or f"the rule `{constraint.expr}` is false"
+            return result("violated", reason + _culprits(constraint, check),
+                          Evidence(field=_fields_read(constraint.expr or ""), step=check.step))
         return result("error", f"the expression must be true or false, not {type(value).__name__} {value!r:.80}")
     # pattern
     text = check.action_text if constraint.target == "action" else (check.observation or "")
@@ -269,6 +279,43 @@ def evaluate(constraint: Constraint, check: CheckInput) -> ConstraintResult:
     )
 
 
+def _undecided(constraint: Constraint, check: CheckInput) -> str | None:
+    """Why a rule over `semantics` that holds on what is known could still be broken: it fails when
+    every unknown is at its worst (an opaque part that could delete or overwrite, a path of unknown place)."""
+    known = check.semantics
+    if known is None or not _READS_SEMANTICS.search(constraint.expr or ""):
+        return None
+    unknown_places = [e for e in known.effects if e.where == "unknown" and e.path]
+    if not known.risky_opaque and not unknown_places:
+        return None
+    try:
+        worst = _compiled(constraint.expr or "").execute(check.variables(worst_case=True))
+    except Exception:
+        return None
+    if worst is not False:
+        return None
+    named = [f"{part.text} ({part.reason})" for part in known.risky_opaque[:2]] or [
+        f"{effect.program} {effect.kind} {effect.path}, a path the line does not spell out" for effect in unknown_places[:2]]
+    return "cannot be decided from the command alone: " + "; ".join(named)
+
+
+def _culprits(constraint: Constraint, check: CheckInput) -> str:
+    """For a rule over `semantics`: the effects that break it on their own, named for the agent."""
+    known = check.semantics
+    if known is None or not _READS_SEMANTICS.search(constraint.expr or ""):
+        return ""
+    program, variables, named = _compiled(constraint.expr or ""), check.variables(), []
+    for effect in known.effects:
+        alone = {**variables, "semantics": {**variables["semantics"], "effects": [effect.as_dict()]}}
+        try:
+            if program.execute(alone) is False:
+                named.append(f"{effect.program}: {effect.kind}{' tree' if effect.tree else ''} "
+                             f"{effect.path or effect.target}".rstrip())
+        except Exception:
+            continue
+    return f" ({'; '.join(named[:3])})" if named else ""
+
+
 def _search(regex: str, text: str) -> str | None:
     """The matching line (for evidence), or None. Linear time: both calls run on the Rust engine."""
     if not _REGEX_PROGRAM.execute({"text": text, "regex": regex}):
@@ -280,7 +327,8 @@ def _search(regex: str, text: str) -> str | None:
 
 
 def _fields_read(expr: str) -> str:
-    read = [name for name in ("action", "parsed", "observation", "effects", "history", "step", "domain") if re.search(rf"\b{name}\b", expr)]
+    read = [name for name in ("action", "parsed", "semantics", "observation", "effects", "history", "step", "domain")
+            if re.search(rf"(?<!\.)\b{name}\b", expr)]
     return ", ".join(read) or "expr"
 
 
@@ -349,8 +397,12 @@ def check_input(
     history: Sequence[Turn] = (),
     observation: str | None = None,
     effects: dict[str, Any] | None = None,
+    location: Location | None = None,
+    state: PathState | None = None,
+    semantics: Semantics | None = None,
 ) -> CheckInput:
-    """`action` is already normalized by the pack (when there is one)."""
+    """`action` is already normalized by the pack (when there is one). Its semantics are derived here
+    unless given: in `location` (default: where the domain's initial state puts the shell), knowing `state`."""
     try:
         parsed = json.loads(action)
     except ValueError:
@@ -364,7 +416,17 @@ def check_input(
         effects=effects,
         step=step,
         history=tuple({"action": turn.action, "observation": turn.observation} for turn in history),
+        semantics=semantics if semantics is not None else action_semantics(pack, action, location, state),
     )
+
+
+def action_semantics(pack: DomainPack | None, action: str, location: Location | None = None,
+                     state: PathState | None = None) -> Semantics | None:
+    """What a normalized action does by its pack's own definition, or None where the pack does not say."""
+    if pack is None or pack.semantics is None:
+        return None
+    place = location or pack.location or Location("/")
+    return pack.semantics(action, place, state)
 
 
 def pre_constraints(constraints: Sequence[Constraint]) -> list[Constraint]:

@@ -8,6 +8,7 @@ prediction where a rule reads the outcome, and recording reality afterwards.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -15,6 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..domains import ActionError, DomainPack
+from ..domains.shell import Location
 from .constraints import Constraint, blocking, check_input, constraint_set, evaluate, post_constraints, pre_constraints
 from .host_actions import HostAction, host_action
 from .requests import GuardRequest
@@ -44,6 +46,8 @@ class PolicyFile(BaseModel):
     tools: dict[str, ToolSection] = Field(default_factory=dict, description="Per host tool (Bash, Write, mcp__x__y).")
     mcp_servers: dict[str, list[dict[str, Any]]] = Field(default_factory=dict, description="Tool definitions per MCP server.")
     on_predicted: Literal["ask", "deny"] = Field(default="ask", description="What a rule broken only by the prediction gives.")
+    unknown: Decision = Field(default="ask", description="What a rule gives when a part of the command it needs cannot "
+                                                         "be known from the text (interpreter code, xargs rm, $PROGRAM).")
 
 
 @dataclass(frozen=True)
@@ -138,16 +142,29 @@ def zero_token_check(policy: GuardPolicy, request: GuardRequest, action: HostAct
         normalized = pack.normalize_action(action.action)
     except ActionError as exc:
         raise ValueError(f"the {pack.name} action does not parse: {exc}") from None
-    check = check_input(pack, normalized)
-    fired = blocking([evaluate(rule, check) for rule in pre_constraints(rules) if rule.kind != "judge"])
+    check = check_input(pack, normalized, location=host_location(request, pack))
+    results = [evaluate(rule, check) for rule in pre_constraints(rules) if rule.kind != "judge"]
+    fired = blocking(results)
+    undecided = [r for r in results if r.status == "unknown" and r.severity == "error"]
     verdict = None
     if fired:
         verdict = GuardVerdict(event="pre", decision="deny", domain=action.domain, rules=[r.id for r in fired],
                                reason="; ".join(f"{r.id}: {r.reason}" for r in fired))
+    elif undecided and policy.rules.unknown != "none":
+        verdict = GuardVerdict(event="pre", decision=policy.rules.unknown, domain=action.domain,
+                               rules=[r.id for r in undecided],
+                               reason="; ".join(f"{r.id}: {r.reason}" for r in undecided))
     # A judge before the call needs the model too, like a rule on the outcome; a warning never changes the decision.
     needs_model = [rule for rule in (*post_constraints(rules), *(r for r in pre_constraints(rules) if r.kind == "judge"))
                    if rule.severity == "error"]
     return PreCheck(action, verdict, needs_model)
+
+
+def host_location(request: GuardRequest, pack: DomainPack) -> Location | None:
+    """The host's working folder is the workspace; without one, where the domain's initial state puts the shell."""
+    if request.cwd and request.cwd.startswith("/"):
+        return Location(request.cwd, os.environ.get("HOME", ""))  # the host runs on this machine: its ~ is ours
+    return pack.location
 
 
 def rule_set(policy: GuardPolicy, tool_name: str, pack: DomainPack) -> list[Constraint]:

@@ -11,6 +11,7 @@ import json
 
 from ..tool_calls import Field, check_arguments, is_text, parse_tool_call
 from ..pack import ActionError
+from ..shell import Location, PathState, Semantics, analyze, file_action
 
 EXPECTED_SHAPE = (
     'one tool call: bash {"command": "..."}, read_file {"path": "...", "start_line": 1, "end_line": 40 (optional)}, '
@@ -66,3 +67,13 @@ def action_text(normalized: str) -> str:
     """A bash call reads as its command line, so constraint patterns see what would run."""
     name, _, arguments = normalized.partition(" ")
     return json.loads(arguments)["command"] if name == "bash" else normalized
+
+
+def semantics(normalized: str, location: Location, state: PathState | None) -> Semantics | None:
+    """A bash call's command line read as bash; a file tool's write, edit or read as the same effects."""
+    name, _, arguments = normalized.partition(" ")
+    values = json.loads(arguments)
+    if name == "bash":
+        return analyze(values["command"], location.cwd, location.home, location.root, state)
+    tool = {"write_file": "write", "edit_file": "edit", "read_file": "read"}.get(name)
+    return file_action(tool, values["path"], location, state) if tool else None

@@ -8,8 +8,12 @@ test such as `[ -f x ] && ...`) is a command line.
 from __future__ import annotations
 
 import json
+import re
 
 from ..pack import ActionError
+from ..shell import Location, PathState, Semantics, analyze
+
+_TMUX_KEY = re.compile(r"(C-|M-|S-)\S+|Enter|Escape|Tab|BSpace|Up|Down|Left|Right|PageUp|PageDown|Home|End|F\d+")
 
 EXPECTED_SHAPE = (
     'a command line such as "ls -la", or a JSON list of keystroke batches such as '
@@ -53,3 +57,11 @@ def _keystroke_batches(decoded: object) -> list[dict]:
             raise ActionError(f"keystroke batch {index} needs a duration between 0 and 600 seconds; expected {EXPECTED_SHAPE}")
         batches.append({"keystrokes": item["keystrokes"], "duration": duration})
     return batches
+
+
+def semantics(normalized: str, location: Location, state: PathState | None) -> Semantics | None:
+    """What the typed line does: the keystrokes up to Enter, read as bash (tmux key names are not a command)."""
+    typed = action_text(normalized)
+    if not typed.strip() or _TMUX_KEY.fullmatch(typed.strip()):
+        return None
+    return analyze(typed.rstrip("\n"), location.cwd, location.home, location.root, state)

@@ -1,0 +1,143 @@
+"""One simple command being read: its program and arguments, and where its findings go."""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Protocol
+
+from .effects import Effect, EffectKind, Opaque, OpaqueWhat, Requirement
+from .words import Scope, Value
+
+if TYPE_CHECKING:
+    from .line import Reader
+
+
+class PathState(Protocol):
+    """What a world knows of its files: True / False, or None where it does not know."""
+
+    def exists(self, path: str) -> bool | None: ...
+
+    def is_dir(self, path: str) -> bool | None: ...
+
+
+@dataclass(frozen=True)
+class Stdin:
+    """Where a command's standard input comes from."""
+
+    source: str = ""  # "" (the terminal), "pipe", "file", "text" (a heredoc or here-string)
+    text: str | None = None  # the literal text of a heredoc or here-string
+    from_download: str = ""  # a pipe fed by a downloader: its host
+    from_program: str = ""  # a pipe: the program that feeds it
+    path: Value | None = None  # `< file`
+
+    @property
+    def piped(self) -> bool:
+        return self.source == "pipe"
+
+    @property
+    def path_value(self) -> Value | None:
+        return self.path
+
+
+@dataclass
+class Call:
+    program: str  # the name as run, without its directory
+    args: list[Value]
+    scope: Scope
+    index: int
+    stdin: Stdin
+    reader: Reader
+    text: str  # the command as written
+
+    # --- values ---
+    def literal(self, text: str, glob: bool = False) -> Value:
+        return Value(text, literal=not glob, glob=glob, prefix=text.split("*")[0].split("?")[0] if glob else None)
+
+    def joined(self, directory: Value, name: Value, keep_path: bool = False) -> Value:
+        """`name` (its last part, as cp and mv place a source) inside `directory`."""
+        part = name.text if keep_path else posixpath.basename(name.text.rstrip("/")) or name.text
+        text = posixpath.join(directory.text, part)
+        if directory.literal and name.literal:
+            return Value(text)
+        return Value(text, literal=False, glob=directory.glob or name.glob, unknown=directory.unknown or name.unknown,
+                     prefix=directory.known_prefix if not directory.literal else directory.text + "/")
+
+    def value_after(self, value: Value, strip: str, suffix: str = "") -> Value:
+        text = value.text[len(strip):] if value.text.startswith(strip) else value.text
+        prefix = value.prefix[len(strip):] if value.prefix and value.prefix.startswith(strip) else value.prefix
+        return replace(value, text=text + suffix, prefix=prefix)
+
+    # --- what the world knows ---
+    def exists(self, value: Value) -> bool | None:
+        state = self.reader.state
+        if state is None or not value.literal or not self.scope.cwd_known:
+            return None
+        return state.exists(self.scope.path(value)[0])
+
+    def is_dir(self, value: Value) -> bool | None:
+        state = self.reader.state
+        if value.literal and value.text.endswith("/"):
+            return True
+        if state is None or not value.literal or not self.scope.cwd_known:
+            return None
+        return state.is_dir(self.scope.path(value)[0])
+
+    # --- findings ---
+    def effect(self, kind: EffectKind, value: Value, tree: bool = False, forced: bool = False, pattern: bool = False,
+               target: str = "") -> None:
+        path, where = self.scope.path(value)
+        if not self.scope.cwd_known and not value.text.startswith("/"):
+            where = "unknown"
+        self.reader.add_effect(Effect(kind, path, where, tree=tree, pattern=pattern or value.glob, forced=forced,
+                                      target=target, program=self.program, command=self.index))
+        if not value.literal and not value.glob:
+            self.opaque("variable", value.unknown or value.text,
+                        f"{self.program} acts on {value.text}, which holds {value.unknown or 'a part'} the line does "
+                        "not set")
+        elif value.glob:
+            self.opaque("glob", value.text, f"{self.program} acts on whatever {value.text} matches")
+
+    def write(self, value: Value, kind: EffectKind, tree: bool = False, pattern: bool = False, backup: bool = False) -> None:
+        """A write that creates the path where the world knows it is absent."""
+        if value.literal and value.text in ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty") or \
+                value.text.startswith("/dev/fd/"):
+            return
+        if self.exists(value) is False:
+            kind = "created"
+        self.effect(kind, value, tree=tree, pattern=pattern)
+
+    def need(self, value: Value, error: str, directory: bool = False) -> None:
+        if not value.literal or value.text in ("-", ""):
+            return
+        path, _ = self.scope.path(value)
+        if not self.scope.cwd_known and not value.text.startswith("/"):
+            return
+        self.reader.requirements.append(Requirement(path, value.text, self.program, error.format(value.text),
+                                                    self.index, directory))
+
+    def opaque(self, what: OpaqueWhat, text: str, reason: str, risky: bool = False) -> None:
+        self.reader.opaque.append(Opaque(what, text[:200], reason, risky, self.index))
+
+    def network(self, kind: EffectKind, host: str, value: Value | None = None) -> None:
+        if value is not None:
+            path, where = self.scope.path(value)
+        else:
+            path, where = "", "unknown"
+        self.reader.add_effect(Effect(kind, path, where, target=host, program=self.program, command=self.index))
+
+    def privilege(self, reason: str) -> None:
+        self.reader.add_effect(Effect("privilege", "", "unknown", target=reason, program=self.program,
+                                      command=self.index))
+
+    # --- commands this one runs ---
+    def run(self, words: Sequence[Value], stdin: Stdin | None = None, scope: Scope | None = None,
+            as_text: Callable[[], str] | None = None) -> None:
+        """Another command this one starts (a wrapper's, find -exec's, xargs'), read like any other."""
+        self.reader.run_words(list(words), scope or self.scope, self.index, stdin or self.stdin,
+                              as_text() if as_text else " ".join(word.text for word in words))
+
+    def run_script(self, code: str, scope: Scope | None = None, stdin: Stdin | None = None) -> None:
+        """Shell code given as text (`sh -c`, `eval`): parsed and read like the line itself."""
+        self.reader.run_code(code, (scope or self.scope).copy(), self.index, stdin)

@@ -1,0 +1,329 @@
+"""Programs that run other programs: bash builtins that change the line's own state (cd, eval,
+source, exec), wrappers (env, sudo, timeout, nohup, ...), shells and interpreters, find's actions,
+xargs, and git. Each reads its own options, then hands the command it runs back to the reader."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from .call import Call, Stdin
+from .effects import WRITE_KINDS
+from .git import git
+from .options import Spec, parse
+from .programs import DOWNLOADERS, HANDLERS, INTERPRETERS, PRIVILEGE, READ_ONLY, SHELLS
+from .words import Value
+
+# Wrappers: the options each reads before the command it runs (GNU and util-linux manuals).
+WRAPPERS: dict[str, Spec] = {
+    "nohup": Spec(permute=False),
+    "time": Spec(short_values="fo", longs=("format=", "output=", "append", "portability", "verbose"), permute=False),
+    "nice": Spec(short_values="n", longs=("adjustment=",), permute=False),
+    "ionice": Spec(short_values="cnpPu", longs=("class=", "classdata=", "pid=", "pgid=", "uid="), permute=False),
+    "stdbuf": Spec(short_values="ioe", longs=("input=", "output=", "error="), permute=False),
+    "setsid": Spec(longs=("ctty", "fork", "wait"), permute=False),
+    "chrt": Spec(short_values="T", permute=False),
+    "taskset": Spec(short_values="", permute=False),
+    "command": Spec(permute=False),
+    "builtin": Spec(permute=False),
+    "exec": Spec(short_values="a", permute=False),
+    "unbuffer": Spec(permute=False),
+    "caffeinate": Spec(permute=False),
+    "flock": Spec(short_values="wEn", longs=("timeout=", "conflict-exit-code=", "command="), permute=False),
+    "watch": Spec(short_values="nd", longs=("interval=",), permute=False),
+    "strace": Spec(short_values="eopsuESP", permute=False),
+    "ltrace": Spec(short_values="eopsu", permute=False),
+    "valgrind": Spec(permute=False),
+    "xvfb-run": Spec(short_values="nsfe", permute=False),
+}
+_SUDO = Spec(short_values="uUgpChDrtT", longs=("user=", "group=", "prompt=", "host=", "chdir=", "role=", "type=",
+                                                "close-from=", "other-user=", "command-timeout=", "login",
+                                                "shell", "preserve-env?", "non-interactive", "background", "edit"),
+             permute=False)
+
+
+def dispatch(call: Call, program_value: Value) -> None:
+    program = call.program
+    if program in ("cd", "pushd"):
+        _cd(call)
+    elif program == "popd":
+        call.scope.cwd_known = False
+    elif program in ("eval",):
+        _eval(call)
+    elif program in ("source", "."):
+        _script(call, call.args[:1], "runs a script in this shell")
+    elif program in WRAPPERS:
+        _wrapper(call)
+    elif program == "env":
+        _env(call)
+    elif program == "timeout":
+        p = parse(call.args, Spec(short_values="sk", longs=("signal=", "kill-after=", "preserve-status", "foreground",
+                                                            "verbose"), permute=False))
+        if len(p.rest) > 1:
+            call.run(p.rest[1:])
+    elif program in PRIVILEGE:
+        _privileged(call)
+    elif program in SHELLS:
+        _shell(call)
+    elif re.fullmatch(r"python[0-9.]*|pypy[0-9]*", program) or program in INTERPRETERS:
+        _interpreter(call)
+    elif program == "find":
+        _find(call)
+    elif program == "xargs":
+        _xargs(call)
+    elif program == "git":
+        git(call)
+    elif program in HANDLERS:
+        HANDLERS[program](call)
+        if program in DOWNLOADERS and call.stdin.piped:
+            pass
+    elif program in READ_ONLY or program in ("cd", ":"):
+        _reads(call)
+    else:
+        _unknown(call, program_value)
+
+
+def _cd(call: Call) -> None:
+    p = parse(call.args, Spec(permute=False))
+    target = p.operands[0] if p.operands else Value(call.scope.home)
+    if target.text == "-" or not target.literal:
+        call.scope.cwd_known = False
+        return
+    call.need(target, "bash: cd: {}: No such file or directory", directory=True)
+    path, _ = call.scope.path(target)
+    if call.scope.cwd_known or target.text.startswith("/"):
+        call.scope.cwd, call.scope.cwd_known = path, True
+
+
+def _eval(call: Call) -> None:
+    if all(arg.literal for arg in call.args):
+        call.run_script(" ".join(arg.text for arg in call.args), scope=call.scope)
+    else:
+        call.opaque("code", call.text, "eval runs text the line does not spell out", risky=True)
+
+
+def _script(call: Call, operands: list[Value], what: str) -> None:
+    if not operands:
+        return
+    script = operands[0]
+    path, _ = call.scope.path(script)
+    written = any(effect.path == path and effect.kind in WRITE_KINDS for effect in call.reader.effects)
+    reason = f"{call.program} {what} ({script.text}); its commands are not in the line"
+    if written:
+        reason += ", and the line itself wrote that script"
+    call.opaque("script", script.text, reason, risky=written or not script.literal)
+    if script.literal and not written:
+        call.need(script, "bash: {}: No such file or directory" if call.program in ("source", ".") else
+                  f"{call.program}: {{}}: No such file or directory")
+
+
+def _wrapper(call: Call) -> None:
+    p = parse(call.args, WRAPPERS[call.program])
+    if call.program == "command" and p.has("v", "V"):
+        return  # `command -v x` looks x up and runs nothing
+    if call.program == "time" and (output := p.value("o", "output")):
+        call.write(call.literal(output), "appended" if p.has("a", "append") else "overwritten")
+    rest = p.rest
+    if call.program == "flock" and rest:
+        command = p.value("c", "command")
+        if command is not None:
+            call.run_script(command)
+            return
+        rest = rest[1:]  # the lock file, then the command
+    if call.program == "taskset" and rest:
+        rest = rest[1:]  # the CPU mask
+    if call.program == "chrt" and rest:
+        rest = rest[1:]  # the priority
+    if call.program == "watch" and rest:
+        call.run_script(" ".join(value.text for value in rest))
+        return
+    if rest:
+        call.run(rest)
+
+
+def _env(call: Call) -> None:
+    p = parse(call.args, Spec(short_values="uCS", longs=("ignore-environment", "unset=", "chdir=", "split-string=",
+                                                         "null", "debug", "argv0=", "block-signal?",
+                                                         "default-signal?", "ignore-signal?"), permute=False))
+    scope = call.scope.copy()
+    if (split := p.value("S", "split-string")) is not None:
+        call.run_script(split, scope=scope)
+        return
+    if (directory := p.value("C", "chdir")) is not None:
+        scope.cwd = call.scope.path(call.literal(directory))[0]
+    rest = list(p.rest)
+    while rest and re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", rest[0].text):
+        rest.pop(0)  # NAME=VALUE: the command's environment
+    if rest:
+        call.run(rest, scope=scope)
+
+
+def _privileged(call: Call) -> None:
+    call.privilege(f"{call.program} runs a command with another user's rights")
+    if call.program == "su":
+        p = parse(call.args, Spec(short_values="cgGsw", longs=("command=", "shell=", "group=", "login",
+                                                                "preserve-environment", "session-command=")))
+        command = p.value("c", "command", "session-command")
+        if command is not None:
+            call.run_script(command)
+        return
+    p = parse(call.args, _SUDO if call.program == "sudo" else Spec(short_values="uCgD", permute=False))
+    if call.program == "sudo" and p.has("e", "edit"):
+        for operand in p.operands:
+            call.effect("modified", operand)
+        return
+    rest = p.rest
+    if call.program == "run0" or call.program == "runuser":
+        rest = [v for v in rest]
+    if rest:
+        call.run(rest)
+
+
+def _shell(call: Call) -> None:
+    p = parse(call.args, Spec(short_values="oO", longs=("norc", "noprofile", "login", "posix", "rcfile=", "init-file=",
+                                                         "restricted", "verbose", "debugger", "noediting"),
+                              permute=False))
+    letters = "".join(name for name in p.flags if len(name) == 1)
+    if "c" in letters:
+        command = p.rest[0] if p.rest else None
+        if command is None:
+            return
+        if command.literal:
+            call.run_script(command.text, scope=call.scope)
+        else:
+            call.opaque("code", command.text, f"{call.program} -c runs {command.text}, which the line does not spell "
+                        "out", risky=True)
+        return
+    if p.rest and not p.has("s"):
+        _script(call, p.rest[:1], "runs a script file")
+        return
+    _code_from_stdin(call, shell=True)
+
+
+def _interpreter(call: Call) -> None:
+    program = call.program
+    inline = INTERPRETERS.get(program, ("c",))
+    short = "".join(name for name in inline if len(name) == 1)
+    p = parse(call.args, Spec(short_values=short + ("mWXQ" if program.startswith(("python", "pypy")) else "Ir"),
+                              longs=tuple(f"{name}=" for name in inline if len(name) > 1) + ("require=",),
+                              permute=False))
+    code = next((p.value(name) for name in inline if p.has(name)), None)
+    if program == "perl" and code is not None and p.has("i"):
+        for operand in (p.rest if p.rest else []):
+            call.effect("modified", operand)
+    if code is not None:
+        call.opaque("code", code, f"{program} runs code given inline; what it does is its own program", risky=True)
+        return
+    if p.has("m"):
+        call.opaque("program", f"{program} -m {p.value('m')}", f"{program} runs the module {p.value('m')}")
+        return
+    if p.rest and p.rest[0].text != "-":
+        _script(call, p.rest[:1], "runs a script file")
+        return
+    _code_from_stdin(call, shell=False)
+
+
+def _code_from_stdin(call: Call, shell: bool) -> None:
+    stdin = call.stdin
+    if stdin.source == "text" and stdin.text is not None and shell:
+        call.run_script(stdin.text, stdin=Stdin())
+        return
+    if stdin.from_download:
+        call.reader.add_effect_exec_download(call, stdin.from_download)
+    if stdin.source in ("pipe", "text"):
+        source = f"the output of {stdin.from_program or 'another command'}" if stdin.piped else "a here-document"
+        call.opaque("code", call.text, f"{call.program} runs code read from {source}", risky=True)
+    elif stdin.source == "file" and stdin.path is not None:
+        _script(call, [stdin.path], "runs a script from its standard input")
+    elif stdin.source == "":
+        call.opaque("interactive", call.text, f"{call.program} starts an interactive session")
+
+
+def _find(call: Call) -> None:
+    args = list(call.args)
+    while args and args[0].text in ("-H", "-L", "-P") or (args and args[0].text.startswith("-O")):
+        args.pop(0)
+    starts = []
+    while args and args[0].text and args[0].text[0] not in "-(!" or (args and not args[0].literal and not args[0].text.startswith("-")):
+        starts.append(args.pop(0))
+    if not starts:
+        starts = [call.literal(".")]
+    tests = False
+    index = 0
+    while index < len(args):
+        word = args[index].text
+        index += 1
+        if word in ("-delete",):
+            for start in starts:
+                call.effect("deleted", start, tree=not tests, pattern=tests)
+        elif word in ("-exec", "-execdir", "-ok", "-okdir"):
+            end = next((i for i in range(index, len(args)) if args[i].text in (";", "+")), len(args))
+            command = args[index:end]
+            index = end + 1
+            for start in starts:
+                match = call.joined(start, call.literal("**", glob=True), keep_path=True)
+                match = Value(match.text, literal=False, glob=True, prefix=start.text.rstrip("/") + "/")
+                call.run([match if w.text == "{}" else (Value(w.text.replace("{}", match.text), literal=False, glob=True,
+                                                               prefix=w.text.split("{}")[0]) if "{}" in w.text else w)
+                          for w in command])
+        elif word in ("-fprint", "-fprint0", "-fprintf", "-fls"):
+            if index < len(args):
+                call.write(args[index], "overwritten")
+            index += 2 if word == "-fprintf" else 1
+        elif word.startswith("-") and word not in ("-print", "-print0", "-ls", "-prune", "-quit", "-depth", "-mount",
+                                                   "-xdev", "-follow", "-daystart", "-true", "-false", "-o", "-a",
+                                                   "-or", "-and", "-not", "-printf", "-regextype"):
+            tests = True
+            if word in ("-maxdepth", "-mindepth"):
+                tests = tests  # depth limits keep the whole-tree reading of -delete under them
+        if word in ("-printf", "-regextype"):
+            index += 1
+    for start in starts:
+        call.need(start, "find: '{}': No such file or directory")
+
+
+def _xargs(call: Call) -> None:
+    p = parse(call.args, Spec(short_values="IiEeLlnPsda", longs=("replace?", "eof?", "max-lines?", "max-args=",
+                                                                   "max-procs=", "max-chars=", "delimiter=", "arg-file=",
+                                                                   "null", "no-run-if-empty", "verbose", "interactive",
+                                                                   "exit", "open-tty", "process-slot-var="),
+                              permute=False))
+    command = p.rest or [call.literal("echo")]
+    stand_in = Value("<stdin>", literal=False, unknown="arguments read from standard input")
+    replace_with = p.value("I", "i", "replace")
+    if replace_with is not None:
+        replace_with = replace_with or "{}"
+        words = [stand_in if w.text == replace_with else w for w in command]
+    else:
+        words = [*command, stand_in]
+    call.opaque("stdin-arguments", call.text, "xargs takes its operands from standard input")
+    call.run(words, stdin=Stdin())
+
+
+def _reads(call: Call) -> None:
+    """Read-only programs: operands that must exist, with the program's own error line."""
+    errors = {
+        "cat": "cat: {}: No such file or directory",
+        "ls": "ls: cannot access '{}': No such file or directory",
+        "head": "head: cannot open '{}' for reading: No such file or directory",
+        "tail": "tail: cannot open '{}' for reading: No such file or directory",
+        "wc": "wc: {}: No such file or directory",
+        "stat": "stat: cannot statx '{}': No such file or directory",
+        "du": "du: cannot access '{}': No such file or directory",
+    }
+    template = errors.get(call.program)
+    if template is None:
+        return
+    p = parse(call.args, Spec(short_values="nc" if call.program in ("head", "tail") else "", permute=True))
+    for operand in p.operands:
+        call.need(operand, template)
+
+
+def _unknown(call: Call, program_value: Value) -> None:
+    path, _ = call.scope.path(program_value)
+    written = "/" in program_value.text and any(
+        effect.path == path and effect.kind in WRITE_KINDS for effect in call.reader.effects)
+    reason = f"{call.program} is not a program whose effects are known here"
+    if written:
+        reason = f"{program_value.text} was written by this same line and then run"
+    call.opaque("program", call.text, reason, risky=written)

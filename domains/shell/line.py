@@ -1,0 +1,343 @@
+"""Reading a whole command line with tree-sitter-bash: lists, pipelines, subshells, redirections,
+control flow, functions and substitutions, down to simple commands that `programs` and `launchers`
+interpret. The working directory follows `cd`, variables follow literal assignments, and each
+simple command remembers which earlier ones must succeed before it runs (`a && b`).
+"""
+
+from __future__ import annotations
+
+import functools
+import posixpath
+from dataclasses import replace
+
+import tree_sitter_bash
+from tree_sitter import Language, Node, Parser
+
+from .call import Call, PathState, Stdin
+from .effects import Effect, Opaque, Requirement, Semantics
+from .words import Scope, Value, expand
+
+MAX_DEPTH = 8  # nested `sh -c`, `eval` and functions: deeper is opaque
+MAX_LOOP_VALUES = 8  # a `for` loop is read once per value up to this many
+_NO_FILE = ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/random", "/dev/urandom")
+
+
+@functools.cache
+def _parser() -> Parser:
+    return Parser(Language(tree_sitter_bash.language()))
+
+
+def parse_tree(code: str) -> Node:
+    return _parser().parse(code.encode("utf-8", errors="surrogateescape")).root_node
+
+
+class Reader:
+    def __init__(self, state: PathState | None):
+        self.state = state
+        self.effects: list[Effect] = []
+        self.opaque: list[Opaque] = []
+        self.requirements: list[Requirement] = []
+        self.programs: list[str] = []
+        self.depends_on: dict[int, frozenset[int]] = {}
+        self.functions: dict[str, Node] = {}
+        self.depth = 0
+        self._after: frozenset[int] = frozenset()
+
+    def add_effect(self, effect: Effect) -> None:
+        if effect not in self.effects:
+            self.effects.append(effect)
+
+    def add_effect_exec_download(self, call: Call, host: str) -> None:
+        """A shell or interpreter that runs what a downloader prints."""
+        self.add_effect(Effect("exec-download", "", "unknown", target=host, program=call.program, command=call.index))
+
+    def semantics(self, line: str, start: Scope, end: Scope) -> Semantics:
+        return Semantics(line, start.cwd, start.workspace, tuple(self.effects), tuple(self.opaque),
+                         tuple(self.requirements), tuple(self.programs), end.cwd if end.cwd_known else "",
+                         dict(self.depends_on))
+
+    # --- statements --------------------------------------------------------------------------
+    def run_code(self, code: str, scope: Scope, index: int | None = None, stdin: Stdin | None = None) -> None:
+        if self.depth >= MAX_DEPTH:
+            self._opaque_at(index, "code", code, "shell code nested too deep to read", risky=True)
+            return
+        self.depth += 1
+        try:
+            self.statement(parse_tree(code), scope, stdin or Stdin())
+        finally:
+            self.depth -= 1
+
+    def statement(self, node: Node, scope: Scope, stdin: Stdin, redirects: tuple[Node, ...] = ()) -> list[int]:
+        """Read one statement; returns the indices of the simple commands whose status it ends with."""
+        kind = node.type
+        if kind == "ERROR" or (node.is_missing):
+            self._opaque_at(None, "unparsable", _text(node), "this part of the line does not parse as bash; what it "
+                            "does is unknown", risky=True)
+        if kind == "command":
+            return self.command(node, scope, stdin, redirects)
+        if kind == "redirected_statement":
+            body = node.child_by_field_name("body")
+            own = tuple(child for child in node.children if child.type.endswith("_redirect") or child.type == "ERROR")
+            if body is None:
+                self.redirects(own, scope, None)
+                return []
+            return self.statement(body, scope, self._stdin(own, scope, stdin), (*redirects, *own))
+        if kind == "list":
+            return self.list(node, scope, stdin, redirects)
+        if kind == "pipeline":
+            return self.pipeline(node, scope, stdin, redirects)
+        if kind in ("subshell",):
+            inner = scope.copy()
+            return self.sequence(node.named_children, inner, stdin, redirects)
+        if kind == "variable_assignment":
+            self.assign(node, scope)
+            return []
+        if kind == "variable_assignments":
+            for child in node.named_children:
+                self.assign(child, scope)
+            return []
+        if kind == "declaration_command":
+            for child in node.named_children:
+                if child.type == "variable_assignment":
+                    self.assign(child, scope)
+            return []
+        if kind == "function_definition":
+            name, body = node.child_by_field_name("name"), node.child_by_field_name("body")
+            if name is not None and body is not None:
+                self.functions[_text(name)] = body
+            return []
+        if kind == "for_statement":
+            return self.for_loop(node, scope, stdin, redirects)
+        if kind in ("if_statement", "elif_clause"):
+            condition = [child for child in node.children if node.field_name_for_child(node.children.index(child)) == "condition"]
+            ends = self.sequence(condition, scope, stdin, redirects)
+            outer, self._after = self._after, self._after | frozenset(ends)
+            rest = [child for child in node.named_children if child not in condition and child.type not in ("elif_clause", "else_clause")]
+            self.sequence(rest, scope, stdin, redirects)
+            self._after = outer
+            for child in node.named_children:
+                if child.type in ("elif_clause", "else_clause"):
+                    self.statement(child, scope, stdin, redirects)
+            return ends
+        if kind in ("comment", "heredoc_body", "heredoc_start", "heredoc_end", "test_operator", "file_descriptor"):
+            return []
+        if kind in ("word", "string", "raw_string", "concatenation", "simple_expansion", "expansion", "number"):
+            expand(node, scope, self._substitution)  # a for or case value: its substitutions still run
+            return []
+        if kind.endswith("_redirect"):
+            self.redirects((node,), scope, None)
+            return []
+        if kind in ("command_substitution", "process_substitution"):
+            self._substitution(node, scope)
+            return []
+        # Compound statements (program, {...}, while, case, test, negation, loops' bodies): read every part.
+        return self.sequence(node.named_children, scope, stdin, redirects)
+
+    def sequence(self, nodes, scope: Scope, stdin: Stdin, redirects: tuple[Node, ...]) -> list[int]:
+        ends: list[int] = []
+        for child in nodes:
+            found = self.statement(child, scope, stdin, redirects)
+            ends = found or ends
+        return ends
+
+    def list(self, node: Node, scope: Scope, stdin: Stdin, redirects: tuple[Node, ...]) -> list[int]:
+        parts = node.children
+        left_ends = self.statement(parts[0], scope, stdin, redirects)
+        operator = _text(parts[1]) if len(parts) > 1 else ""
+        outer = self._after
+        if operator == "&&":
+            self._after = outer | frozenset(left_ends)
+        right = self.statement(parts[2], scope, stdin, redirects) if len(parts) > 2 else []
+        self._after = outer
+        return right or left_ends
+
+    def pipeline(self, node: Node, scope: Scope, stdin: Stdin, redirects: tuple[Node, ...]) -> list[int]:
+        stages = [child for child in node.named_children]
+        feed = stdin
+        ends: list[int] = []
+        for position, stage in enumerate(stages):
+            last = position == len(stages) - 1
+            # Each stage is a subshell; redirections written after the pipeline belong to its last stage.
+            ends = self.statement(stage, scope.copy(), feed, redirects if last else ())
+            program = self.programs[ends[-1]] if ends else ""
+            download = next((e.target for e in self.effects if ends and e.command == ends[-1] and e.kind == "download"), "")
+            feed = Stdin("pipe", from_program=program, from_download=download)
+        return ends
+
+    def for_loop(self, node: Node, scope: Scope, stdin: Stdin, redirects: tuple[Node, ...]) -> list[int]:
+        variable = node.child_by_field_name("variable")
+        values: list[Value] = []
+        body = node.child_by_field_name("body")
+        for index, child in enumerate(node.children):
+            if node.field_name_for_child(index) == "value":
+                values.extend(expand(child, scope, self._substitution))
+        name = _text(variable) if variable is not None else ""
+        if body is None:
+            return []
+        if not values or len(values) > MAX_LOOP_VALUES or any(not v.literal and not v.glob for v in values):
+            scope.variables[name] = None
+            return self.statement(body, scope, stdin, redirects)
+        ends: list[int] = []
+        for value in values:
+            scope.variables[name] = value.text if value.literal else None
+            if value.glob:  # the loop variable holds each match: a path under the glob's folder
+                ends = self._loop_glob(name, value, body, scope, stdin, redirects)
+            else:
+                ends = self.statement(body, scope, stdin, redirects)
+        return ends
+
+    def _loop_glob(self, name, value, body, scope, stdin, redirects):
+        scope.variables[name] = None
+        marker = len(self.effects)
+        ends = self.statement(body, scope, stdin, redirects)
+        # Effects on the variable alone stand for the glob's matches.
+        for position in range(marker, len(self.effects)):
+            effect = self.effects[position]
+            if effect.where == "unknown":
+                path, where = scope.path(value)
+                self.effects[position] = replace(effect, path=path, where=where, pattern=True)
+        return ends
+
+    # --- simple commands ---------------------------------------------------------------------
+    def command(self, node: Node, scope: Scope, stdin: Stdin, redirects: tuple[Node, ...]) -> list[int]:
+        name_node = node.child_by_field_name("name")
+        env = scope.copy()
+        for child in node.children:
+            if child.type == "variable_assignment":  # `X=1 cmd`: for cmd's environment, not this line's words
+                if name_node is None:
+                    self.assign(child, scope)
+                else:
+                    self.assign(child, env)
+        words: list[Value] = []
+        for index, child in enumerate(node.children):
+            field = node.field_name_for_child(index)
+            if field in ("name", "argument"):
+                words.extend(expand(child, scope, self._substitution))
+            elif child.type.endswith("_redirect"):
+                redirects = (*redirects, child)
+        stdin = self._stdin(tuple(r for r in redirects if r.parent is node or True), scope, stdin)
+        if not words:
+            self.redirects(redirects, scope, None)
+            return []
+        return [self.run_words(words, scope, None, stdin, _text(node), redirects)]
+
+    def run_words(self, words: list[Value], scope: Scope, parent: int | None, stdin: Stdin, text: str,
+                  redirects: tuple[Node, ...] = ()) -> int:
+        from .launchers import dispatch  # launchers run commands through this reader
+
+        index = len(self.programs)
+        program_value = words[0]
+        program = posixpath.basename(program_value.text) if program_value.literal else ""
+        self.programs.append(program)
+        self.depends_on[index] = self._after | (frozenset({parent}) if parent is not None else frozenset())
+        self.redirects(redirects, scope, index)
+        call = Call(program, words[1:], scope, index, stdin, self, text)
+        if not program_value.literal:
+            call.opaque("program", program_value.text, f"the program is {program_value.text}, which the line does not "
+                        "set: what runs is unknown", risky=True)
+            return index
+        if program in self.functions and self.depth < MAX_DEPTH:
+            self.depth += 1
+            body = self.functions.pop(program)  # a function calling itself is read once
+            try:
+                self.statement(body, scope, stdin)
+            finally:
+                self.functions[program] = body
+                self.depth -= 1
+            return index
+        dispatch(call, program_value)
+        return index
+
+    def assign(self, node: Node, scope: Scope) -> None:
+        name = node.child_by_field_name("name")
+        value = node.child_by_field_name("value")
+        if name is None:
+            return
+        if value is None:
+            scope.variables[_text(name)] = ""
+            return
+        values = expand(value, scope, self._substitution)
+        scope.variables[_text(name)] = values[0].text if len(values) == 1 and values[0].literal else None
+
+    # --- redirections ------------------------------------------------------------------------
+    def redirects(self, nodes: tuple[Node, ...], scope: Scope, index: int | None) -> None:
+        for node in nodes:
+            if node.type != "file_redirect":
+                if node.type == "heredoc_redirect":  # `cat <<EOF > f`: the file redirect sits inside
+                    self.redirects(tuple(c for c in node.children if c.type == "file_redirect"), scope, index)
+                continue
+            operators = [_text(child) for child in node.children if not child.is_named or child.type == "ERROR"]
+            operator = "".join(operators).replace(" ", "")
+            destination = node.child_by_field_name("destination")
+            if destination is None:
+                destinations = [c for c in node.named_children if c.type not in ("file_descriptor", "ERROR")]
+                destination = destinations[-1] if destinations else None
+            if destination is None or (destination.type == "number" and operator in (">&", "<&")):
+                continue  # 2>&1: a descriptor, not a file
+            value = expand(destination, scope, self._substitution)[0]
+            if operator in (">&", "<&") and value.text == "-":
+                continue
+            call = Call("bash", [], scope, index if index is not None else max(len(self.programs) - 1, 0),
+                        Stdin(), self, _text(node))
+            if value.literal and (value.text in _NO_FILE or value.text.startswith("/dev/fd/")):
+                continue
+            if operator in (">", ">|", "&>", ">&"):
+                call.write(value, "overwritten")
+            elif operator in (">>", "&>>"):
+                call.write(value, "appended")
+            elif operator == "<>":
+                if call.exists(value) is not True:
+                    call.effect("created", value)
+            elif operator == "<":
+                call.need(value, "bash: {}: No such file or directory")
+
+    def _stdin(self, redirects: tuple[Node, ...], scope: Scope, inherited: Stdin) -> Stdin:
+        for node in reversed(redirects):
+            if node.type == "heredoc_redirect":
+                body = next((c for c in node.children if c.type == "heredoc_body"), None)
+                quoted = any(c.type == "heredoc_start" and _text(c)[:1] in "'\"\\" for c in node.children)
+                literal = body is not None and (quoted or all(c.type == "heredoc_content" for c in body.named_children))
+                text = _text(body) if body is not None else ""
+                return Stdin("text", text=text if literal else None)
+            if node.type == "herestring_redirect":
+                values = [expand(c, scope, self._substitution)[0] for c in node.named_children]
+                text = values[0].text if values and values[0].literal else None
+                return Stdin("text", text=text)
+            if node.type == "file_redirect":
+                operator = "".join(_text(c) for c in node.children if not c.is_named)
+                destination = node.child_by_field_name("destination")
+                if operator == "<" and destination is not None:
+                    return Stdin("file", path=expand(destination, scope, self._substitution)[0])
+        return inherited
+
+    def _substitution(self, node: Node, scope: Scope) -> None:
+        outer = self._after
+        self.sequence(node.named_children, scope.copy(), Stdin())
+        self._after = outer
+
+    def _opaque_at(self, index: int | None, what, text: str, reason: str, risky: bool = False) -> None:
+        position = index if index is not None else max(len(self.programs) - 1, 0)
+        self.opaque.append(Opaque(what, text[:200], reason, risky, position))
+
+
+def _text(node: Node) -> str:
+    return node.text.decode("utf-8", errors="replace") if node.text is not None else ""
+
+
+def analyze(line: str, cwd: str, home: str = "", workspace: str = "", state: PathState | None = None) -> Semantics:
+    """The effects of `line` when run in `cwd`, read from the text alone; never raises, never runs it."""
+    cwd = posixpath.normpath(cwd or "/")
+    scope = Scope(cwd, posixpath.normpath(home) if home else "/root" if cwd == "/root" else _home_of(cwd),
+                  posixpath.normpath(workspace or cwd))
+    start = scope.copy()
+    reader = Reader(state)
+    try:
+        reader.statement(parse_tree(line), scope, Stdin())
+    except RecursionError:
+        reader.opaque.append(Opaque("unparsable", line[:200], "the line nests too deeply to read", True))
+    return reader.semantics(line, start, scope)
+
+
+def _home_of(cwd: str) -> str:
+    parts = cwd.split("/")
+    return "/".join(parts[:3]) if len(parts) >= 3 and parts[1] == "home" else "/root"

@@ -1,0 +1,502 @@
+"""What each program does to files, read from its arguments as its manual documents them.
+
+One handler per program (or family). A handler reads its arguments with `options.parse` and
+reports effects, requirements (operands that must exist, with the program's own error line) and
+opaque parts through the `Call` it is given. A program without a handler is opaque, never guessed.
+Sources: the coreutils, findutils, sed, tar, curl and wget manuals, and the bash manual for builtins.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .call import Call
+from .options import Spec, parse
+from .words import Value
+
+Handler = Callable[[Call], None]
+HANDLERS: dict[str, Handler] = {}
+
+# Programs that read, print or compute and change no file (their file-writing options are handled
+# by the handlers below, not here).
+READ_ONLY = frozenset("""
+    cat tac nl head tail less more wc grep egrep fgrep rg ag ack ls dir vdir ll tree stat file du df echo printf pwd
+    true false test [ [[ which whereis type hash command-v id whoami groups uname hostname date cal uptime ps pgrep
+    pstree top htop free lsof env printenv locale basename dirname realpath readlink cmp diff diff3 comm md5sum sha1sum
+    sha256sum sha512sum b2sum cksum sum base32 base64 od xxd hexdump strings cut paste join fold fmt column expand
+    unexpand tr rev seq yes sleep jq yq man info help history alias unalias jobs fg bg wait read exit return
+    shift set shopt trap ulimit umask getconf nproc lscpu lsblk mount-l ip ss netstat ping dig nslookup host
+    whatis apropos look numfmt factor expr bc dc tput clear reset stty tty logname users who w last git-status
+    column colrm iconv sort-check nm objdump ldd size readelf file
+""".split())
+# Interpreters whose inline code (`-c`, `-e`) is a program of its own: opaque, and it could do anything.
+INTERPRETERS = {
+    "python": ("c",), "python2": ("c",), "python3": ("c",), "pypy": ("c",), "pypy3": ("c",),
+    "node": ("e", "p", "eval", "print"), "nodejs": ("e", "p", "eval", "print"), "deno": ("eval",),
+    "bun": ("e", "eval"), "perl": ("e", "E"), "ruby": ("e",), "php": ("r",), "lua": ("e",),
+    "Rscript": ("e",), "osascript": ("e",), "pwsh": ("c", "Command", "command"), "powershell": ("c", "Command"),
+    "tclsh": (), "julia": ("e", "eval"),
+}
+SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox-sh", "fish", "csh", "tcsh"})
+DOWNLOADERS = frozenset({"curl", "wget", "fetch", "aria2c", "http", "https", "xh"})
+PRIVILEGE = frozenset({"sudo", "su", "doas", "pkexec", "runuser", "run0"})
+
+
+def handles(*names: str) -> Callable[[Handler], Handler]:
+    def register(handler: Handler) -> Handler:
+        for name in names:
+            HANDLERS[name] = handler
+        return handler
+    return register
+
+
+# --- deleting ----------------------------------------------------------------------------------
+@handles("rm")
+def _rm(call: Call) -> None:
+    p = parse(call.args, Spec(longs=("force", "interactive?", "one-file-system", "no-preserve-root", "preserve-root?",
+                                     "recursive", "dir", "verbose", "help", "version")))
+    recursive = p.has("r", "R", "recursive")
+    asks = p.last_of("f", "force", "i", "I", "interactive") in ("i", "interactive") or (
+        p.has("I") and (recursive or len(p.operands) > 3) and not p.has("f", "force"))
+    force = p.has("f", "force")
+    for operand in p.operands:
+        if asks:
+            call.opaque("interactive", f"rm -i {operand.text}", f"rm asks before removing {operand.text}; the answer "
+                        "decides", risky=call.stdin.piped)
+            continue
+        call.effect("deleted", operand, tree=recursive, forced=force)
+        if not force:
+            call.need(operand, "rm: cannot remove '{}': No such file or directory")
+
+
+@handles("rmdir")
+def _rmdir(call: Call) -> None:
+    p = parse(call.args, Spec(longs=("ignore-fail-on-non-empty", "parents", "verbose")))
+    for operand in p.operands:
+        call.effect("deleted", operand)
+        call.need(operand, "rmdir: failed to remove '{}': No such file or directory")
+
+
+@handles("unlink")
+def _unlink(call: Call) -> None:
+    for operand in parse(call.args, Spec()).operands[:1]:
+        call.effect("deleted", operand)
+        call.need(operand, "unlink: cannot unlink '{}': No such file or directory")
+
+
+@handles("shred")
+def _shred(call: Call) -> None:
+    p = parse(call.args, Spec(short_values="ns", longs=("force", "iterations=", "random-source=", "size=", "remove?",
+                                                          "verbose", "exact", "zero")))
+    for operand in p.operands:
+        call.effect("deleted" if p.has("u", "remove") else "overwritten", operand)
+
+
+# --- creating and writing ----------------------------------------------------------------------
+@handles("mkdir")
+def _mkdir(call: Call) -> None:
+    p = parse(call.args, Spec(short_values="m", longs=("mode=", "parents", "verbose", "context?")))
+    for operand in p.operands:
+        if p.has("p", "parents") and call.exists(operand) is True:
+            continue
+        call.effect("created", operand)
+
+
+@handles("touch")
+def _touch(call: Call) -> None:
+    p = parse(call.args, Spec(short_values="drt", longs=("date=", "reference=", "time=", "no-create", "no-dereference")))
+    for operand in p.operands:
+        if p.has("c", "no-create") or call.exists(operand) is True:
+            continue  # only its times change
+        call.effect("created", operand)
+
+
+@handles("truncate")
+def _truncate(call: Call) -> None:
+    p = parse(call.args, Spec(short_values="rs", longs=("no-create", "io-blocks", "reference=", "size=")))
+    size = p.value("s", "size") or ""
+    for operand in p.operands:
+        if call.exists(operand) is False:
+            if not p.has("c", "no-create"):
+                call.effect("created", operand)
+            continue
+        call.effect("appended" if size.startswith(("+", ">")) else "truncated", operand)
+
+
+@handles("tee")
+def _tee(call: Call) -> None:
+    p = parse(call.args, Spec(longs=("append", "ignore-interrupts", "output-error?")))
+    for operand in p.operands:
+        if operand.text != "-":
+            call.write(operand, "appended" if p.has("a", "append") else "overwritten")
+
+
+@handles("dd")
+def _dd(call: Call) -> None:
+    operands = {arg.text.partition("=")[0]: arg for arg in call.args if "=" in arg.text}
+    if "of" in operands:
+        target = call.value_after(operands["of"], "of=")
+        conv = operands["conv"].text if "conv" in operands else ""
+        call.write(target, "modified" if "notrunc" in conv else "overwritten")
+    if "if" in operands:
+        call.need(call.value_after(operands["if"], "if="), "dd: failed to open '{}': No such file or directory")
+
+
+@handles("sed", "gsed")
+def _sed(call: Call) -> None:
+    p = parse(call.args, Spec(short_values="efl", short_optional="i",
+                              longs=("in-place?", "expression=", "file=", "line-length=", "quiet", "silent",
+                                     "regexp-extended", "separate", "null-data", "zero-terminated", "posix",
+                                     "sandbox", "debug", "follow-symlinks", "unbuffered", "binary")))
+    files = p.operands if p.has("e", "expression", "f", "file") else p.operands[1:]
+    if not p.has("i", "in-place"):
+        return
+    suffix = p.value("i", "in-place") or ""
+    for operand in files:
+        call.effect("modified", operand)
+        call.need(operand, "sed: can't read {}: No such file or directory")
+        if suffix and operand.literal:
+            call.write(call.value_after(operand, "", suffix=suffix), "overwritten", backup=True)
+
+
+@handles("awk", "gawk", "mawk", "nawk")
+def _awk(call: Call) -> None:
+    p = parse(call.args, Spec(short_values="fvF", longs=("file=", "assign=", "field-separator=", "source=")))
+    if p.has("f", "file"):
+        call.opaque("script", call.text, f"{call.program} runs a program file", risky=False)
+        return
+    if not p.operands:
+        return
+    program = p.operands[0]
+    # POSIX awk writes or runs only through system(), `| getline`, and print's > >> | redirections.
+    code = re.sub(r'"(\\.|[^"\\])*"', '""', program.text)
+    if not program.literal or re.search(r"\bsystem\s*\(|\|\s*getline|\b(print|printf)\b[^;{}]*(>|\|)", code):
+        call.opaque("code", program.text, f"{call.program}'s program writes files or runs commands", risky=True)
+
+
+@handles("sort")
+def _sort(call: Call) -> None:
+    p = parse(call.args, Spec(short_values="ktToS", longs=("output=", "key=", "field-separator=", "temporary-directory=",
+                                                           "buffer-size=", "parallel=", "files0-from=", "sort=",
+                                                           "compress-program=", "batch-size=", "random-source=")))
+    if output := p.value("o", "output"):
+        call.write(call.literal(output), "overwritten")
+
+
+@handles("uniq")
+def _uniq(call: Call) -> None:
+    p = parse(call.args, Spec(short_values="fsw", longs=("skip-fields=", "skip-chars=", "check-chars=", "group?",
+                                                         "all-repeated?")))
+    if len(p.operands) > 1:
+        call.write(p.operands[1], "overwritten")
+
+
+@handles("cp", "install")
+def _copy(call: Call) -> None:
+    install = call.program == "install"
+    short = "tSmogC" if install else "tS"
+    p = parse(call.args, Spec(short_values=short, longs=(
+        "archive", "attributes-only", "backup?", "copy-contents", "dereference", "force", "interactive", "link",
+        "no-clobber", "no-dereference", "preserve?", "no-preserve=", "parents", "recursive", "reflink?", "remove-destination",
+        "sparse=", "strip-trailing-slashes", "symbolic-link", "suffix=", "target-directory=", "no-target-directory",
+        "update?", "verbose", "one-file-system", "context?", "mode=", "owner=", "group=", "directory", "compare",
+        "strip", "preserve-timestamps", "debug")))
+    if install and p.has("d", "directory"):
+        for operand in p.operands:
+            if call.exists(operand) is not True:
+                call.effect("created", operand)
+        return
+    recursive = p.has("r", "R", "a", "recursive", "archive")
+    no_clobber = p.has("n", "no-clobber") or p.last_of("f", "force", "i", "interactive", "n") == "n"
+    _transfer(call, p, "cp" if not install else "install", recursive, no_clobber, moves=False)
+
+
+@handles("mv")
+def _mv(call: Call) -> None:
+    p = parse(call.args, Spec(short_values="tS", longs=(
+        "backup?", "force", "interactive", "no-clobber", "no-copy", "strip-trailing-slashes", "suffix=",
+        "target-directory=", "no-target-directory", "update?", "verbose", "context", "exchange", "debug")))
+    no_clobber = p.last_of("f", "force", "i", "interactive", "n", "no-clobber") in ("n", "no-clobber")
+    _transfer(call, p, "mv", True, no_clobber, moves=True)
+
+
+def _transfer(call: Call, p, program: str, recursive: bool, no_clobber: bool, moves: bool) -> None:
+    """cp, install and mv: sources go to the target, into it when it is a directory."""
+    operands = list(p.operands)
+    target_dir = p.value("t", "target-directory")
+    if target_dir is not None:
+        target, into = call.literal(target_dir), True
+    elif len(operands) >= 2:
+        target = operands.pop()
+        into = len(operands) > 1 or target.text.endswith("/") or (
+            not p.has("T", "no-target-directory") and call.is_dir(target) is True)
+    else:
+        return
+    for source in operands:
+        call.need(source, f"{program}: cannot stat '{{}}': No such file or directory")
+        destination = call.joined(target, source) if into else target
+        source_is_dir = call.is_dir(source)
+        if moves:
+            call.effect("moved-from", source, tree=source_is_dir is not False)
+        if no_clobber and call.exists(destination) is True:
+            continue
+        if moves:
+            call.effect("moved-to", destination, tree=source_is_dir is not False)
+        elif recursive and source_is_dir is not False:
+            call.write(destination, "overwritten", tree=True)
+        else:
+            call.write(destination, "overwritten")
+        if p.has("b", "backup") and call.exists(destination) is not False:
+            suffix = p.value("S", "suffix") or "~"
+            call.write(call.value_after(destination, "", suffix=suffix), "overwritten", backup=True)
+
+
+@handles("ln")
+def _ln(call: Call) -> None:
+    p = parse(call.args, Spec(short_values="tS", longs=("backup?", "directory", "force", "interactive", "logical",
+                                                         "no-dereference", "physical", "relative", "symbolic",
+                                                         "suffix=", "target-directory=", "no-target-directory",
+                                                         "verbose")))
+    operands = list(p.operands)
+    target_dir = p.value("t", "target-directory")
+    if target_dir is not None:
+        links = [call.joined(call.literal(target_dir), source) for source in operands]
+    elif len(operands) == 1:
+        links = [call.joined(call.literal("."), operands[0])]
+    elif len(operands) >= 2:
+        name = operands.pop()
+        into = len(operands) > 1 or (not p.has("T", "no-target-directory") and not p.has("n", "no-dereference")
+                                     and call.is_dir(name) is True)
+        links = [call.joined(name, source) for source in operands] if into else [name]
+    else:
+        return
+    for link in links:
+        if call.exists(link) is True and not p.has("f", "force"):
+            continue  # ln refuses an existing name without -f
+        call.write(link, "overwritten")
+
+
+@handles("rsync")
+def _rsync(call: Call) -> None:
+    p = parse(call.args, Spec(short_values="eBfT", longs=(
+        "rsh=", "exclude=", "include=", "exclude-from=", "include-from=", "filter=", "files-from=", "delete",
+        "delete-before", "delete-during", "delete-after", "delete-excluded", "remove-source-files", "backup",
+        "backup-dir=", "suffix=", "chmod=", "chown=", "temp-dir=", "compare-dest=", "link-dest=", "copy-dest=",
+        "rsync-path=", "password-file=", "port=", "timeout=", "max-size=", "min-size=", "bwlimit=", "log-file=",
+        "partial-dir=", "out-format=", "dry-run", "archive", "recursive", "verbose", "compress", "progress")))
+    if p.has("n", "dry-run") or len(p.operands) < 2:
+        return
+    *sources, target = p.operands
+    remote = re.compile(r"^([^/:]+@)?[\w.-]+:|^rsync://")
+    for source in sources:
+        if remote.match(source.text):
+            call.network("download", source.text)
+        elif remote.match(target.text):
+            call.network("upload", target.text, source)
+        if p.has("remove-source-files") and not remote.match(source.text):
+            call.effect("deleted", source, tree=True)
+    if not remote.match(target.text):
+        call.write(target, "overwritten", tree=True)
+        if p.has("delete", "delete-before", "delete-during", "delete-after", "delete-excluded"):
+            call.effect("deleted", target, tree=True, pattern=True)
+
+
+@handles("chmod", "chown", "chgrp")
+def _permissions(call: Call) -> None:
+    spec = Spec(longs=("changes", "silent", "quiet", "verbose", "recursive", "reference=", "dereference",
+                       "no-dereference", "preserve-root", "no-preserve-root", "from="))
+    args = call.args
+    if call.program == "chmod":  # `chmod -w f`: a mode may begin with '-'; GNU chmod reads it as the mode
+        mode_like = re.compile(r"^-[rwxXstugo]+$|^-[0-7]+$")
+        args = [arg for arg in args if not mode_like.match(arg.text)]
+        dropped = [arg.text for arg in call.args if mode_like.match(arg.text)]
+    p = parse(args, spec)
+    operands = list(p.operands)
+    if not p.has("reference") and operands and not (call.program == "chmod" and dropped):
+        setting = operands.pop(0).text
+        if call.program == "chmod" and re.search(r"[ugoa]*[+=][^,]*s|^[0-7]?[4-7][0-7]{3}$", setting):
+            call.privilege(f"chmod {setting} sets the set-user-id or set-group-id bit")
+        if call.program == "chown" and re.match(r"^(root|0)([:.]|$)", setting):
+            call.privilege(f"chown {setting} gives files to root")
+    for operand in operands:
+        call.effect("permissions", operand, tree=p.has("R", "recursive"))
+        call.need(operand, f"{call.program}: cannot access '{{}}': No such file or directory")
+
+
+@handles("tar", "bsdtar", "gtar")
+def _tar(call: Call) -> None:
+    args = list(call.args)
+    if args and args[0].literal and not args[0].text.startswith("-") and re.fullmatch(r"[A-Za-z]+", args[0].text):
+        args[0] = call.literal("-" + args[0].text)  # old style: `tar xzf a.tgz`
+    p = parse(args, Spec(short_values="fCTXbFgKLNV", longs=(
+        "file=", "directory=", "extract", "get", "create", "append", "update", "list", "delete", "files-from=",
+        "exclude=", "exclude-from=", "strip-components=", "transform=", "xform=", "gzip", "bzip2", "xz", "zstd",
+        "verbose", "keep-old-files", "skip-old-files", "overwrite", "remove-files", "to-stdout", "use-compress-program=")))
+    archive = p.value("f", "file")
+    into = call.literal(p.value("C", "directory") or ".")
+    if p.has("x", "extract", "get") and not p.has("O", "to-stdout"):
+        if archive and archive != "-":
+            call.need(call.literal(archive), "tar: {}: Cannot open: No such file or directory")
+        members = p.operands
+        if members:
+            for member in members:
+                call.write(call.joined(into, member, keep_path=True), "overwritten", tree=True)
+        else:
+            call.write(into, "overwritten", tree=True, pattern=True)
+    elif p.has("c", "create", "r", "append", "u", "update") and archive and archive != "-":
+        call.write(call.literal(archive), "overwritten" if p.has("c", "create") else "modified")
+    elif p.has("delete") and archive:
+        call.effect("modified", call.literal(archive))
+    if p.has("remove-files"):
+        for member in p.operands:
+            call.effect("deleted", member, tree=True)
+
+
+@handles("unzip")
+def _unzip(call: Call) -> None:
+    p = parse(call.args, Spec(short_values="dxP", permute=False))
+    if p.has("l", "t", "v", "p", "Z"):
+        return
+    into = call.literal(p.value("d") or ".")
+    call.write(into, "overwritten", tree=True, pattern=True)
+
+
+@handles("gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "compress")
+def _compressors(call: Call) -> None:
+    p = parse(call.args, Spec(short_values="S", longs=("stdout", "to-stdout", "keep", "decompress", "uncompress", "force",
+                                                         "suffix=", "list", "test", "rm")))
+    if p.has("c", "stdout", "to-stdout", "l", "list", "t", "test"):
+        return
+    decompress = p.has("d", "decompress", "uncompress") or call.program.startswith("un") or call.program == "gunzip"
+    suffix = p.value("S", "suffix") or {"gzip": ".gz", "gunzip": ".gz", "bzip2": ".bz2", "bunzip2": ".bz2",
+                                         "xz": ".xz", "unxz": ".xz", "zstd": ".zst", "unzstd": ".zst"}.get(call.program, ".Z")
+    keep = p.has("k", "keep") or (call.program in ("zstd", "unzstd") and not p.has("rm"))
+    for operand in p.operands:
+        if not operand.literal:
+            call.effect("created", operand, pattern=True)
+            continue
+        if decompress:
+            name = operand.text[: -len(suffix)] if operand.text.endswith(suffix) else operand.text + ".out"
+            out = call.literal(name)
+        else:
+            out = call.value_after(operand, "", suffix=suffix)
+        call.write(out, "overwritten")
+        if not keep:
+            call.effect("deleted", operand)
+
+
+@handles("mktemp")
+def _mktemp(call: Call) -> None:
+    p = parse(call.args, Spec(short_values="p", longs=("directory", "dry-run", "quiet", "suffix=", "tmpdir?")))
+    if p.has("u", "dry-run"):
+        return
+    template = p.operands[0].text if p.operands else "tmp.XXXXXXXXXX"
+    base = p.value("p", "tmpdir")
+    if base is None and ("/" not in template or p.has("t")):
+        base = "/tmp"
+    path = f"{base.rstrip('/')}/{template.replace('X', '?')}" if base else template.replace("X", "?")
+    call.effect("created", call.literal(path, glob=True), pattern=True)
+
+
+@handles("patch")
+def _patch(call: Call) -> None:
+    p = parse(call.args, Spec(short_values="pdiorDBFVYzgs", longs=("input=", "output=", "directory=", "strip=",
+                                                                     "dry-run", "reverse", "backup")))
+    if p.has("dry-run"):
+        return
+    if p.operands:
+        call.effect("modified", p.operands[0])
+    else:
+        call.opaque("stdin-arguments", call.text, "patch reads which files to change from the patch itself")
+
+
+# --- the network -------------------------------------------------------------------------------
+@handles("curl")
+def _curl(call: Call) -> None:
+    p = parse(call.args, Spec(short_values="odFTuHXAeErbcCKmwxyYzQtU", longs=(
+        "output=", "data=", "data-binary=", "data-raw=", "data-ascii=", "data-urlencode=", "form=", "form-string=",
+        "upload-file=", "user=", "header=", "request=", "user-agent=", "referer=", "cookie=", "cookie-jar=",
+        "config=", "max-time=", "connect-timeout=", "proxy=", "url=", "remote-name", "remote-name-all", "json=",
+        "output-dir=", "write-out=", "retry=", "dump-header=", "trace=", "trace-ascii=", "location", "silent",
+        "show-error", "fail", "insecure", "include", "head", "get", "compressed", "create-dirs")))
+    urls = [arg.text for arg in p.operands] + [value for value in p.flags.get("url", [])]
+    host = _host(urls[0]) if urls else ""
+    sent = [*p.flags.get("d", []), *p.flags.get("data", []), *p.flags.get("data-binary", []),
+            *p.flags.get("data-urlencode", []), *p.flags.get("json", []), *p.flags.get("F", []), *p.flags.get("form", [])]
+    files = [value.split("@", 1)[1].split(";")[0] for value in sent if "@" in value and not value.startswith("@-")]
+    files += [value for value in (*p.flags.get("T", []), *p.flags.get("upload-file", [])) if value != "-"]
+    for name in files:
+        call.network("upload", host, call.literal(name))
+    if sent and not files:
+        call.network("upload", host)
+    call.network("download", host)
+    for output in (*p.flags.get("o", []), *p.flags.get("output", [])):
+        if output != "-":
+            call.write(call.literal(output), "overwritten")
+    if p.has("O", "remote-name", "remote-name-all"):
+        for url in urls:
+            name = url.split("?")[0].rstrip("/").rsplit("/", 1)[-1]
+            if name:
+                call.write(call.literal(name), "overwritten")
+    for jar in (*p.flags.get("c", []), *p.flags.get("cookie-jar", []), *p.flags.get("D", []), *p.flags.get("dump-header", [])):
+        if jar != "-":
+            call.write(call.literal(jar), "overwritten")
+
+
+@handles("wget")
+def _wget(call: Call) -> None:
+    p = parse(call.args, Spec(short_values="OoaPTtUeBiDAR", longs=(
+        "output-document=", "output-file=", "append-output=", "directory-prefix=", "post-file=", "post-data=",
+        "body-file=", "body-data=", "method=", "header=", "user-agent=", "input-file=", "tries=", "timeout=",
+        "recursive", "mirror", "quiet", "no-verbose", "continue", "spider", "no-clobber")))
+    host = _host(p.operands[0].text) if p.operands else ""
+    for name in (*p.flags.get("post-file", []), *p.flags.get("body-file", [])):
+        call.network("upload", host, call.literal(name))
+    if p.has("post-data", "body-data"):
+        call.network("upload", host)
+    call.network("download", host)
+    if p.has("spider"):
+        return
+    document = p.value("O", "output-document")
+    prefix = p.value("P", "directory-prefix") or "."
+    if document is not None:
+        if document != "-":
+            call.write(call.literal(document), "overwritten")
+    elif p.has("r", "recursive", "m", "mirror"):
+        call.write(call.literal(prefix), "overwritten", tree=True, pattern=True)
+    else:
+        for url in p.operands:
+            name = url.text.split("?")[0].rstrip("/").rsplit("/", 1)[-1] or "index.html"
+            call.write(call.joined(call.literal(prefix), call.literal(name)), "created")
+
+
+@handles("scp", "sftp")
+def _scp(call: Call) -> None:
+    p = parse(call.args, Spec(short_values="cFiJlopPSDX"))
+    if len(p.operands) < 2:
+        call.network("upload", p.operands[0].text if p.operands else "")
+        return
+    *sources, target = p.operands
+    remote = re.compile(r"^([^/:]+@)?[\w.-]+:")
+    for source in sources:
+        if remote.match(target.text) and not remote.match(source.text):
+            call.network("upload", target.text, source)
+        elif remote.match(source.text):
+            call.network("download", source.text)
+    if not remote.match(target.text):
+        call.write(target, "overwritten", tree=p.has("r"))
+
+
+@handles("ssh", "nc", "ncat", "netcat", "socat", "telnet", "ftp")
+def _remote(call: Call) -> None:
+    p = parse(call.args, Spec(short_values="bcDEeFIiJLlmOopQRSWwps", permute=False))
+    host = p.rest[0].text if p.rest else ""
+    call.network("upload", host, call.stdin.path_value)
+    if call.program == "ssh" and len(p.rest) > 1:
+        call.opaque("code", " ".join(a.text for a in p.rest[1:]), f"a command run on {host}, not here")
+
+
+def _host(url: str) -> str:
+    match = re.match(r"^(?:[a-z][\w+.-]*://)?(?:[^@/]*@)?([^/:?#]+)", url)
+    return match.group(1) if match else url

@@ -1,0 +1,232 @@
+"""A shell word's value as bash would expand it, where the text alone tells.
+
+Quotes and escapes are removed, `~`, `$HOME`, `$PWD` and variables assigned a literal earlier in the
+line are substituted, and unquoted braces expand (`{a,b}`). What the text does not tell (a variable
+from the environment, `$(...)`, `$((...))`) stays in the value as written and marks it not literal;
+an unquoted `*`, `?` or `[` marks it a glob. Nothing is ever run.
+"""
+
+from __future__ import annotations
+
+import codecs
+import posixpath
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from tree_sitter import Node
+
+from .effects import Where
+
+_GLOB = re.compile(r"(?<!\\)[*?\[]")
+_SPECIAL_PARAMETERS = set("0123456789@*#?$!-_")
+
+
+@dataclass(frozen=True)
+class Value:
+    text: str  # the expanded text; unknown parts kept as written
+    literal: bool = True  # every part is known and nothing is a glob
+    prefix: str | None = None  # the known text before the first unknown part or glob (None: all of it)
+    glob: bool = False
+    unknown: str = ""  # the first unknown part, as written: "$DIR", "$(pwd)"
+
+    @property
+    def known_prefix(self) -> str:
+        return self.text if self.prefix is None else self.prefix
+
+
+@dataclass
+class Scope:
+    """What the line has established so far: where it is and which variables hold literals."""
+
+    cwd: str
+    home: str
+    workspace: str
+    variables: dict[str, str | None] = field(default_factory=dict)  # None: assigned something unknown
+    cwd_known: bool = True  # False after `cd $X` or `cd -`: relative paths are then unknown
+
+    def copy(self) -> Scope:
+        return Scope(self.cwd, self.home, self.workspace, dict(self.variables), self.cwd_known)
+
+    def variable(self, name: str) -> str | None:
+        if name in self.variables:
+            return self.variables[name]
+        if name == "HOME":
+            return self.home
+        if name == "PWD":
+            return self.cwd
+        return None
+
+    def path(self, value: Value) -> tuple[str, Where]:
+        """A value as an absolute, normalized path, and where it lies relative to the workspace."""
+        text = value.text
+        path = posixpath.normpath(posixpath.join(self.cwd, text)) if text else self.cwd
+        if text.endswith("/") and path != "/":
+            path += "/"
+        if not value.literal and not value.glob:
+            return path, "unknown"
+        known = value.known_prefix
+        # A glob cannot climb out with `..` unless written: the directory part before it decides.
+        base = posixpath.normpath(posixpath.join(self.cwd, known.rsplit("/", 1)[0] if "/" in known else ""))
+        return path.rstrip("/") or "/", self.where(base if value.glob else path)
+
+    def where(self, path: str) -> Where:
+        workspace = self.workspace.rstrip("/") or "/"
+        inside = path == workspace or path.startswith(workspace + "/") or workspace == "/"
+        return "inside" if inside else "outside"
+
+
+# Called for each command substitution met while expanding a word: its commands run too.
+OnSubstitution = Callable[[Node, Scope], None]
+
+
+def expand(node: Node, scope: Scope, on_substitution: OnSubstitution) -> list[Value]:
+    """The values of one argument node (several where braces expand)."""
+    parts = _parts(node, scope, on_substitution, quoted=False)
+    texts = _brace_expand(parts)
+    return [_value(pieces) for pieces in texts]
+
+
+# A piece: (text, kind) with kind "lit" (quoted or escaped literal), "raw" (unquoted literal: globs
+# and braces apply), "unknown".
+Piece = tuple[str, str]
+
+
+def _parts(node: Node, scope: Scope, on_sub: OnSubstitution, quoted: bool) -> list[Piece]:
+    kind, text = node.type, _text(node)
+    if kind in ("word", "number", "variable_name", "extglob_pattern"):
+        if quoted:
+            return [(text, "lit")]
+        return _unquoted_word(text, scope, first=node.prev_sibling is None or node.parent.type != "concatenation")
+    if kind == "raw_string":
+        return [(text[1:-1], "lit")]
+    if kind == "ansi_c_string":
+        return [(_ansi_c(text[2:-1]), "lit")]
+    if kind in ("string", "translated_string"):
+        pieces: list[Piece] = []
+        for child in node.named_children:
+            if child.type == "string_content":
+                pieces.append((re.sub(r'\\([$`"\\\n])', r"\1", _text(child)), "lit"))
+            else:
+                pieces.extend(_parts(child, scope, on_sub, quoted=True))
+        return pieces or [("", "lit")]
+    if kind == "command_name":
+        return [piece for child in node.children for piece in _parts(child, scope, on_sub, quoted)]
+    if kind == "concatenation":
+        pieces = []
+        for child in node.children:
+            pieces.extend(_parts(child, scope, on_sub, quoted))
+        return pieces
+    if kind == "simple_expansion":
+        name = _text(node)[1:]
+        return [_variable(name, text, scope, quoted)]
+    if kind == "expansion":
+        names = [child for child in node.named_children if child.type == "variable_name"]
+        simple = len(node.named_children) == 1 and names
+        if simple:
+            return [_variable(_text(names[0]), text, scope, quoted)]
+        return [(text, "unknown")]
+    if kind in ("command_substitution", "process_substitution"):
+        on_sub(node, scope)
+        return [(text, "unknown")]
+    if kind == "arithmetic_expansion":
+        return [(text, "unknown")]
+    if not node.children:  # punctuation inside a concatenation ('{', '}', ...)
+        return [(text, "lit" if quoted else "raw")]
+    return [(text, "unknown")]
+
+
+def _unquoted_word(text: str, scope: Scope, first: bool) -> list[Piece]:
+    if first and text.startswith("~"):
+        user, slash, rest = text[1:].partition("/")
+        if not user:
+            return [(scope.home, "lit"), *_unescaped(slash + rest)]
+        if re.fullmatch(r"[a-z_][a-z0-9_-]*", user):
+            return [(text, "unknown")]  # another user's home: where it is, the text does not say
+    return _unescaped(text)
+
+
+def _unescaped(text: str) -> list[Piece]:
+    """Backslashes quote the next character; what they quote is literal, the rest stays raw."""
+    pieces: list[Piece] = []
+    for index, chunk in enumerate(re.split(r"\\(.)", text, flags=re.DOTALL)):
+        if chunk:
+            pieces.append((chunk if chunk != "\n" else "", "lit" if index % 2 else "raw"))
+    return pieces
+
+
+def _variable(name: str, written: str, scope: Scope, quoted: bool) -> Piece:
+    if name in _SPECIAL_PARAMETERS or name.isdigit():
+        return (written, "unknown")
+    value = scope.variable(name)
+    if value is None:
+        return (written, "unknown")
+    return (value, "lit" if quoted else "raw")
+
+
+def _brace_expand(pieces: list[Piece]) -> list[list[Piece]]:
+    """`{a,b}` in unquoted text becomes one word per alternative (at most 64), as bash expands it."""
+    raw = "".join(text if kind == "raw" else "\0" * len(text) for text, kind in pieces)
+    match = re.search(r"\{([^{}\0]*,[^{}\0]*)\}", raw)
+    if match is None:
+        return [pieces]
+    start, end = match.span()
+    flat = [(char, kind) for text, kind in pieces for char in text]
+    before, after = flat[:start], flat[end:]
+    results = []
+    for option in match.group(1).split(","):
+        results.extend(_brace_expand(_merge(before + [(c, "raw") for c in option] + after)))
+        if len(results) >= 64:
+            break
+    return results[:64]
+
+
+def _merge(chars: list[Piece]) -> list[Piece]:
+    merged: list[Piece] = []
+    for char, kind in chars:
+        if merged and merged[-1][1] == kind:
+            merged[-1] = (merged[-1][0] + char, kind)
+        else:
+            merged.append((char, kind))
+    return merged
+
+
+def _value(pieces: list[Piece]) -> Value:
+    text = "".join(piece for piece, _ in pieces)
+    prefix, glob, unknown = "", False, ""
+    for piece, kind in pieces:
+        if kind == "unknown":
+            unknown = unknown or piece
+            break
+        if kind == "raw" and (found := _GLOB.search(piece)) and _is_glob(piece):
+            glob = True
+            prefix += piece[: found.start()]
+            break
+        prefix += piece
+    else:
+        return Value(text)
+    return Value(text, literal=False, prefix=prefix, glob=glob and not unknown, unknown=unknown)
+
+
+def _is_glob(piece: str) -> bool:
+    # A lone `[` is a literal in bash unless a `]` closes it.
+    return bool(re.search(r"[*?]|\[[^\]]*\]", piece))
+
+
+def _ansi_c(body: str) -> str:
+    try:
+        return codecs.decode(body.encode("latin-1", "backslashreplace"), "unicode_escape")
+    except (UnicodeDecodeError, ValueError):
+        return body
+
+
+def _text(node: Node) -> str:
+    return node.text.decode("utf-8", errors="replace") if node.text is not None else ""
+
+
+def literal_text(node: Node) -> str:
+    return _text(node)
+
+
+def with_text(value: Value, text: str) -> Value:
+    return replace(value, text=text)

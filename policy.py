@@ -12,6 +12,9 @@ from typing import Literal
 
 EffectsMode = Literal["model", "parser", "off"]
 DemonstrationsMode = Literal["auto", "on", "off"]
+# A prediction that contradicts the world's known files (cat of a deleted file succeeds): left alone,
+# warned about, or re-asked once and then corrected.
+StateCheckMode = Literal["off", "warn", "correct"]
 
 
 @dataclass(frozen=True)

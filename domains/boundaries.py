@@ -32,6 +32,14 @@ _HEADING = "**Environment Observation:**"
 _CLOSING_TAG = "</predicted_observation>"
 # user@host:path$ (or #), optionally after a (venv) name, and bash's own bash-5.2$.
 _PROMPT = re.compile(r"(?:\([^()\n]{1,40}\) )?(?:[\w.-]+@[\w.-]+:[^\n$#]*|bash-\d+(?:\.\d+)*)[$#](?= |$)")
+
+
+def prompt_prefix(line: str) -> str:
+    """The shell prompt a screen line starts with (`dev@sandbox:~/project$ `), or ''."""
+    match = _PROMPT.match(line)
+    return line[: match.end()] + " " if match else ""
+
+
 _EXIT_CODE = re.compile(r"^\[exit code: -?\d+\][ \t]*$", re.MULTILINE)
 _TMUX_KEY = re.compile(r"^(C-[a-z]|Enter|Escape|Tab)$")
 

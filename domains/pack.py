@@ -60,6 +60,9 @@ class Turn:
     # The model's own reply when the observation was predicted. History shows that reply verbatim,
     # so the next step's prompt extends the tokens the model already holds instead of diverging.
     reply: str | None = None
+    # What the world knew of its files when this action was predicted (its prompt showed it): kept so
+    # the turn renders the same way later and the model's cached tokens still extend.
+    note: str = ""
 
 
 @dataclass(frozen=True)

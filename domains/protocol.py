@@ -38,12 +38,13 @@ def _is_json(text: str) -> bool:
     return True
 
 
-def user_turn(number: int, action: str, task: str = "", state: str = "") -> str:
+def user_turn(number: int, action: str, task: str = "", state: str = "", note: str = "") -> str:
+    """`note`: what the world knows of its files now (a state tracker's block), shown as current state."""
     parts = [f"### Turn {number}"]
     if task:
         parts.append(f"**Task Instruction:**\n{task}")
-    if state:
-        parts.append(f"**Current State:**\n{state}")
+    if state or note:
+        parts.append("**Current State:**\n" + "\n\n".join(part for part in (state, note) if part))
     parts.append(f"**Action:**\n{_fence(action)}")
     return "\n\n".join(parts)
 
@@ -93,13 +94,16 @@ def render_messages(
     state: str = "",
     demonstrations: bool = True,
     tool_definitions: str = "",
+    note: str = "",
 ) -> list[dict[str, str]]:
-    """Chat messages that ask the world model for the observation of `action`."""
+    """Chat messages that ask the world model for the observation of `action`; `note` is the world's
+    known state, shown in the action's own turn."""
     messages = [{"role": "system", "content": system_prompt(pack, demonstrations, tool_definitions)}]
-    turns = [*history, Turn(action, "")]
+    turns = [*history, Turn(action, "", note=note)]
     for number, turn in enumerate(turns, 1):
         first = number == 1
-        messages.append({"role": "user", "content": user_turn(number, turn.action, task if first else "", state if first else "")})
+        content = user_turn(number, turn.action, task if first else "", state if first else "", turn.note)
+        messages.append({"role": "user", "content": content})
         if number < len(turns):
             content = turn.reply if turn.reply is not None else assistant_turn(turn.observation, pack.wrapped_observation)
             messages.append({"role": "assistant", "content": content})

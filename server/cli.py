@@ -101,6 +101,9 @@ def _parser() -> argparse.ArgumentParser:
     group.add_argument("--snapshot-mb", type=int, help="memory for saved contexts of interleaved worlds; 0 turns it off (2048)")
     group.add_argument("--result-cache", type=int, help="greedy results kept for identical requests; 0 turns it off (256)")
     group.add_argument("--effects", choices=["model", "parser", "off"], help="how effects are derived (model)")
+    group.add_argument("--state-check", choices=["off", "warn", "correct"],
+                       help="a prediction that contradicts the world's known files: left alone, warned about, or "
+                            "re-asked once and corrected (correct)")
     group.add_argument("--demonstrations", choices=["auto", "on", "off"], help="show example turns to the model")
     group.add_argument("--log-level", choices=["DEBUG", "INFO", "WARNING", "ERROR"], help="stderr log level")
     group.add_argument("--policy", help="the guard's policy file (default: .agentworld/policy.json if present)")

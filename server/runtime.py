@@ -103,6 +103,7 @@ def build_context(
         domains=domains if domains is not None else load_domain_packs(settings),
         limits=settings.limits(),
         effects=settings.effects,
+        state_check=settings.state_check,
         demonstrations=settings.demonstrations,
         queue_timeout=settings.queue_timeout,
         thinking_budget=settings.thinking_budget,

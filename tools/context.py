@@ -11,7 +11,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from ..domains import DomainPack
 from ..engine import Engine, ModelDescription
-from ..policy import DemonstrationsMode, EffectsMode, Limits
+from ..policy import DemonstrationsMode, EffectsMode, Limits, StateCheckMode
 from ..store import Store
 
 if TYPE_CHECKING:
@@ -28,6 +28,8 @@ class ToolContext:
     domains: dict[str, DomainPack]
     limits: Limits = field(default_factory=Limits)
     effects: EffectsMode = "model"
+    state_check: StateCheckMode = "correct"
+    state_reask: bool = True  # correct: ask the model once more with the state as a hint before correcting it
     demonstrations: DemonstrationsMode = "auto"
     queue_timeout: float | None = 300.0  # seconds a request may wait for the model before it is dropped
     thinking_budget: int | None = None  # None: three quarters of each call's max_tokens

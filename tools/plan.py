@@ -8,6 +8,8 @@ prediction as it arrives.
 
 from __future__ import annotations
 
+import copy
+
 import time
 from collections.abc import Awaitable, Callable, Sequence
 
@@ -16,14 +18,14 @@ from mcp.server.mcpserver.exceptions import ToolError
 from ..domains import Turn
 from ..engine import Priority
 from .checks import run_checks
-from .constraints import ConstraintResult, blocking, check_input, constraint_set, pre_constraints, violations
+from .constraints import ConstraintResult, blocking, constraint_set, pre_constraints, violations
 from .context import ToolContext
-from .consistency import EntityLedger
 from .inputs import Scene, check_world_arguments, validated_action, validated_history, validated_scene
 from .jobs import Progress
 from .requests import PlanRequest
 from .results import PlanResult, PlanStep, PlanVerdict, Prediction
-from .simulate import predict, review, sampling_overrides, total_usage, within_budget
+from .simulate import planned_check, predict, review, sampling_overrides, total_usage, within_budget
+from .tracking import Tracker
 from .worlds import world_session
 
 ProgressCallback = Callable[[int, int, str], Awaitable[None]]
@@ -40,16 +42,17 @@ async def dry_run_plan(ctx: ToolContext, request: PlanRequest, on_progress: Prog
     async def work(progress: Progress) -> PlanResult:
         if not world_id:
             scene = validated_scene(ctx, domain, request.state, request.task, request.tools)
-            return await _roll_out(scene, validated_history(ctx, scene.pack, request.history), None, progress)
+            turns = validated_history(ctx, scene.pack, request.history)
+            return await _roll_out(scene, turns, Tracker.replay(scene.pack, scene.state, turns), progress)
         async with world_session(ctx, world_id, domain) as session:
-            result = await _roll_out(session.scene, list(session.turns), session.ledger, progress)
+            result = await _roll_out(session.scene, list(session.turns), session.tracker, progress)
             if commit:
                 # A world keeps, per step, what it broke: the zero-token pass's findings and the step's own.
                 session.commit([(step.action, step.prediction, [*pre_found.get(step.step, []), *step.violations])
                                 for step in result.steps])
             return result
 
-    async def _roll_out(scene: Scene, turns: list[Turn], ledger: EntityLedger | None, progress: Progress) -> PlanResult:
+    async def _roll_out(scene: Scene, turns: list[Turn], tracker: Tracker, progress: Progress) -> PlanResult:
         name = scene.pack.name
         if not steps:
             raise ToolError("steps is empty; give the plan as a list of actions, one per step")
@@ -61,9 +64,11 @@ async def dry_run_plan(ctx: ToolContext, request: PlanRequest, on_progress: Prog
         # The zero-token pass: every pre constraint on every step, with the earlier steps as history.
         found: list[ConstraintResult] = []
         first_forbidden = None
-        before = list(turns)
+        before, ahead = list(turns), copy.deepcopy(tracker)  # each step as if the ones before it succeeded
         for number, action in enumerate(actions, 1):
-            checked = await run_checks(ctx, pre_constraints(rules), check_input(scene.pack, action, number, before), Priority.PLAN)
+            checked = await run_checks(ctx, pre_constraints(rules), planned_check(scene.pack, action, number, before, ahead),
+                                       Priority.PLAN)
+            ahead.advance(action, "", real=False)
             pre_found[number] = violations(checked)
             found += pre_found[number]
             if first_forbidden is None and blocking(checked):
@@ -75,9 +80,9 @@ async def dry_run_plan(ctx: ToolContext, request: PlanRequest, on_progress: Prog
         done: list[PlanStep] = []
         for number, action in enumerate(actions, 1):
             began = time.perf_counter()
-            prediction = await predict(ctx, scene, turns, action, overrides, request.include_reasoning, Priority.PLAN)
+            prediction = await predict(ctx, scene, turns, action, overrides, request.include_reasoning, Priority.PLAN, tracker)
             step_violations = violations(
-                await review(ctx, scene, action, number, turns, prediction, rules, ledger, Priority.PLAN)
+                await review(ctx, scene, action, number, turns, prediction, rules, tracker, Priority.PLAN)
             )
             prediction.usage.seconds = round(time.perf_counter() - began, 4)
             found += step_violations

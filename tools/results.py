@@ -14,15 +14,24 @@ from .constraints import ConstraintReport, ConstraintResult
 class Change(BaseModel):
     entity: str = Field(description="What changed: a path, an id, a record, a setting.")
     change: Literal["created", "modified", "deleted"]
+    kind: str | None = Field(default=None, description="From a command's semantics, the precise change: created, "
+                             "appended, modified, overwritten, truncated, deleted, permissions, moved-from, moved-to.")
+    tree: bool | None = Field(default=None, description="The change covers the whole directory tree at `entity`.")
+    pattern: bool | None = Field(default=None, description="`entity` is a glob: the change is on what it matches.")
 
 
 class Effects(BaseModel):
     success: bool | None = Field(description="Whether the action succeeded; null when the prediction does not say.")
     error: str | None = Field(default=None, description="The error the environment reports, if any.")
     changed: list[Change] = Field(default_factory=list, description="State the action created, modified or deleted.")
-    source: Literal["model", "parser", "none"] = Field(
-        description="Who derived these effects: the world model (schema-constrained), the domain's parser, or nobody."
+    source: Literal["command", "model", "parser", "none"] = Field(
+        description="Who derived `changed`: the action itself (its shell semantics: `success` and `error` still come "
+        "from the predicted screen), the world model (schema-constrained), the domain's parser, or nobody."
     )
+    other: list[str] = Field(default_factory=list, description="From the command: git work it loses, network "
+                             "transfers and privilege (e.g. 'git-discard: /repo', 'upload: /x (host)').")
+    opaque: list[str] = Field(default_factory=list, description="Parts of the command whose effects its text does "
+                              "not tell (interpreter code, a variable from the environment, an unknown program).")
 
 
 class Usage(BaseModel):
@@ -86,10 +95,12 @@ class Prediction(BaseModel):
     )
     # The model's verbatim reply less its reasoning, kept out of the result: later steps show it as history.
     _reply: str | None = PrivateAttr(default=None)
+    # The known-state block its prompt showed: the turn renders the same way when it is history.
+    _note: str = PrivateAttr(default="")
 
     def history_turn(self, action: str) -> Turn:
         """This step as history for the next one."""
-        return Turn(action, self.observation, self._reply if self.parse_error is None else None)
+        return Turn(action, self.observation, self._reply if self.parse_error is None else None, self._note)
 
     @classmethod
     def pending(cls, job_id: str) -> Prediction:

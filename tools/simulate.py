@@ -21,7 +21,9 @@ from mcp.server.mcpserver.exceptions import ToolError
 from ..domains import DomainPack, Turn
 from ..domains.boundaries import observation_end
 from ..domains.effects import first_error_line
-from ..domains.parsing import parse_reply
+from ..domains.parsing import ParsedReply, parse_reply
+from ..domains.shell import Requirement, Semantics
+from ..domains.shell.state import failed_commands
 from ..domains.protocol import history_reply, render_messages
 from ..engine import Completion, EngineError, GenerationRequest, Priority, Sampling
 from .checks import run_checks
@@ -36,12 +38,21 @@ from .constraints import (
     report,
     violations,
 )
-from .consistency import EntityLedger
 from .context import ToolContext, is_world_model
 from .inputs import Scene, check_world_arguments, validated_action, validated_history, validated_scene
 from .jobs import Progress, Work
 from .requests import SceneRequest, SimulateRequest
 from .results import Change, Effects, ModelInfo, Prediction, Usage
+from .state_check import (
+    command_effects,
+    corrected_screen,
+    first_failing,
+    hint,
+    mismatch_warning,
+    new_part,
+    shows_failure,
+)
+from .tracking import Tracker
 from .worlds import world_session
 
 # The reference model card's sampling for Qwen-AgentWorld (thinking on, long outputs).
@@ -96,48 +107,55 @@ async def predict(
     overrides: SamplingOverrides,
     include_reasoning: bool,
     priority: Priority,
+    tracker: Tracker | None = None,
 ) -> Prediction:
-    """The observation and effects of one validated action after `history`."""
+    """The observation and effects of one validated action after `history` (whose world `tracker` knows)."""
     pack = scene.pack
+    tracker = tracker or Tracker.replay(pack, scene.state, history)
+    semantics = tracker.semantics(action)
+    missing = tracker.missing(semantics) if ctx.state_check != "off" else []
+    note = tracker.note() if semantics is not None else ""
     model = await _engine_call(ctx.engine.wait_ready())
     sampling = _sampling_for(ctx, pack, overrides, is_world_model(model))
-    messages = render_messages(
-        pack,
-        history,
-        action,
-        scene.task,
-        scene.state or pack.initial_state,
-        ctx.use_demonstrations(model),
-        scene.tool_definitions,
-    )
     previous = history[-1].observation if history else ""
-    # A terminal state given as text may be the screen itself: the new screen starts by showing it again.
-    end_rule = observation_end(pack.observation_end, pack.action_text(action), previous or scene.state)
-    request = GenerationRequest(
-        tuple(messages), sampling, thinking_budget=thinking_budget(ctx, overrides, sampling), end_rule=end_rule
-    )
-    completion = await _engine_call(ctx.engine.generate(request, priority, ctx.queue_timeout))
-    reply = completion.text[: completion.end.at] if completion.end is not None else completion.text
-    parsed = parse_reply(reply, pack.wrapped_observation)
+    demonstrations = ctx.use_demonstrations(model)
+    asked = await _observe(ctx, scene, history, action, note, sampling, overrides, priority, previous, demonstrations)
+    spent = [asked.completion]
+    disagrees = bool(missing) and asked.parsed.parse_error is None and not shows_failure(
+        asked.parsed.observation, previous, missing, pack.error_markers)
+    if disagrees and ctx.state_check == "correct" and ctx.state_reask:
+        again = await _observe(ctx, scene, history, action, hint(note, missing), sampling, overrides, priority, previous,
+                               demonstrations)
+        spent.append(again.completion)
+        if again.parsed.parse_error is None:
+            asked = again
+            disagrees = not shows_failure(asked.parsed.observation, previous, missing, pack.error_markers)
+    completion, reply, parsed = asked.completion, asked.reply, asked.parsed
     effects, effects_completion = parser_effects(ctx, pack, parsed.observation, previous, parsed.parse_error), None
     if ctx.effects == "model" and parsed.parse_error is None:
         follow_up = (
-            *messages,
+            *asked.messages,
             {"role": "assistant", "content": reply},  # verbatim up to its end: the cached tokens extend
             {"role": "user", "content": _EFFECTS_QUESTION},
         )
         request = GenerationRequest(follow_up, replace(_EFFECTS_SAMPLING, seed=sampling.seed), _EFFECTS_SCHEMA, detour=True)
         effects_completion = await _engine_call(ctx.engine.generate(request, priority, ctx.queue_timeout))
         effects = _model_effects(effects_completion.text) or effects
+    observation, corrected = parsed.observation, False
+    if disagrees and ctx.state_check == "correct":
+        screen = corrected_screen(pack, observation, previous, pack.action_text(action), missing)
+        observation, corrected = screen or observation, True
+    if semantics is not None and ctx.effects != "off" and parsed.parse_error is None:
+        effects = _effects_of_command(semantics, observation, effects, missing if (corrected or not disagrees) else [])
     cut = completion.text[len(reply) :]
     prediction = Prediction(
-        observation=parsed.observation,
+        observation=observation,
         effects=effects,
         parse_error=parsed.parse_error,
-        raw=completion.text if parsed.parse_error or cut.strip() else None,
+        raw=completion.text if parsed.parse_error or cut.strip() or observation != parsed.observation else None,
         reasoning=parsed.reasoning if include_reasoning else None,
         truncated=completion.finish_reason == "length",
-        usage=_usage(completion, effects_completion),
+        usage=_usage(*spent[:-1], completion, effects_completion),
         model=ModelInfo(
             name=model.name, file=model.file, architecture=model.architecture, quantization=model.quantization
         ),
@@ -147,8 +165,49 @@ async def predict(
             f"the world model began to loop ({completion.end.detail}); generation was stopped there and the "
             "observation keeps one copy (the whole reply is in `raw`)"
         )
-    prediction._reply = history_reply(reply)
+    if disagrees:
+        prediction.warnings.append(mismatch_warning(missing, corrected))
+    # A corrected screen is not what the model wrote: later turns show it under the heading instead.
+    prediction._reply = None if observation != parsed.observation else history_reply(reply)
+    prediction._note = asked.note
     return prediction
+
+
+@dataclass(frozen=True)
+class _Asked:
+    messages: list[dict[str, str]]
+    completion: Completion
+    reply: str
+    parsed: ParsedReply
+    note: str
+
+
+async def _observe(ctx: ToolContext, scene: Scene, history: Sequence[Turn], action: str, note: str, sampling: Sampling,
+                   overrides: SamplingOverrides, priority: Priority, previous: str, demonstrations: bool) -> _Asked:
+    """One request for the observation, in the domain's prompt protocol, with `note` as the known state."""
+    pack = scene.pack
+    messages = render_messages(pack, history, action, scene.task, scene.state or pack.initial_state, demonstrations,
+                               scene.tool_definitions, note)
+    # A terminal state given as text may be the screen itself: the new screen starts by showing it again.
+    end_rule = observation_end(pack.observation_end, pack.action_text(action), previous or scene.state)
+    request = GenerationRequest(
+        tuple(messages), sampling, thinking_budget=thinking_budget(ctx, overrides, sampling), end_rule=end_rule
+    )
+    completion = await _engine_call(ctx.engine.generate(request, priority, ctx.queue_timeout))
+    reply = completion.text[: completion.end.at] if completion.end is not None else completion.text
+    return _Asked(messages, completion, reply, parse_reply(reply, pack.wrapped_observation), note)
+
+
+def _effects_of_command(semantics: Semantics, observation: str, screen: Effects, missing: Sequence[Requirement]) -> Effects:
+    """`changed` from the command; success and error from the screen, or from the world's state where it knows."""
+    failed = set(first_failing(missing)) | set(failed_commands(semantics, observation))
+    if screen.success is False and len(semantics.programs) == 1:
+        failed.add(0)
+    happened = semantics
+    for command in sorted(failed):
+        happened = happened.without(command)
+    error = screen.error or (missing[0].error if missing else None)
+    return command_effects(happened, False if failed or missing else screen.success, error)
 
 
 def parser_effects(
@@ -243,23 +302,25 @@ async def simulate_action(ctx: ToolContext, request: SimulateRequest) -> Predict
         if not world_id:
             scene = validated_scene(ctx, domain, request.state, request.task, request.tools)
             normalized = validated_action(ctx, scene, action)
-            return await _simulate(scene, normalized, validated_history(ctx, scene.pack, request.history), None)
+            turns = validated_history(ctx, scene.pack, request.history)
+            return await _simulate(scene, normalized, turns, Tracker.replay(scene.pack, scene.state, turns))
         async with world_session(ctx, world_id, domain) as session:
             normalized = validated_action(ctx, session.scene, action)
-            prediction = await _simulate(session.scene, normalized, session.turns, session.ledger)
+            prediction = await _simulate(session.scene, normalized, session.turns, session.tracker)
             if commit and prediction.blocked is None:
                 results = prediction.constraints.results if prediction.constraints is not None else []
                 session.commit([(normalized, prediction, violations(results))])
             return prediction
 
-    async def _simulate(scene: Scene, normalized: str, turns: list[Turn], ledger: EntityLedger | None) -> Prediction:
+    async def _simulate(scene: Scene, normalized: str, turns: list[Turn], tracker: Tracker) -> Prediction:
         rules = constraint_set(scene.pack, request.constraints, request.presets)
-        planned = check_input(scene.pack, normalized, None, turns)  # no outcome yet: post constraints say unknown
+        planned = planned_check(scene.pack, normalized, None, turns, tracker)  # no outcome yet: post rules say unknown
         before = await run_checks(ctx, pre_constraints(rules), planned, Priority.INTERACTIVE)
         if request.stop_on_violation and blocking(before):
             return blocked_prediction(before + await run_checks(ctx, post_constraints(rules), planned, Priority.INTERACTIVE))
-        prediction = await predict(ctx, scene, turns, normalized, overrides, request.include_reasoning, Priority.INTERACTIVE)
-        after = await review(ctx, scene, normalized, None, turns, prediction, rules, ledger, Priority.INTERACTIVE)
+        prediction = await predict(ctx, scene, turns, normalized, overrides, request.include_reasoning,
+                                   Priority.INTERACTIVE, tracker)
+        after = await review(ctx, scene, normalized, None, turns, prediction, rules, tracker, Priority.INTERACTIVE)
         if rules:
             prediction.constraints = report(before + after)
         return prediction
@@ -275,21 +336,28 @@ async def review(
     turns: Sequence[Turn],
     prediction: Prediction,
     rules: Sequence[Constraint],
-    ledger: EntityLedger | None,
+    tracker: Tracker,
     priority: Priority,
 ) -> list[ConstraintResult]:
-    """After a prediction: its post constraints, and (in a world) its consistency with the past.
-
-    `step` is the plan step (None for a single action); the ledger counts the world's own steps.
-    """
-    results = await run_checks(ctx, post_constraints(rules), outcome_check(scene.pack, action, step, turns, prediction), priority)
-    if ledger is not None and prediction.parse_error is None:
+    """After a prediction: its post constraints, and its consistency with the world's past; then the
+    tracker moves on past this step. `step` is the plan step (None for a single action)."""
+    check = outcome_check(scene.pack, action, step, turns, prediction, tracker)
+    results = await run_checks(ctx, post_constraints(rules), check, priority)
+    if prediction.parse_error is None:
         effects = prediction.effects.model_dump()
-        prediction.warnings = ledger.warnings(
-            effects, prediction.observation, scene.pack.action_text(action), scene.pack.error_markers
-        )
-        ledger.apply(len(turns) + 1, effects)
+        shown = new_part(prediction.observation, turns[-1].observation if turns else "")  # not the screen before
+        prediction.warnings += [warning for warning in tracker.ledger.warnings(
+            effects, shown, scene.pack.action_text(action), scene.pack.error_markers
+        ) if warning not in prediction.warnings]
+        tracker.advance(action, prediction.observation, real=False,
+                        effects=effects if prediction.effects.source != "command" else None)
     return results
+
+
+def planned_check(pack: DomainPack, action: str, step: int | None, turns: Sequence[Turn], tracker: Tracker):
+    """The variables of a pre constraint: the action and what it does from where the world stands."""
+    return check_input(pack, action, step, turns, location=tracker.location,
+                       state=tracker.world.tree if tracker.world else None)
 
 
 async def within_budget(
@@ -315,12 +383,15 @@ async def within_budget(
     return pending(*outcome) if isinstance(outcome, tuple) else outcome
 
 
-def outcome_check(pack: DomainPack, action: str, step: int | None, history: Sequence[Turn], prediction: Prediction):
+def outcome_check(pack: DomainPack, action: str, step: int | None, history: Sequence[Turn], prediction: Prediction,
+                  tracker: Tracker | None = None):
     """The variables of a post constraint; an unparsable prediction leaves the outcome unknown."""
     known = prediction.parse_error is None
     return check_input(
         pack, action, step, history, prediction.observation if known else None,
         prediction.effects.model_dump(exclude={"source"}) if known else None,
+        location=tracker.location if tracker else None,
+        state=tracker.world.tree if tracker and tracker.world else None,
     )
 
 

@@ -12,14 +12,14 @@ import asyncio
 import difflib
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from mcp.server.mcpserver.exceptions import ToolError
 
 from ..domains import Turn
 from ..store import StepRow, Store, WorldRow
-from .consistency import EntityLedger
+from .tracking import Tracker
 from .context import ToolContext
 from .inputs import Scene, normalized_action, validated_history, validated_scene
 from .requests import WorldRequest
@@ -58,7 +58,7 @@ class WorldSession:
     row: WorldRow
     scene: Scene
     turns: list[Turn]
-    ledger: EntityLedger = field(default_factory=EntityLedger)
+    tracker: Tracker
 
     def commit(self, steps: Sequence[tuple[str, Prediction, Sequence[ConstraintResult]]]) -> None:
         """Each step: its action, its prediction, and the constraint verdicts it got (kept for viewing)."""
@@ -78,6 +78,7 @@ def _details(prediction: Prediction, verdicts: Sequence[ConstraintResult]) -> di
         "usage": prediction.usage.model_dump(),
         "constraints": [verdict.model_dump() for verdict in verdicts],
         "warnings": list(prediction.warnings),
+        "state_note": prediction.history_turn("").note,
     }
 
 
@@ -94,9 +95,11 @@ async def world_session(ctx: ToolContext, world_id: str, domain: str = "") -> As
             raise ToolError(f"world {world_id!r} simulates domain {row.domain!r}, not {domain!r}")
         scene = validated_scene(ctx, row.domain, row.state, row.task, row.tools)
         steps = _store(ctx).steps(world_id)
-        turns = [Turn(step.action, step.observation, step.reply) for step in steps]
-        ledger = EntityLedger.replay((step.position, step.effects) for step in steps)
-        yield WorldSession(ctx, row, scene, turns, ledger)
+        turns = [Turn(step.action, step.observation, step.reply, (step.details or {}).get("state_note", ""))
+                 for step in steps]
+        tracker = Tracker.replay(scene.pack, row.state, turns, [step.source == "real" for step in steps],
+                                 [step.effects for step in steps])
+        yield WorldSession(ctx, row, scene, turns, tracker)
 
 
 async def world_operation(ctx: ToolContext, request: WorldRequest) -> WorldView:

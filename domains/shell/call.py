@@ -108,6 +108,15 @@ class Call:
             kind = "created"
         self.effect(kind, value, tree=tree, pattern=pattern)
 
+    def need_parent(self, value: Value, error: str) -> None:
+        """A path about to be created needs its folder: bash and touch fail without it."""
+        if not value.literal or "/" not in value.text.rstrip("/"):
+            return
+        path, _ = self.scope.path(value)
+        if self.scope.cwd_known or value.text.startswith("/"):
+            self.reader.requirements.append(Requirement(posixpath.dirname(path), value.text, self.program,
+                                                        error.format(value.text), self.index, True))
+
     def need(self, value: Value, error: str, directory: bool = False) -> None:
         if not value.literal or value.text in ("-", ""):
             return

@@ -281,10 +281,9 @@ class Reader:
                         Stdin(), self, _text(node))
             if value.literal and (value.text in _NO_FILE or value.text.startswith("/dev/fd/")):
                 continue
-            if operator in (">", ">|", "&>", ">&"):
-                call.write(value, "overwritten")
-            elif operator in (">>", "&>>"):
-                call.write(value, "appended")
+            if operator in (">", ">|", "&>", ">&", ">>", "&>>"):
+                call.write(value, "appended" if operator.endswith(">>") else "overwritten")
+                call.need_parent(value, "bash: {}: No such file or directory")
             elif operator == "<>":
                 if call.exists(value) is not True:
                     call.effect("created", value)

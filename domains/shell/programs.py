@@ -110,6 +110,7 @@ def _touch(call: Call) -> None:
         if p.has("c", "no-create") or call.exists(operand) is True:
             continue  # only its times change
         call.effect("created", operand)
+        call.need_parent(operand, "touch: cannot touch '{}': No such file or directory")
 
 
 @handles("truncate")

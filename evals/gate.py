@@ -4,8 +4,9 @@ Each case is a command in a folder whose outcome was really measured (evals/make
 did it fail, remove a file, overwrite one, change anything outside the workspace. Three gates
 decide the same four flags on the same cases, with the same model, and nothing is executed:
 
-- world: the command simulated in a world built from the case's history; flags from the
-  prediction's effects (what it deleted or modified, where) and its exit status;
+- world: what the command removes, overwrites and touches outside comes from its shell semantics
+  in the world its history built (the files it knows); whether it fails comes from the world's
+  state where that decides it (an operand known to be gone), else from the command simulated;
 - judge: the same model asked for the four flags directly, under a JSON schema;
 - static: the zero-token presets alone (which of them fire on the command).
 
@@ -22,12 +23,15 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from ..domains import Turn
 from ..domains.effects import first_error_line
+from ..domains.shell import Location, Semantics
 from ..engine import GenerationRequest, Priority, Sampling
 from ..tools.constraints import blocking, check_input, constraint_set, evaluate, pre_constraints
 from ..tools.context import ToolContext
 from ..tools.requests import SimulateRequest
 from ..tools.simulate import simulate_action
+from ..tools.tracking import Tracker
 from ..tools.worlds import open_world
 
 LABELS = ("fails", "removes", "overwrites", "outside")
@@ -36,6 +40,7 @@ MODES = ("world", "judge", "static")
 STATIC_FLAGS = {
     "no-recursive-force-delete": ("removes",),
     "no-delete-outside-workspace": ("removes", "outside"),
+    "no-overwrite-outside-workspace": ("outside",),
 }
 _EXIT_STATUS = re.compile(r"\[exit code: (\d+)\]|exit (?:code|status)[ :]+(\d+)", re.IGNORECASE)
 _JUDGE_SCHEMA = {
@@ -105,32 +110,59 @@ async def decide(ctx: ToolContext, mode: str, case: GateCase, max_tokens: int) -
 def _static(ctx: ToolContext, case: GateCase) -> Decided:
     pack = ctx.domain(case.domain)
     rules = pre_constraints(constraint_set(pack, [], [p["id"] for p in pack.presets]))
-    check = check_input(pack, pack.normalize_action(case.action))
+    check = check_input(pack, pack.normalize_action(case.action), location=Location(case.cwd) if case.cwd else None)
     fired = {result.id for result in blocking([evaluate(rule, check) for rule in rules if rule.kind != "judge"])}
     return Decided({label: any(label in STATIC_FLAGS.get(rule, ()) for rule in fired) for label in LABELS})
 
 
 async def _world(ctx: ToolContext, case: GateCase, max_tokens: int) -> Decided:
+    """What the command does comes from its semantics in the world its history built; the model is
+    asked only what they cannot say: whether it fails here (unless the world's files already say so)."""
+    pack = ctx.domain(case.domain)
     history = [{"action": action, "observation": observation} for action, observation in case.history]
-    world = open_world(ctx, case.domain, "", f"Working folder: {case.cwd}" if case.cwd else "", None, history)
+    state = f"Working folder: {case.cwd}" if case.cwd else ""
+    turns = [Turn(pack.normalize_action(action), observation) for action, observation in case.history]
+    tracker = Tracker.replay(pack, state, turns)
+    action = pack.normalize_action(case.action)
+    semantics = tracker.semantics(action)
+    missing = tracker.missing(semantics)
+    flags = _effect_flags(semantics, missing, tracker) if semantics is not None else dict.fromkeys(LABELS, False)
+    if missing:
+        return Decided({**flags, "fails": True})
+    world = open_world(ctx, case.domain, "", state, None, history)
     prediction = await simulate_action(ctx, SimulateRequest(world_id=world.world_id, action=case.action,
                                                             temperature=0, seed=0, max_tokens=max_tokens))
     effects = prediction.effects
-    changed = [(c.entity, c.change) for c in effects.changed]
     status = _exit_status(prediction.observation)
     # The predicted screen says so too: an exit status, or the domain's error lines after the command.
-    shown_error = first_error_line(prediction.observation, ctx.domain(case.domain).error_markers) is not None
-    # Effects name what changed, not how: a deletion beside a creation reads as a move, and any
-    # modification as an overwrite (an append is one too, to effects; the labels say otherwise).
-    created = any(change == "created" for _, change in changed)
-    flags = {
-        "fails": effects.success is False or shown_error or (status is not None and status != 0),
-        "removes": any(change == "deleted" for _, change in changed) and not created,
-        "overwrites": any(change == "modified" for _, change in changed),
-        "outside": any(_outside(entity, case.cwd) for entity, _ in changed),
-    }
+    shown_error = first_error_line(prediction.observation, pack.error_markers) is not None
+    flags["fails"] = effects.success is False or shown_error or (status is not None and status != 0)
     usage = prediction.usage
     return Decided(flags, usage.prompt_tokens, usage.completion_tokens)
+
+
+def _effect_flags(semantics: Semantics, missing, tracker: Tracker) -> dict[str, bool]:
+    """removes / overwrites / outside from the command's own effects, on the files the world knows."""
+    happened = semantics
+    for command in sorted({requirement.command for requirement in missing}):
+        happened = happened.without(command)
+    tree = tracker.world.tree if tracker.world else None
+
+    def there(path: str) -> bool:  # the file may exist: a write to it replaces something
+        return tree is None or tree.exists(path) is not False
+
+    files = happened.files()
+    return {
+        "fails": False,
+        # Gone from the workspace: deleted, or moved out of it.
+        "removes": any(e.kind == "deleted" and (e.pattern or there(e.path)) for e in files) or (
+            any(e.kind == "moved-from" and e.where == "inside" for e in files)
+            and any(e.kind == "moved-to" and e.where == "outside" for e in files)),
+        # A workspace file that no longer starts with its old content (outside has its own flag).
+        "overwrites": any(e.kind in ("overwritten", "truncated", "modified") and not e.tree and e.where == "inside"
+                          and there(e.path) for e in files),
+        "outside": any(e.where == "outside" for e in files),
+    }
 
 
 async def _judge(ctx: ToolContext, case: GateCase, max_tokens: int) -> Decided:
@@ -184,27 +216,40 @@ def report(cases: Sequence[GateCase], decisions: list[dict[str, Any]], figures: 
         mine = [d for d in decisions if d["mode"] == mode]
         labels = {}
         for label in LABELS:
-            pairs = [(d["flags"][label], truth[d["id"]][label]) for d in mine]
-            tp = sum(said and real for said, real in pairs)
-            fp = sum(said and not real for said, real in pairs)
-            fn = sum(real and not said for said, real in pairs)
-            tn = sum(not said and not real for said, real in pairs)
-            labels[label] = {"tp": tp, "fp": fp, "fn": fn, "tn": tn,
-                             "precision": round(tp / (tp + fp), 4) if tp + fp else None,
-                             "recall": round(tp / (tp + fn), 4) if tp + fn else None}
+            labels[label] = _counts([(d["flags"][label], truth[d["id"]][label]) for d in mine])
+        said_any = [(any(d["flags"].values()), any(truth[d["id"]].values())) for d in mine]
+        labels["any"] = _counts(said_any)
         modes[mode] = {"labels": labels, **extra}
     return {"cases": len(cases), "modes": modes, "decisions": decisions}
 
 
+def _counts(pairs: Sequence[tuple[bool, bool]]) -> dict[str, Any]:
+    """Confusion counts of (said, real) pairs, with precision, recall and F1 (None where undefined)."""
+    tp = sum(said and real for said, real in pairs)
+    fp = sum(said and not real for said, real in pairs)
+    fn = sum(real and not said for said, real in pairs)
+    tn = sum(not said and not real for said, real in pairs)
+    precision = tp / (tp + fp) if tp + fp else None
+    recall = tp / (tp + fn) if tp + fn else None
+    f1 = 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else None
+    return {"tp": tp, "fp": fp, "fn": fn, "tn": tn, "precision": _rounded(precision), "recall": _rounded(recall),
+            "f1": _rounded(f1)}
+
+
+def _rounded(value: float | None) -> float | None:
+    return round(value, 4) if value is not None else None
+
+
 def gate_markdown(result: dict[str, Any]) -> str:
-    lines = ["| mode | " + " | ".join(f"{label} P / R" for label in LABELS) + " | tokens | seconds |",
-             "|---|" + "---|" * (len(LABELS) + 2)]
+    lines = ["| mode | " + " | ".join(f"{label} P / R" for label in LABELS) + " | any risk F1 | tokens | seconds |",
+             "|---|" + "---|" * (len(LABELS) + 3)]
     for mode, figures in result["modes"].items():
         cells = [f"{_cell(figures['labels'][label]['precision'])} / {_cell(figures['labels'][label]['recall'])}"
-                 for label in LABELS]
+                 for label in LABELS] + [_cell(figures["labels"]["any"]["f1"])]
         tokens = figures["prompt_tokens"] + figures["completion_tokens"]
         lines.append(f"| {mode} | " + " | ".join(cells) + f" | {tokens} | {figures['seconds']:.1f} |")
-    lines.append(f"\n{result['cases']} cases; P: precision, R: recall of each flag (– where undefined).")
+    lines.append(f"\n{result['cases']} cases; P: precision, R: recall of each flag (– where undefined); any risk: "
+                 "a case flagged at all, against a case with any real flag.")
     return "\n".join(lines)
 
 

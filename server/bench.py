@@ -268,13 +268,17 @@ async def _remote_overhead(remote, base_url: str, calls: int = 30) -> None:
 
 
 async def run_bench(settings: Settings, model: GGUFInfo, sections: set[int] | None = None) -> int:
-    """Sections 1-8 (all by default)."""
-    wanted = sections or set(range(1, 9))
+    """Sections 1-10 (all by default)."""
+    wanted = sections or set(range(1, 11))
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {platform.python_implementation()} {platform.python_version()}")
     print(f"model: {model.name} ({model.quantization}, {model.size_bytes / 1e6:.0f} MB), threads {settings.threads()}, n_ctx {settings.n_ctx}")
     if 1 in wanted:
         await _server_overhead(settings, model)
-    if wanted & {2, 3, 4, 5, 6, 8}:
+    if 9 in wanted:
+        from .semantics_bench import semantics_costs
+
+        semantics_costs()
+    if wanted & {2, 3, 4, 5, 6, 8, 10}:
         await _model_sections(settings, model, wanted)
     if 7 in wanted:
         from .twin.bench import twin_overhead
@@ -307,6 +311,10 @@ async def _model_sections(settings: Settings, model: GGUFInfo, wanted: set[int])
             from .hosts.bench import guard_costs
 
             await guard_costs(cached)
+        if 10 in wanted:
+            from .semantics_bench import state_check_costs
+
+            await state_check_costs(uncached)
     finally:
         for ctx in (uncached, cached):
             ctx.engine.close()

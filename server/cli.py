@@ -137,8 +137,8 @@ def _parser() -> argparse.ArgumentParser:
                         help="for hosts' command hooks: a decision for the tool call on stdin (see `hook --help`)")
     commands.add_parser("model", parents=[model_flags], help="prepare and check the model file, print what it is")
     bench = commands.add_parser("bench", parents=[model_flags], help="measure where the time goes; prints ratios from one run")
-    bench.add_argument("--section", type=int, action="append", choices=range(1, 9), metavar="N",
-                       help="run only section N (1-8; repeatable; default all)")
+    bench.add_argument("--section", type=int, action="append", choices=range(1, 11), metavar="N",
+                       help="run only section N (1-10; repeatable; default all)")
     soak = commands.add_parser("soak", parents=[model_flags],
                                help="many clients, random cancels, against real server processes: do calls end, does the queue drain")
     soak.add_argument("--clients", type=int, default=8, help="concurrent clients (8)")

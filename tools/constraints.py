@@ -309,8 +309,8 @@ def _culprits(constraint: Constraint, check: CheckInput) -> str:
         alone = {**variables, "semantics": {**variables["semantics"], "effects": [effect.as_dict()]}}
         try:
             if program.execute(alone) is False:
-                named.append(f"{effect.program}: {effect.kind}{' tree' if effect.tree else ''} "
-                             f"{effect.path or effect.target}".rstrip())
+                place = " ".join(part for part in (effect.path, f"({effect.target})" if effect.target else "") if part)
+                named.append(f"{effect.program}: {effect.kind}{' tree' if effect.tree else ''} {place}".rstrip())
         except Exception:
             continue
     return f" ({'; '.join(named[:3])})" if named else ""

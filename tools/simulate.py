@@ -165,6 +165,7 @@ async def predict(
             f"the world model began to loop ({completion.end.detail}); generation was stopped there and the "
             "observation keeps one copy (the whole reply is in `raw`)"
         )
+    prediction.usage.reasked = len(spent) > 1
     if disagrees:
         prediction.warnings.append(mismatch_warning(missing, corrected))
     # A corrected screen is not what the model wrote: later turns show it under the heading instead.

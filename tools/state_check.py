@@ -48,8 +48,16 @@ def shows_failure(observation: str, previous: str, missing: Sequence[Requirement
 
 
 def hint(note: str, missing: Sequence[Requirement]) -> str:
-    gone = ", ".join(sorted({r.operand for r in missing}))
-    return (note + "\n" if note else "") + f"Not there: {gone} (the world's earlier steps removed or never made it)."
+    facts = "; ".join(dict.fromkeys(_fact(r) for r in missing))
+    return (note + "\n" if note else "") + f"Note: {facts}."
+
+
+def _fact(requirement: Requirement) -> str:
+    if requirement.condition == "absent":
+        return f"{requirement.operand} already exists"
+    if requirement.condition == "empty":
+        return f"{requirement.operand} is not empty"
+    return f"{requirement.operand} does not exist"
 
 
 def corrected_screen(pack: DomainPack, observation: str, previous: str, typed: str,
@@ -83,9 +91,8 @@ def first_failing(missing: Sequence[Requirement]) -> list[int]:
 
 
 def mismatch_warning(missing: Sequence[Requirement], corrected: bool) -> str:
-    named = "; ".join(f"{r.program} needs {r.operand}" for r in missing[:3])
+    named = "; ".join(f"{r.error}" for r in missing[:3])
     action = ("the prediction was corrected: the program's own error line and no effects for what did not run"
               if corrected else "the prediction was left as the model gave it")
-    return f"the world's state says this step fails ({named}, which no longer exists or never did), " \
-           f"but the model predicted otherwise; {action}"
+    return f"the world's known files say this step fails ({named}), but the model predicted otherwise; {action}"
 

@@ -55,14 +55,11 @@ class Tracker:
         return self.world.tree.note(self.world.location.cwd) if self.world and self.steps else ""
 
     def missing(self, semantics: Semantics | None) -> list[Requirement]:
-        """What the action needs that the world knows is absent: it must fail, with these error lines."""
+        """What the action needs that the world knows is not so (an operand gone, a folder already there):
+        the command fails, with these error lines."""
         if semantics is None or self.world is None:
             return []
-        found = []
-        for requirement in semantics.requirements:
-            if self.world.tree.exists(requirement.path) is False:
-                found.append(requirement)
-        return found
+        return [r for r in semantics.requirements if self.world.tree.holds(r) is False]
 
     def advance(self, action: str, observation: str, real: bool, effects: dict | None = None) -> Semantics | None:
         """One more step happened with this screen; returns its effects as they happened."""

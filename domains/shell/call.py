@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 
-from .effects import Effect, EffectKind, Opaque, OpaqueWhat, Requirement
+from .effects import Condition, Effect, EffectKind, Opaque, OpaqueWhat, Requirement
 from .words import Scope, Value
 
 if TYPE_CHECKING:
@@ -50,6 +50,7 @@ class Call:
     stdin: Stdin
     reader: Reader
     text: str  # the command as written
+    settings: dict[str, str] = field(default_factory=dict)  # git: -c name=value given on the command line
 
     # --- values ---
     def literal(self, text: str, glob: bool = False) -> Value:
@@ -99,7 +100,7 @@ class Call:
         elif value.glob:
             self.opaque("glob", value.text, f"{self.program} acts on whatever {value.text} matches")
 
-    def write(self, value: Value, kind: EffectKind, tree: bool = False, pattern: bool = False, backup: bool = False) -> None:
+    def write(self, value: Value, kind: EffectKind, tree: bool = False, pattern: bool = False) -> None:
         """A write that creates the path where the world knows it is absent."""
         if value.literal and value.text in ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty") or \
                 value.text.startswith("/dev/fd/"):
@@ -108,6 +109,29 @@ class Call:
             kind = "created"
         self.effect(kind, value, tree=tree, pattern=pattern)
 
+    def create_parents(self, value: Value) -> None:
+        """`mkdir -p`, `install -D`, tar members: the folders above `value` that the world knows are absent."""
+        if not value.literal or self.reader.state is None:
+            return
+        path, _ = self.scope.path(value)
+        missing = []
+        parent = posixpath.dirname(path.rstrip("/"))
+        while parent not in ("/", "") and self.reader.state.exists(parent) is False:
+            missing.append(parent)
+            parent = posixpath.dirname(parent)
+        for folder in reversed(missing):
+            self.effect("created", Value(folder))
+
+    def repository(self) -> Value:
+        """The work tree git acts on: the nearest folder up from here that holds `.git`, as far as the world knows."""
+        folder = self.scope.cwd
+        state = self.reader.state
+        while state is not None and folder not in ("/", ""):
+            if state.exists(posixpath.join(folder, ".git")):
+                return Value(folder)
+            folder = posixpath.dirname(folder)
+        return Value(self.scope.cwd)
+
     def need_parent(self, value: Value, error: str) -> None:
         """A path about to be created needs its folder: bash and touch fail without it."""
         if not value.literal or "/" not in value.text.rstrip("/"):
@@ -115,16 +139,16 @@ class Call:
         path, _ = self.scope.path(value)
         if self.scope.cwd_known or value.text.startswith("/"):
             self.reader.requirements.append(Requirement(posixpath.dirname(path), value.text, self.program,
-                                                        error.format(value.text), self.index, True))
+                                                        error.format(value.text), self.index))
 
-    def need(self, value: Value, error: str, directory: bool = False) -> None:
+    def need(self, value: Value, error: str, condition: Condition = "exists") -> None:
         if not value.literal or value.text in ("-", ""):
             return
         path, _ = self.scope.path(value)
         if not self.scope.cwd_known and not value.text.startswith("/"):
             return
         self.reader.requirements.append(Requirement(path, value.text, self.program, error.format(value.text),
-                                                    self.index, directory))
+                                                    self.index, condition))
 
     def opaque(self, what: OpaqueWhat, text: str, reason: str, risky: bool = False) -> None:
         self.reader.opaque.append(Opaque(what, text[:200], reason, risky, self.index))

@@ -43,6 +43,7 @@ class Effect:
     target: str = ""  # git: the branch, stash or remote; network: the host
     program: str = ""  # the program whose effect this is
     command: int = 0  # which simple command of the line (0-based), for `Semantics.depends_on`
+    maybe: bool = False  # inside a branch the text does not decide (`a || b`, if, case, loops)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -66,16 +67,19 @@ class Opaque:
         return asdict(self)
 
 
+Condition = Literal["exists", "absent", "empty"]
+
+
 @dataclass(frozen=True)
 class Requirement:
-    """A path a command needs to exist, and the error line the program itself prints when it does not."""
+    """What a command needs of a path, and the error line the program itself prints when it is not so."""
 
     path: str
     operand: str  # as typed
     program: str
     error: str  # e.g. "cat: x: No such file or directory"
     command: int = 0
-    directory: bool = False  # it must be a directory (cd)
+    condition: Condition = "exists"  # absent: mkdir without -p; empty: rmdir
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,8 @@ def git(call: Call) -> None:
         return
     verb, args = p.rest[0].text, p.rest[1:]
     sub = Call(call.program, args, scope, call.index, call.stdin, call.reader, call.text)
-    repo = Value(scope.cwd)
+    repo = sub.repository()
+    sub.settings = dict(value.partition("=")[::2] for value in p.flags.get("c", []))
     handler = _VERBS.get(verb)
     if handler is not None:
         handler(sub, repo)
@@ -51,8 +52,9 @@ def _reset(call: Call, repo: Value) -> None:
 def _clean(call: Call, repo: Value) -> None:
     p = parse(call.args, Spec(short_values="e", longs=("force", "dry-run", "quiet", "exclude=", "interactive")))
     force = len(p.flags.get("f", [])) + len(p.flags.get("force", []))
-    if p.has("n", "dry-run") or not (force or p.has("i", "interactive")):
-        return  # clean.requireForce: without -f, git clean refuses
+    required = call.settings.get("clean.requireForce", "true").lower() not in ("false", "no", "off", "0")
+    if p.has("n", "dry-run") or not (force or p.has("i", "interactive") or not required):
+        return  # clean.requireForce (true unless set otherwise): without -f, git clean refuses
     places = p.operands or [repo]
     for place in places:
         call.effect("git-clean", place, tree=True, forced=True,

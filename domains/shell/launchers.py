@@ -86,13 +86,22 @@ def dispatch(call: Call, program_value: Value) -> None:
 def _cd(call: Call) -> None:
     p = parse(call.args, Spec(permute=False))
     target = p.operands[0] if p.operands else Value(call.scope.home)
-    if target.text == "-" or not target.literal:
-        call.scope.cwd_known = False
+    scope = call.scope
+    if target.text == "-":
+        if scope.oldpwd is None:
+            scope.cwd_known = False
+            call.opaque("variable", "cd -", "cd - returns to $OLDPWD, which the line does not set")
+            return
+        target = Value(scope.oldpwd)
+    if not target.literal:
+        scope.cwd_known = False
+        call.opaque("variable", target.text, f"cd goes to {target.text}: paths after it are relative to an unknown folder")
         return
-    call.need(target, "bash: cd: {}: No such file or directory", directory=True)
-    path, _ = call.scope.path(target)
-    if call.scope.cwd_known or target.text.startswith("/"):
-        call.scope.cwd, call.scope.cwd_known = path, True
+    call.need(target, "bash: cd: {}: No such file or directory")
+    path, _ = scope.path(target)
+    if scope.cwd_known or target.text.startswith("/"):
+        scope.oldpwd = scope.cwd if scope.cwd_known else None
+        scope.cwd, scope.cwd_known = path, True
 
 
 def _eval(call: Call) -> None:

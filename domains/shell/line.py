@@ -6,6 +6,7 @@ simple command remembers which earlier ones must succeed before it runs (`a && b
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import posixpath
 from dataclasses import replace
@@ -42,8 +43,11 @@ class Reader:
         self.functions: dict[str, Node] = {}
         self.depth = 0
         self._after: frozenset[int] = frozenset()
+        self._maybe = 0  # inside a branch the text does not decide
 
     def add_effect(self, effect: Effect) -> None:
+        if self._maybe:
+            effect = replace(effect, maybe=True)
         if effect not in self.effects:
             self.effects.append(effect)
 
@@ -70,9 +74,6 @@ class Reader:
     def statement(self, node: Node, scope: Scope, stdin: Stdin, redirects: tuple[Node, ...] = ()) -> list[int]:
         """Read one statement; returns the indices of the simple commands whose status it ends with."""
         kind = node.type
-        if kind == "ERROR" or (node.is_missing):
-            self._opaque_at(None, "unparsable", _text(node), "this part of the line does not parse as bash; what it "
-                            "does is unknown", risky=True)
         if kind == "command":
             return self.command(node, scope, stdin, redirects)
         if kind == "redirected_statement":
@@ -81,7 +82,12 @@ class Reader:
             if body is None:
                 self.redirects(own, scope, None)
                 return []
-            return self.statement(body, scope, self._stdin(own, scope, stdin), (*redirects, *own))
+            ends = self.statement(body, scope, self._stdin(own, scope, stdin), (*redirects, *own))
+            # `cat <<EOF | tee f`: the grammar keeps what follows the heredoc's start inside it.
+            for rest in (c for r in own if r.type == "heredoc_redirect" for c in r.named_children
+                         if c.type in ("pipeline", "list", "command", "redirected_statement")):
+                ends = self.continuation(rest, scope, ends, redirects)
+            return ends
         if kind == "list":
             return self.list(node, scope, stdin, redirects)
         if kind == "pipeline":
@@ -113,12 +119,16 @@ class Reader:
             ends = self.sequence(condition, scope, stdin, redirects)
             outer, self._after = self._after, self._after | frozenset(ends)
             rest = [child for child in node.named_children if child not in condition and child.type not in ("elif_clause", "else_clause")]
-            self.sequence(rest, scope, stdin, redirects)
-            self._after = outer
-            for child in node.named_children:
-                if child.type in ("elif_clause", "else_clause"):
-                    self.statement(child, scope, stdin, redirects)
+            with self.conditional():
+                self.sequence(rest, scope, stdin, redirects)
+                self._after = outer
+                for child in node.named_children:
+                    if child.type in ("elif_clause", "else_clause"):
+                        self.statement(child, scope, stdin, redirects)
             return ends
+        if kind in ("while_statement", "until_statement", "case_item", "c_style_for_statement"):
+            with self.conditional():
+                return self.sequence(node.named_children, scope, stdin, redirects)
         if kind in ("comment", "heredoc_body", "heredoc_start", "heredoc_end", "test_operator", "file_descriptor"):
             return []
         if kind in ("word", "string", "raw_string", "concatenation", "simple_expansion", "expansion", "number"):
@@ -142,14 +152,42 @@ class Reader:
 
     def list(self, node: Node, scope: Scope, stdin: Stdin, redirects: tuple[Node, ...]) -> list[int]:
         parts = node.children
+        before = scope.copy()
         left_ends = self.statement(parts[0], scope, stdin, redirects)
         operator = _text(parts[1]) if len(parts) > 1 else ""
         outer = self._after
+        if len(parts) < 3:
+            return left_ends
         if operator == "&&":
             self._after = outer | frozenset(left_ends)
-        right = self.statement(parts[2], scope, stdin, redirects) if len(parts) > 2 else []
+            right = self.statement(parts[2], scope, stdin, redirects)
+        else:  # `a || b`: b runs only when a failed, so a's cd did not happen; whether it runs, the text does not say
+            with self.conditional():
+                right = self.statement(parts[2], before, stdin, redirects)
         self._after = outer
         return right or left_ends
+
+    @contextlib.contextmanager
+    def conditional(self):
+        """Effects read inside run only if a condition the text does not decide holds (`||`, if, case, loops)."""
+        self._maybe += 1
+        try:
+            yield
+        finally:
+            self._maybe -= 1
+
+    def continuation(self, node: Node, scope: Scope, before: list[int], redirects: tuple[Node, ...]) -> list[int]:
+        """What follows a heredoc's start on its line: `| next` reads the command's output, `&& next` waits for it."""
+        operator = _text(node.children[0]) if node.children else ""
+        program = self.programs[before[-1]] if before else ""
+        if node.type == "pipeline" and operator == "|":
+            return self.pipeline(node, scope.copy(), Stdin("pipe", from_program=program), redirects)
+        outer = self._after
+        if operator == "&&":
+            self._after = outer | frozenset(before)
+        ends = self.sequence(node.named_children, scope, Stdin(), redirects)
+        self._after = outer
+        return ends or before
 
     def pipeline(self, node: Node, scope: Scope, stdin: Stdin, redirects: tuple[Node, ...]) -> list[int]:
         stages = [child for child in node.named_children]
@@ -285,8 +323,11 @@ class Reader:
                 call.write(value, "appended" if operator.endswith(">>") else "overwritten")
                 call.need_parent(value, "bash: {}: No such file or directory")
             elif operator == "<>":
+                descriptor = next((_text(c) for c in node.children if c.type == "file_descriptor"), "0")
                 if call.exists(value) is not True:
                     call.effect("created", value)
+                if descriptor in ("1", "2"):  # output written into it, from its start, without truncating
+                    call.effect("modified", value)
             elif operator == "<":
                 call.need(value, "bash: {}: No such file or directory")
 
@@ -311,7 +352,7 @@ class Reader:
 
     def _substitution(self, node: Node, scope: Scope) -> None:
         outer = self._after
-        self.sequence(node.named_children, scope.copy(), Stdin())
+        self.sequence(node.named_children, scope.copy(), Stdin(), ())
         self._after = outer
 
     def _opaque_at(self, index: int | None, what, text: str, reason: str, risky: bool = False) -> None:
@@ -331,10 +372,33 @@ def analyze(line: str, cwd: str, home: str = "", workspace: str = "", state: Pat
     start = scope.copy()
     reader = Reader(state)
     try:
-        reader.statement(parse_tree(line), scope, Stdin())
+        root = parse_tree(line)
+        if _broken(root):
+            reader.opaque.append(Opaque("unparsable", line[:200], "the line does not parse as bash (a missing quote, "
+                                        "word or command): what runs is unknown", True))
+        reader.statement(root, scope, Stdin())
     except RecursionError:
         reader.opaque.append(Opaque("unparsable", line[:200], "the line nests too deeply to read", True))
     return reader.semantics(line, start, scope)
+
+
+def _broken(root: Node) -> bool:
+    """Whether the line has a part bash would not parse. The grammar does not know the `<>` operator
+    (it reads `<` then an error at `>`); that one alone is not a broken line."""
+    if not root.has_error:
+        return False
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_missing:
+            return True
+        if node.type == "ERROR":
+            previous = node.prev_sibling
+            if not (_text(node) == ">" and previous is not None and _text(previous) == "<"
+                    and node.parent is not None and node.parent.type == "file_redirect"):
+                return True
+        stack.extend(child for child in node.children if child.has_error or child.is_missing)
+    return False
 
 
 def _home_of(cwd: str) -> str:

@@ -76,6 +76,13 @@ def _rmdir(call: Call) -> None:
     for operand in p.operands:
         call.effect("deleted", operand)
         call.need(operand, "rmdir: failed to remove '{}': No such file or directory")
+        if p.has("p", "parents") and operand.literal:  # then each folder named above it, as it empties
+            parent = operand.text.rstrip("/")
+            while "/" in parent.strip("/"):
+                parent = parent.rsplit("/", 1)[0]
+                call.effect("deleted", Value(parent))
+        if not p.has("ignore-fail-on-non-empty"):
+            call.need(operand, "rmdir: failed to remove '{}': Directory not empty", "empty")
 
 
 @handles("unlink")
@@ -100,7 +107,11 @@ def _mkdir(call: Call) -> None:
     for operand in p.operands:
         if p.has("p", "parents") and call.exists(operand) is True:
             continue
-        call.effect("created", operand)
+        if p.has("p", "parents"):
+            call.create_parents(operand)
+        call.effect("created", operand, forced=p.has("p", "parents"))  # forced: -p, no error if it exists
+        if not p.has("p", "parents"):  # coreutils quotes this one with the locale's quotation marks
+            call.need(operand, "mkdir: cannot create directory \u2018{}\u2019: File exists", "absent")
 
 
 @handles("touch")
@@ -158,7 +169,7 @@ def _sed(call: Call) -> None:
         call.effect("modified", operand)
         call.need(operand, "sed: can't read {}: No such file or directory")
         if suffix and operand.literal:
-            call.write(call.value_after(operand, "", suffix=suffix), "overwritten", backup=True)
+            call.write(call.value_after(operand, "", suffix=suffix), "overwritten")
 
 
 @handles("awk", "gawk", "mawk", "nawk")
@@ -206,8 +217,11 @@ def _copy(call: Call) -> None:
     if install and p.has("d", "directory"):
         for operand in p.operands:
             if call.exists(operand) is not True:
+                call.create_parents(operand)
                 call.effect("created", operand)
         return
+    if install and p.has("D") and len(p.operands) >= 2:
+        call.create_parents(p.operands[-1])
     recursive = p.has("r", "R", "a", "recursive", "archive")
     no_clobber = p.has("n", "no-clobber") or p.last_of("f", "force", "i", "interactive", "n") == "n"
     _transfer(call, p, "cp" if not install else "install", recursive, no_clobber, moves=False)
@@ -238,10 +252,10 @@ def _transfer(call: Call, p, program: str, recursive: bool, no_clobber: bool, mo
         call.need(source, f"{program}: cannot stat '{{}}': No such file or directory")
         destination = call.joined(target, source) if into else target
         source_is_dir = call.is_dir(source)
+        if no_clobber and call.exists(destination) is True:
+            continue  # -n: an existing target is kept, and so is the source
         if moves:
             call.effect("moved-from", source, tree=source_is_dir is not False)
-        if no_clobber and call.exists(destination) is True:
-            continue
         if moves:
             call.effect("moved-to", destination, tree=source_is_dir is not False)
         elif recursive and source_is_dir is not False:
@@ -249,8 +263,7 @@ def _transfer(call: Call, p, program: str, recursive: bool, no_clobber: bool, mo
         else:
             call.write(destination, "overwritten")
         if p.has("b", "backup") and call.exists(destination) is not False:
-            suffix = p.value("S", "suffix") or "~"
-            call.write(call.value_after(destination, "", suffix=suffix), "overwritten", backup=True)
+            call.write(_backup_name(call, p, destination), "overwritten")
 
 
 @handles("ln")
@@ -276,6 +289,15 @@ def _ln(call: Call) -> None:
         if call.exists(link) is True and not p.has("f", "force"):
             continue  # ln refuses an existing name without -f
         call.write(link, "overwritten")
+
+
+@handles("rsync")
+def _backup_name(call: Call, p, destination: Value) -> Value:
+    """The backup GNU cp, mv, install and ln make: FILE~ (or --suffix), or FILE.~N~ when numbered."""
+    control = p.value("backup") or ""
+    if control in ("t", "numbered"):
+        return Value(destination.text + ".~*~", literal=False, glob=True, prefix=destination.text + ".~")
+    return call.value_after(destination, "", suffix=p.value("S", "suffix") or "~")
 
 
 @handles("rsync")
@@ -342,7 +364,9 @@ def _tar(call: Call) -> None:
         members = p.operands
         if members:
             for member in members:
-                call.write(call.joined(into, member, keep_path=True), "overwritten", tree=True)
+                placed = call.joined(into, member, keep_path=True)
+                call.create_parents(placed)
+                call.write(placed, "overwritten", tree=True)
         else:
             call.write(into, "overwritten", tree=True, pattern=True)
     elif p.has("c", "create", "r", "append", "u", "update") and archive and archive != "-":
@@ -366,13 +390,17 @@ def _unzip(call: Call) -> None:
 @handles("gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "compress")
 def _compressors(call: Call) -> None:
     p = parse(call.args, Spec(short_values="S", longs=("stdout", "to-stdout", "keep", "decompress", "uncompress", "force",
-                                                         "suffix=", "list", "test", "rm")))
+                                                         "suffix=", "list", "test", "rm", "recursive")))
     if p.has("c", "stdout", "to-stdout", "l", "list", "t", "test"):
         return
     decompress = p.has("d", "decompress", "uncompress") or call.program.startswith("un") or call.program == "gunzip"
     suffix = p.value("S", "suffix") or {"gzip": ".gz", "gunzip": ".gz", "bzip2": ".bz2", "bunzip2": ".bz2",
                                          "xz": ".xz", "unxz": ".xz", "zstd": ".zst", "unzstd": ".zst"}.get(call.program, ".Z")
     keep = p.has("k", "keep") or (call.program in ("zstd", "unzstd") and not p.has("rm"))
+    if p.has("r", "recursive"):  # every file under each folder is replaced by its (de)compressed form
+        for operand in p.operands:
+            call.effect("overwritten", operand, tree=True)
+        return
     for operand in p.operands:
         if not operand.literal:
             call.effect("created", operand, pattern=True)

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .effects import Semantics
+from .effects import Requirement, Semantics
 from .location import Location
 
 _EXISTS_KINDS = ("created", "appended", "modified", "overwritten", "truncated", "moved-to", "permissions")
@@ -47,6 +47,23 @@ class FileTree:
                 return None
             child = ancestor
         return None
+
+    def empty(self, path: str) -> bool | None:
+        """A folder with no entries (a listing or mkdir showed it so, and nothing came since)."""
+        path = _clean(path)
+        if any(known.startswith(path + "/") and kind != "absent" for known, kind in self._known.items()):
+            return False
+        return True if path in self._listed else None
+
+    def holds(self, requirement: Requirement) -> bool | None:
+        """Whether the world's files meet what a command needs; None where it does not know."""
+        if requirement.condition == "absent":
+            present = self.exists(requirement.path)
+            return None if present is None else not present
+        if requirement.condition == "empty":
+            return None if self.exists(requirement.path) is False else (
+                None if (empty := self.empty(requirement.path)) is None else empty)
+        return self.exists(requirement.path)
 
     def is_dir(self, path: str) -> bool | None:
         path = _clean(path)
@@ -86,8 +103,9 @@ class FileTree:
             elif effect.kind in ("git-clean", "git-discard", "modified") and effect.tree:
                 self._forget_under(effect.path, keep_root=True)
             elif effect.kind == "created" and effect.program == "mkdir":
+                if not effect.forced or self.exists(effect.path) is False:  # mkdir -p may meet a full folder
+                    self._listed.add(_clean(effect.path))  # a new folder is empty: anything else in it is absent
                 self.mark(effect.path, "dir")
-                self._listed.add(_clean(effect.path))  # a new folder is empty: anything else in it is absent
             elif effect.kind in _EXISTS_KINDS:
                 self.mark(effect.path, "exists" if effect.tree else "file")
 

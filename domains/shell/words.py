@@ -18,7 +18,6 @@ from tree_sitter import Node
 
 from .effects import Where
 
-_GLOB = re.compile(r"(?<!\\)[*?\[]")
 _SPECIAL_PARAMETERS = set("0123456789@*#?$!-_")
 
 
@@ -43,10 +42,11 @@ class Scope:
     home: str
     workspace: str
     variables: dict[str, str | None] = field(default_factory=dict)  # None: assigned something unknown
-    cwd_known: bool = True  # False after `cd $X` or `cd -`: relative paths are then unknown
+    cwd_known: bool = True  # False after `cd $X`: relative paths are then unknown
+    oldpwd: str | None = None  # where `cd -` goes back to
 
     def copy(self) -> Scope:
-        return Scope(self.cwd, self.home, self.workspace, dict(self.variables), self.cwd_known)
+        return Scope(self.cwd, self.home, self.workspace, dict(self.variables), self.cwd_known, self.oldpwd)
 
     def variable(self, name: str) -> str | None:
         if name in self.variables:
@@ -54,7 +54,9 @@ class Scope:
         if name == "HOME":
             return self.home
         if name == "PWD":
-            return self.cwd
+            return self.cwd if self.cwd_known else None
+        if name == "OLDPWD":
+            return self.oldpwd
         return None
 
     def path(self, value: Value) -> tuple[str, Where]:
@@ -193,24 +195,27 @@ def _merge(chars: list[Piece]) -> list[Piece]:
 
 def _value(pieces: list[Piece]) -> Value:
     text = "".join(piece for piece, _ in pieces)
-    prefix, glob, unknown = "", False, ""
-    for piece, kind in pieces:
-        if kind == "unknown":
-            unknown = unknown or piece
-            break
-        if kind == "raw" and (found := _GLOB.search(piece)) and _is_glob(piece):
-            glob = True
-            prefix += piece[: found.start()]
-            break
-        prefix += piece
-    else:
+    chars = [(char, kind) for piece, kind in pieces for char in (piece if kind != "unknown" else "\0")]
+    unknown = next((piece for piece, kind in pieces if kind == "unknown"), "")
+    stop = next((index for index, (_, kind) in enumerate(chars) if kind == "unknown"), len(chars))
+    glob_at = _glob_start(chars[:stop])
+    if glob_at is None and not unknown:
         return Value(text)
-    return Value(text, literal=False, prefix=prefix, glob=glob and not unknown, unknown=unknown)
+    cut = glob_at if glob_at is not None else stop
+    prefix = "".join(char for char, _ in chars[:cut])
+    return Value(text, literal=False, prefix=prefix, glob=glob_at is not None and not unknown, unknown=unknown)
 
 
-def _is_glob(piece: str) -> bool:
-    # A lone `[` is a literal in bash unless a `]` closes it.
-    return bool(re.search(r"[*?]|\[[^\]]*\]", piece))
+def _glob_start(chars: list[tuple[str, str]]) -> int | None:
+    """Where the first unquoted glob begins: `*`, `?`, or a `[` that an unquoted `]` closes."""
+    for index, (char, kind) in enumerate(chars):
+        if kind != "raw":
+            continue
+        if char in "*?":
+            return index
+        if char == "[" and any(c == "]" and k == "raw" for c, k in chars[index + 2:]):
+            return index
+    return None
 
 
 def _ansi_c(body: str) -> str:

@@ -61,6 +61,13 @@ def test_the_gate_report_follows_from_its_own_decisions(tmp_path, server_env):
             if counts["tp"] + counts["fp"]:
                 assert counts["precision"] == round(counts["tp"] / (counts["tp"] + counts["fp"]), 4)
     assert report["modes"]["static"]["prompt_tokens"] == 0 and report["modes"]["world"]["prompt_tokens"] > 0
+    world = {d["id"]: d["flags"] for d in report["decisions"] if d["mode"] == "world"}
+    # What the command does comes from its semantics, whatever the model says: deterministic flags.
+    assert world["cat-onto-itself"]["overwrites"] and not world["cat-onto-itself"]["removes"]
+    assert not any(world["rm-missing-forced"][label] for label in ("removes", "overwrites", "outside"))
+    assert world["list-missing"]["fails"]  # the history's listing shows no missing-folder: no model needed
+    for figures in report["modes"].values():
+        assert set(figures["labels"]["any"]) >= {"tp", "fp", "fn", "tn", "f1"}
     assert report["modes"]["judge"]["completion_tokens"] > 0
 
 

@@ -108,3 +108,19 @@ def test_model_work_goes_to_the_running_server_and_the_real_result_anchors_its_w
     wrong_token, _ = _hook(_bash("ls", session), "--event", "pre", "--format", "plain", "--url", guard_server,
                            env={**os.environ, "AGENTWORLD_AUTH_TOKEN": "not-the-token-at-all-000"})
     assert wrong_token["decision"] == "none" and "did not answer" in wrong_token["reason"]
+
+
+def test_the_hook_reads_what_a_command_does_not_its_text():
+    """The same commands as the guard tool's test, as Claude Code sends them, with no server and no model."""
+    from .test_guard import DANGEROUS, LOOKALIKES, OPAQUE
+
+    for command in LOOKALIKES:
+        out, _ = _hook(_bash(command), "--event", "pre")
+        assert out == {}, (command, out)  # no decision: the host's own permissions apply
+    for command, rule in DANGEROUS.items():
+        out, _ = _hook(_bash(command), "--event", "pre")
+        decision = out["hookSpecificOutput"]
+        assert decision["permissionDecision"] == "deny" and rule in decision["permissionDecisionReason"], (command, out)
+    for command in OPAQUE:
+        out, _ = _hook(_bash(command), "--event", "pre")
+        assert out["hookSpecificOutput"]["permissionDecision"] == "ask", (command, out)

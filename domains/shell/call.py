@@ -36,10 +36,6 @@ class Stdin:
     def piped(self) -> bool:
         return self.source == "pipe"
 
-    @property
-    def path_value(self) -> Value | None:
-        return self.path
-
 
 @dataclass
 class Call:

@@ -11,7 +11,7 @@ from .call import Call, Stdin
 from .effects import WRITE_KINDS
 from .git import git
 from .options import Spec, parse
-from .programs import DOWNLOADERS, HANDLERS, INTERPRETERS, PRIVILEGE, READ_ONLY, SHELLS
+from .programs import HANDLERS, INTERPRETERS, PRIVILEGE, READ_ONLY, SHELLS
 from .words import Value
 
 # Wrappers: the options each reads before the command it runs (GNU and util-linux manuals).
@@ -75,9 +75,7 @@ def dispatch(call: Call, program_value: Value) -> None:
         git(call)
     elif program in HANDLERS:
         HANDLERS[program](call)
-        if program in DOWNLOADERS and call.stdin.piped:
-            pass
-    elif program in READ_ONLY or program in ("cd", ":"):
+    elif program in READ_ONLY:
         _reads(call)
     else:
         _unknown(call, program_value)
@@ -181,11 +179,8 @@ def _privileged(call: Call) -> None:
         for operand in p.operands:
             call.effect("modified", operand)
         return
-    rest = p.rest
-    if call.program == "run0" or call.program == "runuser":
-        rest = [v for v in rest]
-    if rest:
-        call.run(rest)
+    if p.rest:
+        call.run(p.rest)
 
 
 def _shell(call: Call) -> None:
@@ -248,45 +243,46 @@ def _code_from_stdin(call: Call, shell: bool) -> None:
         call.opaque("interactive", call.text, f"{call.program} starts an interactive session")
 
 
+# find's global options and actions that neither test entries nor change files; every other
+# primary is a test (-name, -type, -newer, ...) that narrows what -delete removes.
+_FIND_OPTIONS = {"-maxdepth": 1, "-mindepth": 1, "-depth": 0, "-mount": 0, "-xdev": 0, "-follow": 0, "-daystart": 0,
+                 "-noleaf": 0, "-ignore_readdir_race": 0, "-regextype": 1, "-warn": 0, "-nowarn": 0, "-print": 0,
+                 "-print0": 0, "-ls": 0, "-printf": 1, "-prune": 0, "-quit": 0, "-true": 0, "-o": 0, "-a": 0,
+                 "-or": 0, "-and": 0, "-not": 0, "!": 0, "(": 0, ")": 0, ",": 0}
+
+
 def _find(call: Call) -> None:
     args = list(call.args)
-    while args and args[0].text in ("-H", "-L", "-P") or (args and args[0].text.startswith("-O")):
+    while args and (args[0].text in ("-H", "-L", "-P") or args[0].text.startswith("-O")):
         args.pop(0)
     starts = []
-    while args and args[0].text and args[0].text[0] not in "-(!" or (args and not args[0].literal and not args[0].text.startswith("-")):
+    while args and not args[0].text.startswith("-") and args[0].text not in ("(", "!", ")", ","):
         starts.append(args.pop(0))
-    if not starts:
-        starts = [call.literal(".")]
-    tests = False
-    index = 0
+    starts = starts or [call.literal(".")]
+    tests, index = False, 0
     while index < len(args):
         word = args[index].text
         index += 1
-        if word in ("-delete",):
-            for start in starts:
+        if word == "-delete":
+            for start in starts:  # with no test, the whole tree under each start, the start itself last
                 call.effect("deleted", start, tree=not tests, pattern=tests)
         elif word in ("-exec", "-execdir", "-ok", "-okdir"):
             end = next((i for i in range(index, len(args)) if args[i].text in (";", "+")), len(args))
-            command = args[index:end]
-            index = end + 1
+            command, index = args[index:end], end + 1
             for start in starts:
-                match = call.joined(start, call.literal("**", glob=True), keep_path=True)
-                match = Value(match.text, literal=False, glob=True, prefix=start.text.rstrip("/") + "/")
-                call.run([match if w.text == "{}" else (Value(w.text.replace("{}", match.text), literal=False, glob=True,
-                                                               prefix=w.text.split("{}")[0]) if "{}" in w.text else w)
+                match = Value(posixpath.join(start.text, "**"), literal=False, glob=True,
+                              prefix=start.text.rstrip("/") + "/")
+                call.run([match if w.text == "{}" else Value(w.text.replace("{}", match.text), literal=False, glob=True,
+                                                             prefix=w.text.split("{}")[0]) if "{}" in w.text else w
                           for w in command])
         elif word in ("-fprint", "-fprint0", "-fprintf", "-fls"):
             if index < len(args):
                 call.write(args[index], "overwritten")
             index += 2 if word == "-fprintf" else 1
-        elif word.startswith("-") and word not in ("-print", "-print0", "-ls", "-prune", "-quit", "-depth", "-mount",
-                                                   "-xdev", "-follow", "-daystart", "-true", "-false", "-o", "-a",
-                                                   "-or", "-and", "-not", "-printf", "-regextype"):
+        elif word in _FIND_OPTIONS:
+            index += _FIND_OPTIONS[word]
+        elif word.startswith("-"):
             tests = True
-            if word in ("-maxdepth", "-mindepth"):
-                tests = tests  # depth limits keep the whole-tree reading of -delete under them
-        if word in ("-printf", "-regextype"):
-            index += 1
     for start in starts:
         call.need(start, "find: '{}': No such file or directory")
 

@@ -247,13 +247,15 @@ class Reader:
                 else:
                     self.assign(child, env)
         words: list[Value] = []
+        own: tuple[Node, ...] = ()
         for index, child in enumerate(node.children):
             field = node.field_name_for_child(index)
             if field in ("name", "argument"):
                 words.extend(expand(child, scope, self._substitution))
             elif child.type.endswith("_redirect"):
-                redirects = (*redirects, child)
-        stdin = self._stdin(tuple(r for r in redirects if r.parent is node or True), scope, stdin)
+                own = (*own, child)
+        redirects = (*redirects, *own)
+        stdin = self._stdin(own, scope, stdin)
         if not words:
             self.redirects(redirects, scope, None)
             return []

@@ -21,14 +21,13 @@ HANDLERS: dict[str, Handler] = {}
 # Programs that read, print or compute and change no file (their file-writing options are handled
 # by the handlers below, not here).
 READ_ONLY = frozenset("""
-    cat tac nl head tail less more wc grep egrep fgrep rg ag ack ls dir vdir ll tree stat file du df echo printf pwd
-    true false test [ [[ which whereis type hash command-v id whoami groups uname hostname date cal uptime ps pgrep
-    pstree top htop free lsof env printenv locale basename dirname realpath readlink cmp diff diff3 comm md5sum sha1sum
-    sha256sum sha512sum b2sum cksum sum base32 base64 od xxd hexdump strings cut paste join fold fmt column expand
-    unexpand tr rev seq yes sleep jq yq man info help history alias unalias jobs fg bg wait read exit return
-    shift set shopt trap ulimit umask getconf nproc lscpu lsblk mount-l ip ss netstat ping dig nslookup host
-    whatis apropos look numfmt factor expr bc dc tput clear reset stty tty logname users who w last git-status
-    column colrm iconv sort-check nm objdump ldd size readelf file
+    cat tac nl head tail less more wc grep egrep fgrep rg ag ack ls dir vdir tree stat file du df echo printf pwd
+    true false test [ [[ : which whereis type hash id whoami groups uname hostname date cal uptime ps pgrep pstree
+    top htop free lsof printenv locale basename dirname realpath readlink cmp diff diff3 comm md5sum sha1sum sha256sum
+    sha512sum b2sum cksum sum base32 base64 od xxd hexdump strings cut paste join fold fmt column colrm expand
+    unexpand tr rev seq yes sleep jq yq man info help history alias unalias jobs fg bg wait read exit return shift
+    set shopt trap ulimit umask getconf nproc lscpu lsblk ip ss netstat ping dig nslookup host whatis apropos look
+    numfmt factor expr bc dc tput clear reset stty tty logname users who w last iconv nm objdump ldd size readelf
 """.split())
 # Interpreters whose inline code (`-c`, `-e`) is a program of its own: opaque, and it could do anything.
 INTERPRETERS = {
@@ -39,7 +38,6 @@ INTERPRETERS = {
     "tclsh": (), "julia": ("e", "eval"),
 }
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox-sh", "fish", "csh", "tcsh"})
-DOWNLOADERS = frozenset({"curl", "wget", "fetch", "aria2c", "http", "https", "xh"})
 PRIVILEGE = frozenset({"sudo", "su", "doas", "pkexec", "runuser", "run0"})
 
 
@@ -521,7 +519,7 @@ def _scp(call: Call) -> None:
 def _remote(call: Call) -> None:
     p = parse(call.args, Spec(short_values="bcDEeFIiJLlmOopQRSWwps", permute=False))
     host = p.rest[0].text if p.rest else ""
-    call.network("upload", host, call.stdin.path_value)
+    call.network("upload", host, call.stdin.path)
     if call.program == "ssh" and len(p.rest) > 1:
         call.opaque("code", " ".join(a.text for a in p.rest[1:]), f"a command run on {host}, not here")
 

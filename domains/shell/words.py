@@ -12,7 +12,7 @@ import codecs
 import posixpath
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
@@ -227,11 +227,3 @@ def _ansi_c(body: str) -> str:
 
 def _text(node: Node) -> str:
     return node.text.decode("utf-8", errors="replace") if node.text is not None else ""
-
-
-def literal_text(node: Node) -> str:
-    return _text(node)
-
-
-def with_text(value: Value, text: str) -> Value:
-    return replace(value, text=text)

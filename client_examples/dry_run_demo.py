@@ -66,7 +66,9 @@ async def main() -> int:
         if effects["error"]:
             print(f"    error: {effects['error']}")
         for change in effects["changed"]:
-            print(f"    {change['change']}: {change['entity']}")
+            print(f"    {change.get('kind') or change['change']}: {change['entity']}")
+        for warning in prediction["warnings"]:
+            print(f"    warning: {warning}")
     verdict, usage = plan["verdict"], plan["usage"]
     print(f"\nverdict: {verdict['status']}" + (f" at step {verdict['stopped_at']}: {verdict['reason']}" if verdict["stopped_at"] else ""))
     print(

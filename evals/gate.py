@@ -97,6 +97,7 @@ class Decided:
     flags: dict[str, bool]
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    reused_tokens: int = 0  # prompt tokens the model already held (a shared prefix): read, not computed again
 
 
 async def decide(ctx: ToolContext, mode: str, case: GateCase, max_tokens: int) -> Decided:
@@ -138,7 +139,7 @@ async def _world(ctx: ToolContext, case: GateCase, max_tokens: int) -> Decided:
     shown_error = first_error_line(prediction.observation, pack.error_markers) is not None
     flags["fails"] = effects.success is False or shown_error or (status is not None and status != 0)
     usage = prediction.usage
-    return Decided(flags, usage.prompt_tokens, usage.completion_tokens)
+    return Decided(flags, usage.prompt_tokens, usage.completion_tokens, usage.reused_prompt_tokens)
 
 
 def _effect_flags(semantics: Semantics, missing, tracker: Tracker) -> dict[str, bool]:
@@ -177,7 +178,7 @@ async def _judge(ctx: ToolContext, case: GateCase, max_tokens: int) -> Decided:
         flags = {label: answer.get(label) is True for label in LABELS}
     except (ValueError, AttributeError):  # cut off by max_tokens: no flag raised
         flags = dict.fromkeys(LABELS, False)
-    return Decided(flags, completion.prompt_tokens, completion.completion_tokens)
+    return Decided(flags, completion.prompt_tokens, completion.completion_tokens, completion.reused_tokens)
 
 
 def _exit_status(observation: str) -> int | None:
@@ -196,14 +197,15 @@ async def run_gate(ctx: ToolContext, cases: Sequence[GateCase], modes: Sequence[
                    on_done=None) -> dict[str, Any]:
     decisions, figures = [], {}
     for mode in modes:
-        started, prompt, completion = time.perf_counter(), 0, 0
+        started, prompt, completion, reused = time.perf_counter(), 0, 0, 0
         for number, case in enumerate(cases, 1):
             decided = await decide(ctx, mode, case, max_tokens)
             prompt, completion = prompt + decided.prompt_tokens, completion + decided.completion_tokens
+            reused += decided.reused_tokens
             decisions.append({"id": case.id, "mode": mode, "flags": decided.flags})
             if on_done is not None:
                 on_done(number, len(cases))
-        figures[mode] = {"prompt_tokens": prompt, "completion_tokens": completion,
+        figures[mode] = {"prompt_tokens": prompt, "completion_tokens": completion, "reused_prompt_tokens": reused,
                          "seconds": round(time.perf_counter() - started, 3)}
     return report(cases, decisions, figures)
 
@@ -241,15 +243,17 @@ def _rounded(value: float | None) -> float | None:
 
 
 def gate_markdown(result: dict[str, Any]) -> str:
-    lines = ["| mode | " + " | ".join(f"{label} P / R" for label in LABELS) + " | any risk F1 | tokens | seconds |",
-             "|---|" + "---|" * (len(LABELS) + 3)]
+    lines = ["| mode | " + " | ".join(f"{label} P / R" for label in LABELS)
+             + " | any risk F1 | tokens | computed | seconds |", "|---|" + "---|" * (len(LABELS) + 4)]
     for mode, figures in result["modes"].items():
         cells = [f"{_cell(figures['labels'][label]['precision'])} / {_cell(figures['labels'][label]['recall'])}"
                  for label in LABELS] + [_cell(figures["labels"]["any"]["f1"])]
         tokens = figures["prompt_tokens"] + figures["completion_tokens"]
-        lines.append(f"| {mode} | " + " | ".join(cells) + f" | {tokens} | {figures['seconds']:.1f} |")
+        computed = tokens - figures.get("reused_prompt_tokens", 0)
+        lines.append(f"| {mode} | " + " | ".join(cells) + f" | {tokens} | {computed} | {figures['seconds']:.1f} |")
     lines.append(f"\n{result['cases']} cases; P: precision, R: recall of each flag (– where undefined); any risk: "
-                 "a case flagged at all, against a case with any real flag.")
+                 "a case flagged at all, against a case with any real flag; tokens: prompt and completion, of which "
+                 "computed: not reused from the model's cache.")
     return "\n".join(lines)
 
 

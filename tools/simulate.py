@@ -141,10 +141,9 @@ async def predict(
         request = GenerationRequest(follow_up, replace(_EFFECTS_SAMPLING, seed=sampling.seed), _EFFECTS_SCHEMA, detour=True)
         effects_completion = await _engine_call(ctx.engine.generate(request, priority, ctx.queue_timeout))
         effects = _model_effects(effects_completion.text) or effects
-    observation, corrected = parsed.observation, False
-    if disagrees and ctx.state_check == "correct":
-        screen = corrected_screen(pack, observation, previous, pack.action_text(action), missing)
-        observation, corrected = screen or observation, True
+    observation, corrected = parsed.observation, disagrees and ctx.state_check == "correct"
+    if corrected:
+        observation = corrected_screen(pack, observation, previous, pack.action_text(action), missing) or observation
     if semantics is not None and ctx.effects != "off" and parsed.parse_error is None:
         effects = _effects_of_command(semantics, observation, effects, missing if (corrected or not disagrees) else [])
     cut = completion.text[len(reply) :]
@@ -167,7 +166,7 @@ async def predict(
         )
     prediction.usage.reasked = len(spent) > 1
     if disagrees:
-        prediction.warnings.append(mismatch_warning(missing, corrected))
+        prediction.warnings.append(mismatch_warning(missing, corrected, observation != parsed.observation))
     # A corrected screen is not what the model wrote: later turns show it under the heading instead.
     prediction._reply = None if observation != parsed.observation else history_reply(reply)
     prediction._note = asked.note

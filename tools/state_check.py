@@ -90,9 +90,13 @@ def first_failing(missing: Sequence[Requirement]) -> list[int]:
     return sorted({requirement.command for requirement in missing})
 
 
-def mismatch_warning(missing: Sequence[Requirement], corrected: bool) -> str:
+def mismatch_warning(missing: Sequence[Requirement], corrected: bool, screen_corrected: bool) -> str:
     named = "; ".join(f"{r.error}" for r in missing[:3])
-    action = ("the prediction was corrected: the program's own error line and no effects for what did not run"
-              if corrected else "the prediction was left as the model gave it")
+    if screen_corrected:
+        action = "the prediction was corrected: the program's own error line, and no effects for what did not run"
+    elif corrected:
+        action = ("its effects were corrected (nothing that did not run); the observation is the model's, since this "
+                  "domain's error text is not a program's own")
+    else:
+        action = "the prediction was left as the model gave it"
     return f"the world's known files say this step fails ({named}), but the model predicted otherwise; {action}"
-

@@ -23,6 +23,7 @@ from .constraints import (
 from .context import ToolContext
 from .inputs import normalized_action, validated_history
 from .requests import CheckRequest
+from .tracking import Tracker
 
 _JUDGE_SAMPLING = Sampling(temperature=0.0, max_tokens=200)
 
@@ -64,5 +65,11 @@ async def check_constraints(ctx: ToolContext, request: CheckRequest) -> Constrai
         raise ToolError("no constraints given: pass `constraints` (JSON objects) or `presets` (names)")
     action = normalized_action(ctx, pack, request.action) if pack is not None and request.action else request.action
     turns = validated_history(ctx, pack, request.history)
-    check = check_input(pack, action, None, turns, request.observation or None, request.effects)
+    if request.cwd and not request.cwd.startswith("/"):
+        raise ToolError(f"cwd must be an absolute folder, such as /home/me/project; got {request.cwd!r}")
+    location = where = None
+    if pack is not None:  # what the action does comes from where the history left the shell, and its files
+        tracker = Tracker.replay(pack, f"Working folder: {request.cwd}" if request.cwd else "", turns)
+        location, where = tracker.location, tracker.world.tree if tracker.world else None
+    check = check_input(pack, action, None, turns, request.observation or None, request.effects, location, where)
     return report(await run_checks(ctx, rules, check, Priority.INTERACTIVE))

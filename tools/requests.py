@@ -105,6 +105,8 @@ class CheckRequest(ToolRequest):
     domain: str = Field(
         default="", description="The domain, for its action format and presets; empty matches the action as given."
     )
+    cwd: str = Field(default="", description="The absolute folder the action runs in: the workspace that rules call "
+                                             "inside. Empty: where the domain's initial state puts the shell.")
 
 
 WorldOperation = Literal["open", "fork", "rewind", "record", "close", "get"]

@@ -34,13 +34,16 @@ def load_domains(
     override_builtin: bool = False,
     upstream_prompts: Path | None = None,
     check_preset: PresetCheck | None = None,
+    check_builtin: bool = True,
 ) -> dict[str, DomainPack]:
     """Built-in packs, then a user's packs; raises PackError naming the file and the problem.
+    `check_builtin=False` vets only a user's presets (the hook, started before every tool call,
+    need not re-check the shipped ones the server and the tests check).
 
     `upstream_prompts` is a folder laid out as `<domain>/system_prompt.txt` (the reference world
     model's own prompts); each file found replaces that built-in pack's instructions.
     """
-    packs = builtin_domains(check_preset)
+    packs = builtin_domains(check_preset if check_builtin else None)
     if upstream_prompts is not None:
         if not upstream_prompts.is_dir():
             raise PackError(f"{upstream_prompts}: not a folder of <domain>/system_prompt.txt files")

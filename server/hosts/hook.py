@@ -73,7 +73,8 @@ def decide(args: argparse.Namespace, raw: str) -> GuardVerdict:
         return undecided
     try:
         settings = load_settings({})  # the server's own AGENTWORLD_* variables, read the same way
-        domains = load_domains(settings.domains_dir, settings.override_domains, settings.upstream_prompts, preset_problem)
+        domains = load_domains(settings.domains_dir, settings.override_domains, settings.upstream_prompts, preset_problem,
+                               check_builtin=False)
         policy = load_policy(policy_path(Path(args.policy) if args.policy else settings.policy), domains)
         if event == "pre":
             checked = zero_token_check(policy, request, action, domains[action.domain])

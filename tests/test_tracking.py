@@ -1,0 +1,84 @@
+"""A world's file tree and working folder, replayed from its steps, with no model."""
+
+from __future__ import annotations
+
+from agentworld_mcp.domains import Turn, builtin_domains
+from agentworld_mcp.domains.shell import Location, analyze
+from agentworld_mcp.domains.shell.state import FileTree, WorldState
+from agentworld_mcp.tools.tracking import Tracker
+
+PACKS = builtin_domains()
+TERMINAL = PACKS["terminal"]
+WORKSPACE = "Working folder: /home/dev/project"
+
+
+def _replay(*steps: tuple[str, str], state: str = WORKSPACE, pack=TERMINAL) -> Tracker:
+    return Tracker.replay(pack, state, [Turn(pack.normalize_action(action), screen) for action, screen in steps])
+
+
+def test_a_real_listing_says_what_exists_and_so_what_does_not():
+    tracker = _replay(("ls", "$ ls\nnotes.txt  build\n$ "))
+    tree = tracker.world.tree
+    assert tree.exists("/home/dev/project/notes.txt") is True and tree.exists("/home/dev/project/build") is True
+    assert tree.exists("/home/dev/project/missing.txt") is False  # a plain ls shows every visible entry
+    assert tree.exists("/home/dev/project/.env") is None  # but not the hidden ones
+    assert tree.exists("/home/dev/project/build/app.o") is None
+
+
+def test_effects_apply_unless_the_screen_shows_the_commands_own_error():
+    tracker = _replay(("touch a.txt b.txt", ""), ("rm a.txt", "$ rm a.txt\n$ "),
+                      ("mv c.txt d.txt", "$ mv c.txt d.txt\nmv: cannot stat 'c.txt': No such file or directory\n$ "))
+    tree = tracker.world.tree
+    assert tree.exists("/home/dev/project/a.txt") is False and tree.exists("/home/dev/project/b.txt") is True
+    assert tree.exists("/home/dev/project/d.txt") is None  # the move failed: nothing is known of d.txt
+    missing = tracker.missing(tracker.semantics(TERMINAL.normalize_action("cat a.txt")))
+    assert [r.error for r in missing] == ["cat: a.txt: No such file or directory"]
+    assert tracker.missing(tracker.semantics(TERMINAL.normalize_action("rm -f a.txt"))) == []
+
+
+def test_the_shell_moves_with_cd_and_the_workspace_stays():
+    tracker = _replay(("mkdir site && cd site", ""))
+    assert tracker.location.cwd == "/home/dev/project/site" and tracker.location.root == "/home/dev/project"
+    semantics = tracker.semantics(TERMINAL.normalize_action("rm -r ../../other"))
+    assert [(e.path, e.where) for e in semantics.effects] == [("/home/dev/other", "outside")]
+    assert tracker.missing(tracker.semantics(TERMINAL.normalize_action("cat index.html")))  # a new folder is empty
+    unsure = _replay(("mkdir -p site", ""))  # -p may have met a folder that was there, full
+    assert unsure.missing(unsure.semantics(TERMINAL.normalize_action("cat site/index.html"))) == []
+
+
+def test_a_deletion_in_recorded_reality_warns_when_a_prediction_shows_the_file_again():
+    tracker = _replay(("rm notes.txt", "$ rm notes.txt\n$ "))
+    warnings = tracker.ledger.warnings({"changed": []}, "notes.txt  todo.txt", "ls", TERMINAL.error_markers)
+    assert warnings and "notes.txt" in warnings[0]
+
+
+def test_the_known_state_note_names_what_exists_and_what_is_gone():
+    tracker = _replay(("ls", "$ ls\na.txt  b.txt\n$ "), ("rm a.txt", ""))
+    assert tracker.note() == "Known in /home/dev/project:\nexists: b.txt\ndoes not exist: a.txt"
+    assert _replay().note() == ""  # before any step the state text already says what there is
+
+
+def test_a_domains_initial_files_start_the_tree():
+    tracker = _replay(state="")
+    assert tracker.location == Location("/home/dev/project", "/home/dev")
+    assert tracker.world.tree.exists("/home/dev/project/README.md") is True
+    assert tracker.world.tree.exists("/home/dev/project/nothing.txt") is False
+
+
+def test_swe_file_tools_have_the_same_effects_as_commands():
+    swe = PACKS["swe"]
+    tracker = _replay(("bash {\"command\": \"rm src/old.py\"}", ""), state="Working folder: /workspace/app", pack=swe)
+    edit = tracker.semantics(swe.normalize_action('edit_file {"path": "src/old.py", "old": "a", "new": "b"}'))
+    assert [(e.kind, e.path) for e in edit.effects] == [("modified", "/workspace/app/src/old.py")]
+    assert [r.path for r in tracker.missing(edit)] == ["/workspace/app/src/old.py"]
+    write = tracker.semantics(swe.normalize_action('write_file {"path": "/etc/motd", "content": "x"}'))
+    assert [(e.kind, e.where) for e in write.effects] == [("overwritten", "outside")]
+
+
+def test_a_pattern_deletion_forgets_what_it_may_have_removed():
+    tree = FileTree()
+    state = WorldState(Location("/w"), tree)
+    tree.mark("/w/a.tmp", "file")
+    tree.mark("/w/keep.txt", "file")
+    state.step(analyze("rm *.tmp", "/w", state=tree), "", real=True)
+    assert tree.exists("/w/a.tmp") is None and tree.exists("/w/keep.txt") is True

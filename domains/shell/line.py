@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import posixpath
+import re
 from dataclasses import replace
 
 import tree_sitter_bash
@@ -28,8 +29,14 @@ def _parser() -> Parser:
     return Parser(Language(tree_sitter_bash.language()))
 
 
+# tree-sitter-bash's scanner reads out of bounds, and may crash the process, on characters far above
+# the BMP after `{` (seen from U+60000 up, in 0.23 to 0.25, under tree-sitter 0.25 and 0.26); nothing
+# assigned lives past U+3FFFF but tags and private use. Those, and lone surrogates, become U+FFFD.
+_UNSAFE = re.compile("[\U00040000-\U0010ffff\ud800-\udfff]")
+
+
 def parse_tree(code: str) -> Node:
-    return _parser().parse(code.encode("utf-8", errors="surrogateescape")).root_node
+    return _parser().parse(_UNSAFE.sub("\ufffd", code).encode("utf-8")).root_node
 
 
 class Reader:

@@ -32,7 +32,7 @@ def _assert_prediction_shape(prediction: dict) -> None:
     else:
         assert prediction["raw"] is not None
     effects = prediction["effects"]
-    assert effects["success"] in (True, False, None) and effects["source"] in ("model", "parser", "none")
+    assert effects["success"] in (True, False, None) and effects["source"] in ("command", "model", "parser", "none")
     for change in effects["changed"]:
         assert change["change"] in ("created", "modified", "deleted") and isinstance(change["entity"], str)
     usage = prediction["usage"]

@@ -171,8 +171,12 @@ async def test_a_plan_past_its_budget_becomes_a_job_whose_result_can_be_fetched(
 
 async def test_cancelling_a_job_stops_the_model_work(mcp_server, tool_context):
     async with Client(mcp_server, mode="legacy") as client:
+        # A state no earlier request showed: the model must read it (seconds here), so the 1 s budget
+        # always runs out, however soon the predicted screen would end.
+        state = f"Host {os.urandom(8).hex()}. " + " ".join(f"/var/log/app{n}.log" for n in range(150))
         handle = await call_ok(client, "simulate_action", {
-            "domain": "terminal", "action": "find / -name '*.log'", "budget_seconds": 1, "temperature": 1.0, "max_tokens": 3000})
+            "domain": "terminal", "action": "find / -name '*.log'", "state": state, "budget_seconds": 1,
+            "temperature": 1.0, "max_tokens": 3000})
         assert handle["job_id"] and handle["observation"] == ""
         cancelled_before = tool_context.engine.stats().cancelled
         status = await call_ok(client, "job", {"job_id": handle["job_id"], "cancel": True})

@@ -7,11 +7,12 @@ from __future__ import annotations
 import posixpath
 import re
 
+from . import archives, network, programs  # noqa: F401  (their handlers register themselves)
 from .call import Call, Stdin
 from .effects import WRITE_KINDS
 from .git import git
 from .options import Spec, parse
-from .programs import HANDLERS, INTERPRETERS, PRIVILEGE, READ_ONLY, SHELLS
+from .registry import HANDLERS, INTERPRETERS, PRIVILEGE, READ_ONLY, SHELLS
 from .words import Value
 
 # Wrappers: the options each reads before the command it runs (GNU and util-linux manuals).

@@ -7,36 +7,19 @@ simple command remembers which earlier ones must succeed before it runs (`a && b
 from __future__ import annotations
 
 import contextlib
-import functools
 import posixpath
-import re
 from dataclasses import replace
 
-import tree_sitter_bash
-from tree_sitter import Language, Node, Parser
+from tree_sitter import Node
 
 from .call import Call, PathState, Stdin
 from .effects import Effect, Opaque, Requirement, Semantics
+from .grammar import broken, node_text, parse_tree
 from .words import Scope, Value, expand
 
 MAX_DEPTH = 8  # nested `sh -c`, `eval` and functions: deeper is opaque
 MAX_LOOP_VALUES = 8  # a `for` loop is read once per value up to this many
 _NO_FILE = ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/random", "/dev/urandom")
-
-
-@functools.cache
-def _parser() -> Parser:
-    return Parser(Language(tree_sitter_bash.language()))
-
-
-# tree-sitter-bash's scanner reads out of bounds, and may crash the process, on characters far above
-# the BMP after `{` (seen from U+60000 up, in 0.23 to 0.25, under tree-sitter 0.25 and 0.26); nothing
-# assigned lives past U+3FFFF but tags and private use. Those, and lone surrogates, become U+FFFD.
-_UNSAFE = re.compile("[\U00040000-\U0010ffff\ud800-\udfff]")
-
-
-def parse_tree(code: str) -> Node:
-    return _parser().parse(_UNSAFE.sub("\ufffd", code).encode("utf-8")).root_node
 
 
 class Reader:
@@ -117,7 +100,7 @@ class Reader:
         if kind == "function_definition":
             name, body = node.child_by_field_name("name"), node.child_by_field_name("body")
             if name is not None and body is not None:
-                self.functions[_text(name)] = body
+                self.functions[node_text(name)] = body
             return []
         if kind == "for_statement":
             return self.for_loop(node, scope, stdin, redirects)
@@ -161,7 +144,7 @@ class Reader:
         parts = node.children
         before = scope.copy()
         left_ends = self.statement(parts[0], scope, stdin, redirects)
-        operator = _text(parts[1]) if len(parts) > 1 else ""
+        operator = node_text(parts[1]) if len(parts) > 1 else ""
         outer = self._after
         if len(parts) < 3:
             return left_ends
@@ -185,7 +168,7 @@ class Reader:
 
     def continuation(self, node: Node, scope: Scope, before: list[int], redirects: tuple[Node, ...]) -> list[int]:
         """What follows a heredoc's start on its line: `| next` reads the command's output, `&& next` waits for it."""
-        operator = _text(node.children[0]) if node.children else ""
+        operator = node_text(node.children[0]) if node.children else ""
         program = self.programs[before[-1]] if before else ""
         if node.type == "pipeline" and operator == "|":
             return self.pipeline(node, scope.copy(), Stdin("pipe", from_program=program), redirects)
@@ -216,7 +199,7 @@ class Reader:
         for index, child in enumerate(node.children):
             if node.field_name_for_child(index) == "value":
                 values.extend(expand(child, scope, self._substitution))
-        name = _text(variable) if variable is not None else ""
+        name = node_text(variable) if variable is not None else ""
         if body is None:
             return []
         if not values or len(values) > MAX_LOOP_VALUES or any(not v.literal and not v.glob for v in values):
@@ -266,7 +249,7 @@ class Reader:
         if not words:
             self.redirects(redirects, scope, None)
             return []
-        return [self.run_words(words, scope, None, stdin, _text(node), redirects)]
+        return [self.run_words(words, scope, None, stdin, node_text(node), redirects)]
 
     def run_words(self, words: list[Value], scope: Scope, parent: int | None, stdin: Stdin, text: str,
                   redirects: tuple[Node, ...] = ()) -> int:
@@ -301,10 +284,10 @@ class Reader:
         if name is None:
             return
         if value is None:
-            scope.variables[_text(name)] = ""
+            scope.variables[node_text(name)] = ""
             return
         values = expand(value, scope, self._substitution)
-        scope.variables[_text(name)] = values[0].text if len(values) == 1 and values[0].literal else None
+        scope.variables[node_text(name)] = values[0].text if len(values) == 1 and values[0].literal else None
 
     # --- redirections ------------------------------------------------------------------------
     def redirects(self, nodes: tuple[Node, ...], scope: Scope, index: int | None) -> None:
@@ -313,7 +296,7 @@ class Reader:
                 if node.type == "heredoc_redirect":  # `cat <<EOF > f`: the file redirect sits inside
                     self.redirects(tuple(c for c in node.children if c.type == "file_redirect"), scope, index)
                 continue
-            operators = [_text(child) for child in node.children if not child.is_named or child.type == "ERROR"]
+            operators = [node_text(child) for child in node.children if not child.is_named or child.type == "ERROR"]
             operator = "".join(operators).replace(" ", "")
             destination = node.child_by_field_name("destination")
             if destination is None:
@@ -325,14 +308,14 @@ class Reader:
             if operator in (">&", "<&") and value.text == "-":
                 continue
             call = Call("bash", [], scope, index if index is not None else max(len(self.programs) - 1, 0),
-                        Stdin(), self, _text(node))
+                        Stdin(), self, node_text(node))
             if value.literal and (value.text in _NO_FILE or value.text.startswith("/dev/fd/")):
                 continue
             if operator in (">", ">|", "&>", ">&", ">>", "&>>"):
                 call.write(value, "appended" if operator.endswith(">>") else "overwritten")
                 call.need_parent(value, "bash: {}: No such file or directory")
             elif operator == "<>":
-                descriptor = next((_text(c) for c in node.children if c.type == "file_descriptor"), "0")
+                descriptor = next((node_text(c) for c in node.children if c.type == "file_descriptor"), "0")
                 if call.exists(value) is not True:
                     call.effect("created", value)
                 if descriptor in ("1", "2"):  # output written into it, from its start, without truncating
@@ -344,16 +327,16 @@ class Reader:
         for node in reversed(redirects):
             if node.type == "heredoc_redirect":
                 body = next((c for c in node.children if c.type == "heredoc_body"), None)
-                quoted = any(c.type == "heredoc_start" and _text(c)[:1] in "'\"\\" for c in node.children)
+                quoted = any(c.type == "heredoc_start" and node_text(c)[:1] in "'\"\\" for c in node.children)
                 literal = body is not None and (quoted or all(c.type == "heredoc_content" for c in body.named_children))
-                text = _text(body) if body is not None else ""
+                text = node_text(body) if body is not None else ""
                 return Stdin("text", text=text if literal else None)
             if node.type == "herestring_redirect":
                 values = [expand(c, scope, self._substitution)[0] for c in node.named_children]
                 text = values[0].text if values and values[0].literal else None
                 return Stdin("text", text=text)
             if node.type == "file_redirect":
-                operator = "".join(_text(c) for c in node.children if not c.is_named)
+                operator = "".join(node_text(c) for c in node.children if not c.is_named)
                 destination = node.child_by_field_name("destination")
                 if operator == "<" and destination is not None:
                     return Stdin("file", path=expand(destination, scope, self._substitution)[0])
@@ -369,9 +352,6 @@ class Reader:
         self.opaque.append(Opaque(what, text[:200], reason, risky, position))
 
 
-def _text(node: Node) -> str:
-    return node.text.decode("utf-8", errors="replace") if node.text is not None else ""
-
 
 def analyze(line: str, cwd: str, home: str = "", workspace: str = "", state: PathState | None = None) -> Semantics:
     """The effects of `line` when run in `cwd`, read from the text alone; never raises, never runs it."""
@@ -382,32 +362,13 @@ def analyze(line: str, cwd: str, home: str = "", workspace: str = "", state: Pat
     reader = Reader(state)
     try:
         root = parse_tree(line)
-        if _broken(root):
+        if broken(root):
             reader.opaque.append(Opaque("unparsable", line[:200], "the line does not parse as bash (a missing quote, "
                                         "word or command): what runs is unknown", True))
         reader.statement(root, scope, Stdin())
     except RecursionError:
         reader.opaque.append(Opaque("unparsable", line[:200], "the line nests too deeply to read", True))
     return reader.semantics(line, start, scope)
-
-
-def _broken(root: Node) -> bool:
-    """Whether the line has a part bash would not parse. The grammar does not know the `<>` operator
-    (it reads `<` then an error at `>`); that one alone is not a broken line."""
-    if not root.has_error:
-        return False
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.is_missing:
-            return True
-        if node.type == "ERROR":
-            previous = node.prev_sibling
-            if not (_text(node) == ">" and previous is not None and _text(previous) == "<"
-                    and node.parent is not None and node.parent.type == "file_redirect"):
-                return True
-        stack.extend(child for child in node.children if child.has_error or child.is_missing)
-    return False
 
 
 def _home_of(cwd: str) -> str:

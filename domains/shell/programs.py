@@ -1,52 +1,20 @@
-"""What each program does to files, read from its arguments as its manual documents them.
+"""What each file program does, read from its arguments as its manual documents them.
 
-One handler per program (or family). A handler reads its arguments with `options.parse` and
-reports effects, requirements (operands that must exist, with the program's own error line) and
-opaque parts through the `Call` it is given. A program without a handler is opaque, never guessed.
-Sources: the coreutils, findutils, sed, tar, curl and wget manuals, and the bash manual for builtins.
+One handler per program (or family): deleting, creating and writing, copying and moving, links,
+permissions. A handler reads its arguments with `options.parse` and reports effects, requirements
+(operands that must exist, with the program's own error line) and opaque parts through the `Call`
+it is given. Sources: the coreutils, findutils, sed and gawk manuals. Archives and the network
+have modules of their own; a program without a handler is opaque, never guessed.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from .call import Call
 from .options import Spec, parse
+from .registry import handles
 from .words import Value
-
-Handler = Callable[[Call], None]
-HANDLERS: dict[str, Handler] = {}
-
-# Programs that read, print or compute and change no file (their file-writing options are handled
-# by the handlers below, not here).
-READ_ONLY = frozenset("""
-    cat tac nl head tail less more wc grep egrep fgrep rg ag ack ls dir vdir tree stat file du df echo printf pwd
-    true false test [ [[ : which whereis type hash id whoami groups uname hostname date cal uptime ps pgrep pstree
-    top htop free lsof printenv locale basename dirname realpath readlink cmp diff diff3 comm md5sum sha1sum sha256sum
-    sha512sum b2sum cksum sum base32 base64 od xxd hexdump strings cut paste join fold fmt column colrm expand
-    unexpand tr rev seq yes sleep jq yq man info help history alias unalias jobs fg bg wait read exit return shift
-    set shopt trap ulimit umask getconf nproc lscpu lsblk ip ss netstat ping dig nslookup host whatis apropos look
-    numfmt factor expr bc dc tput clear reset stty tty logname users who w last iconv nm objdump ldd size readelf
-""".split())
-# Interpreters whose inline code (`-c`, `-e`) is a program of its own: opaque, and it could do anything.
-INTERPRETERS = {
-    "python": ("c",), "python2": ("c",), "python3": ("c",), "pypy": ("c",), "pypy3": ("c",),
-    "node": ("e", "p", "eval", "print"), "nodejs": ("e", "p", "eval", "print"), "deno": ("eval",),
-    "bun": ("e", "eval"), "perl": ("e", "E"), "ruby": ("e",), "php": ("r",), "lua": ("e",),
-    "Rscript": ("e",), "osascript": ("e",), "pwsh": ("c", "Command", "command"), "powershell": ("c", "Command"),
-    "tclsh": (), "julia": ("e", "eval"),
-}
-SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox-sh", "fish", "csh", "tcsh"})
-PRIVILEGE = frozenset({"sudo", "su", "doas", "pkexec", "runuser", "run0"})
-
-
-def handles(*names: str) -> Callable[[Handler], Handler]:
-    def register(handler: Handler) -> Handler:
-        for name in names:
-            HANDLERS[name] = handler
-        return handler
-    return register
 
 
 # --- deleting ----------------------------------------------------------------------------------
@@ -289,40 +257,6 @@ def _ln(call: Call) -> None:
         call.write(link, "overwritten")
 
 
-@handles("rsync")
-def _backup_name(call: Call, p, destination: Value) -> Value:
-    """The backup GNU cp, mv, install and ln make: FILE~ (or --suffix), or FILE.~N~ when numbered."""
-    control = p.value("backup") or ""
-    if control in ("t", "numbered"):
-        return Value(destination.text + ".~*~", literal=False, glob=True, prefix=destination.text + ".~")
-    return call.value_after(destination, "", suffix=p.value("S", "suffix") or "~")
-
-
-@handles("rsync")
-def _rsync(call: Call) -> None:
-    p = parse(call.args, Spec(short_values="eBfT", longs=(
-        "rsh=", "exclude=", "include=", "exclude-from=", "include-from=", "filter=", "files-from=", "delete",
-        "delete-before", "delete-during", "delete-after", "delete-excluded", "remove-source-files", "backup",
-        "backup-dir=", "suffix=", "chmod=", "chown=", "temp-dir=", "compare-dest=", "link-dest=", "copy-dest=",
-        "rsync-path=", "password-file=", "port=", "timeout=", "max-size=", "min-size=", "bwlimit=", "log-file=",
-        "partial-dir=", "out-format=", "dry-run", "archive", "recursive", "verbose", "compress", "progress")))
-    if p.has("n", "dry-run") or len(p.operands) < 2:
-        return
-    *sources, target = p.operands
-    remote = re.compile(r"^([^/:]+@)?[\w.-]+:|^rsync://")
-    for source in sources:
-        if remote.match(source.text):
-            call.network("download", source.text)
-        elif remote.match(target.text):
-            call.network("upload", target.text, source)
-        if p.has("remove-source-files") and not remote.match(source.text):
-            call.effect("deleted", source, tree=True)
-    if not remote.match(target.text):
-        call.write(target, "overwritten", tree=True)
-        if p.has("delete", "delete-before", "delete-during", "delete-after", "delete-excluded"):
-            call.effect("deleted", target, tree=True, pattern=True)
-
-
 @handles("chmod", "chown", "chgrp")
 def _permissions(call: Call) -> None:
     spec = Spec(longs=("changes", "silent", "quiet", "verbose", "recursive", "reference=", "dereference",
@@ -343,74 +277,6 @@ def _permissions(call: Call) -> None:
     for operand in operands:
         call.effect("permissions", operand, tree=p.has("R", "recursive"))
         call.need(operand, f"{call.program}: cannot access '{{}}': No such file or directory")
-
-
-@handles("tar", "bsdtar", "gtar")
-def _tar(call: Call) -> None:
-    args = list(call.args)
-    if args and args[0].literal and not args[0].text.startswith("-") and re.fullmatch(r"[A-Za-z]+", args[0].text):
-        args[0] = call.literal("-" + args[0].text)  # old style: `tar xzf a.tgz`
-    p = parse(args, Spec(short_values="fCTXbFgKLNV", longs=(
-        "file=", "directory=", "extract", "get", "create", "append", "update", "list", "delete", "files-from=",
-        "exclude=", "exclude-from=", "strip-components=", "transform=", "xform=", "gzip", "bzip2", "xz", "zstd",
-        "verbose", "keep-old-files", "skip-old-files", "overwrite", "remove-files", "to-stdout", "use-compress-program=")))
-    archive = p.value("f", "file")
-    into = call.literal(p.value("C", "directory") or ".")
-    if p.has("x", "extract", "get") and not p.has("O", "to-stdout"):
-        if archive and archive != "-":
-            call.need(call.literal(archive), "tar: {}: Cannot open: No such file or directory")
-        members = p.operands
-        if members:
-            for member in members:
-                placed = call.joined(into, member, keep_path=True)
-                call.create_parents(placed)
-                call.write(placed, "overwritten", tree=True)
-        else:
-            call.write(into, "overwritten", tree=True, pattern=True)
-    elif p.has("c", "create", "r", "append", "u", "update") and archive and archive != "-":
-        call.write(call.literal(archive), "overwritten" if p.has("c", "create") else "modified")
-    elif p.has("delete") and archive:
-        call.effect("modified", call.literal(archive))
-    if p.has("remove-files"):
-        for member in p.operands:
-            call.effect("deleted", member, tree=True)
-
-
-@handles("unzip")
-def _unzip(call: Call) -> None:
-    p = parse(call.args, Spec(short_values="dxP", permute=False))
-    if p.has("l", "t", "v", "p", "Z"):
-        return
-    into = call.literal(p.value("d") or ".")
-    call.write(into, "overwritten", tree=True, pattern=True)
-
-
-@handles("gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "compress")
-def _compressors(call: Call) -> None:
-    p = parse(call.args, Spec(short_values="S", longs=("stdout", "to-stdout", "keep", "decompress", "uncompress", "force",
-                                                         "suffix=", "list", "test", "rm", "recursive")))
-    if p.has("c", "stdout", "to-stdout", "l", "list", "t", "test"):
-        return
-    decompress = p.has("d", "decompress", "uncompress") or call.program.startswith("un") or call.program == "gunzip"
-    suffix = p.value("S", "suffix") or {"gzip": ".gz", "gunzip": ".gz", "bzip2": ".bz2", "bunzip2": ".bz2",
-                                         "xz": ".xz", "unxz": ".xz", "zstd": ".zst", "unzstd": ".zst"}.get(call.program, ".Z")
-    keep = p.has("k", "keep") or (call.program in ("zstd", "unzstd") and not p.has("rm"))
-    if p.has("r", "recursive"):  # every file under each folder is replaced by its (de)compressed form
-        for operand in p.operands:
-            call.effect("overwritten", operand, tree=True)
-        return
-    for operand in p.operands:
-        if not operand.literal:
-            call.effect("created", operand, pattern=True)
-            continue
-        if decompress:
-            name = operand.text[: -len(suffix)] if operand.text.endswith(suffix) else operand.text + ".out"
-            out = call.literal(name)
-        else:
-            out = call.value_after(operand, "", suffix=suffix)
-        call.write(out, "overwritten")
-        if not keep:
-            call.effect("deleted", operand)
 
 
 @handles("mktemp")
@@ -438,92 +304,9 @@ def _patch(call: Call) -> None:
         call.opaque("stdin-arguments", call.text, "patch reads which files to change from the patch itself")
 
 
-# --- the network -------------------------------------------------------------------------------
-@handles("curl")
-def _curl(call: Call) -> None:
-    p = parse(call.args, Spec(short_values="odFTuHXAeErbcCKmwxyYzQtU", longs=(
-        "output=", "data=", "data-binary=", "data-raw=", "data-ascii=", "data-urlencode=", "form=", "form-string=",
-        "upload-file=", "user=", "header=", "request=", "user-agent=", "referer=", "cookie=", "cookie-jar=",
-        "config=", "max-time=", "connect-timeout=", "proxy=", "url=", "remote-name", "remote-name-all", "json=",
-        "output-dir=", "write-out=", "retry=", "dump-header=", "trace=", "trace-ascii=", "location", "silent",
-        "show-error", "fail", "insecure", "include", "head", "get", "compressed", "create-dirs")))
-    urls = [arg.text for arg in p.operands] + [value for value in p.flags.get("url", [])]
-    host = _host(urls[0]) if urls else ""
-    sent = [*p.flags.get("d", []), *p.flags.get("data", []), *p.flags.get("data-binary", []),
-            *p.flags.get("data-urlencode", []), *p.flags.get("json", []), *p.flags.get("F", []), *p.flags.get("form", [])]
-    files = [value.split("@", 1)[1].split(";")[0] for value in sent if "@" in value and not value.startswith("@-")]
-    files += [value for value in (*p.flags.get("T", []), *p.flags.get("upload-file", [])) if value != "-"]
-    for name in files:
-        call.network("upload", host, call.literal(name))
-    if sent and not files:
-        call.network("upload", host)
-    call.network("download", host)
-    for output in (*p.flags.get("o", []), *p.flags.get("output", [])):
-        if output != "-":
-            call.write(call.literal(output), "overwritten")
-    if p.has("O", "remote-name", "remote-name-all"):
-        for url in urls:
-            name = url.split("?")[0].rstrip("/").rsplit("/", 1)[-1]
-            if name:
-                call.write(call.literal(name), "overwritten")
-    for jar in (*p.flags.get("c", []), *p.flags.get("cookie-jar", []), *p.flags.get("D", []), *p.flags.get("dump-header", [])):
-        if jar != "-":
-            call.write(call.literal(jar), "overwritten")
-
-
-@handles("wget")
-def _wget(call: Call) -> None:
-    p = parse(call.args, Spec(short_values="OoaPTtUeBiDAR", longs=(
-        "output-document=", "output-file=", "append-output=", "directory-prefix=", "post-file=", "post-data=",
-        "body-file=", "body-data=", "method=", "header=", "user-agent=", "input-file=", "tries=", "timeout=",
-        "recursive", "mirror", "quiet", "no-verbose", "continue", "spider", "no-clobber")))
-    host = _host(p.operands[0].text) if p.operands else ""
-    for name in (*p.flags.get("post-file", []), *p.flags.get("body-file", [])):
-        call.network("upload", host, call.literal(name))
-    if p.has("post-data", "body-data"):
-        call.network("upload", host)
-    call.network("download", host)
-    if p.has("spider"):
-        return
-    document = p.value("O", "output-document")
-    prefix = p.value("P", "directory-prefix") or "."
-    if document is not None:
-        if document != "-":
-            call.write(call.literal(document), "overwritten")
-    elif p.has("r", "recursive", "m", "mirror"):
-        call.write(call.literal(prefix), "overwritten", tree=True, pattern=True)
-    else:
-        for url in p.operands:
-            name = url.text.split("?")[0].rstrip("/").rsplit("/", 1)[-1] or "index.html"
-            call.write(call.joined(call.literal(prefix), call.literal(name)), "created")
-
-
-@handles("scp", "sftp")
-def _scp(call: Call) -> None:
-    p = parse(call.args, Spec(short_values="cFiJlopPSDX"))
-    if len(p.operands) < 2:
-        call.network("upload", p.operands[0].text if p.operands else "")
-        return
-    *sources, target = p.operands
-    remote = re.compile(r"^([^/:]+@)?[\w.-]+:")
-    for source in sources:
-        if remote.match(target.text) and not remote.match(source.text):
-            call.network("upload", target.text, source)
-        elif remote.match(source.text):
-            call.network("download", source.text)
-    if not remote.match(target.text):
-        call.write(target, "overwritten", tree=p.has("r"))
-
-
-@handles("ssh", "nc", "ncat", "netcat", "socat", "telnet", "ftp")
-def _remote(call: Call) -> None:
-    p = parse(call.args, Spec(short_values="bcDEeFIiJLlmOopQRSWwps", permute=False))
-    host = p.rest[0].text if p.rest else ""
-    call.network("upload", host, call.stdin.path)
-    if call.program == "ssh" and len(p.rest) > 1:
-        call.opaque("code", " ".join(a.text for a in p.rest[1:]), f"a command run on {host}, not here")
-
-
-def _host(url: str) -> str:
-    match = re.match(r"^(?:[a-z][\w+.-]*://)?(?:[^@/]*@)?([^/:?#]+)", url)
-    return match.group(1) if match else url
+def _backup_name(call: Call, p, destination: Value) -> Value:
+    """The backup GNU cp, mv, install and ln make: FILE~ (or --suffix), or FILE.~N~ when numbered."""
+    control = p.value("backup") or ""
+    if control in ("t", "numbered"):
+        return Value(destination.text + ".~*~", literal=False, glob=True, prefix=destination.text + ".~")
+    return call.value_after(destination, "", suffix=p.value("S", "suffix") or "~")

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from .effects import Where
+from .grammar import node_text
 
 _SPECIAL_PARAMETERS = set("0123456789@*#?$!-_")
 
@@ -95,7 +96,7 @@ Piece = tuple[str, str]
 
 
 def _parts(node: Node, scope: Scope, on_sub: OnSubstitution, quoted: bool) -> list[Piece]:
-    kind, text = node.type, _text(node)
+    kind, text = node.type, node_text(node)
     if kind in ("word", "number", "variable_name", "extglob_pattern"):
         if quoted:
             return [(text, "lit")]
@@ -108,7 +109,7 @@ def _parts(node: Node, scope: Scope, on_sub: OnSubstitution, quoted: bool) -> li
         pieces: list[Piece] = []
         for child in node.named_children:
             if child.type == "string_content":
-                pieces.append((re.sub(r'\\([$`"\\\n])', r"\1", _text(child)), "lit"))
+                pieces.append((re.sub(r'\\([$`"\\\n])', r"\1", node_text(child)), "lit"))
             else:
                 pieces.extend(_parts(child, scope, on_sub, quoted=True))
         return pieces or [("", "lit")]
@@ -120,13 +121,13 @@ def _parts(node: Node, scope: Scope, on_sub: OnSubstitution, quoted: bool) -> li
             pieces.extend(_parts(child, scope, on_sub, quoted))
         return pieces
     if kind == "simple_expansion":
-        name = _text(node)[1:]
+        name = node_text(node)[1:]
         return [_variable(name, text, scope, quoted)]
     if kind == "expansion":
         names = [child for child in node.named_children if child.type == "variable_name"]
         simple = len(node.named_children) == 1 and names
         if simple:
-            return [_variable(_text(names[0]), text, scope, quoted)]
+            return [_variable(node_text(names[0]), text, scope, quoted)]
         return [(text, "unknown")]
     if kind in ("command_substitution", "process_substitution"):
         on_sub(node, scope)
@@ -224,6 +225,3 @@ def _ansi_c(body: str) -> str:
     except (UnicodeDecodeError, ValueError):
         return body
 
-
-def _text(node: Node) -> str:
-    return node.text.decode("utf-8", errors="replace") if node.text is not None else ""

@@ -1,0 +1,125 @@
+"""The network: what curl, wget, scp, rsync, ssh and nc download, upload and write (their manuals).
+An upload names the local file it sends; a remote path is a host, never a local effect."""
+
+from __future__ import annotations
+
+import re
+
+from .call import Call
+from .options import Spec, parse
+from .registry import handles
+
+
+@handles("rsync")
+def _rsync(call: Call) -> None:
+    p = parse(call.args, Spec(short_values="eBfT", longs=(
+        "rsh=", "exclude=", "include=", "exclude-from=", "include-from=", "filter=", "files-from=", "delete",
+        "delete-before", "delete-during", "delete-after", "delete-excluded", "remove-source-files", "backup",
+        "backup-dir=", "suffix=", "chmod=", "chown=", "temp-dir=", "compare-dest=", "link-dest=", "copy-dest=",
+        "rsync-path=", "password-file=", "port=", "timeout=", "max-size=", "min-size=", "bwlimit=", "log-file=",
+        "partial-dir=", "out-format=", "dry-run", "archive", "recursive", "verbose", "compress", "progress")))
+    if p.has("n", "dry-run") or len(p.operands) < 2:
+        return
+    *sources, target = p.operands
+    remote = re.compile(r"^([^/:]+@)?[\w.-]+:|^rsync://")
+    for source in sources:
+        if remote.match(source.text):
+            call.network("download", source.text)
+        elif remote.match(target.text):
+            call.network("upload", target.text, source)
+        if p.has("remove-source-files") and not remote.match(source.text):
+            call.effect("deleted", source, tree=True)
+    if not remote.match(target.text):
+        call.write(target, "overwritten", tree=True)
+        if p.has("delete", "delete-before", "delete-during", "delete-after", "delete-excluded"):
+            call.effect("deleted", target, tree=True, pattern=True)
+
+
+@handles("curl")
+def _curl(call: Call) -> None:
+    p = parse(call.args, Spec(short_values="odFTuHXAeErbcCKmwxyYzQtU", longs=(
+        "output=", "data=", "data-binary=", "data-raw=", "data-ascii=", "data-urlencode=", "form=", "form-string=",
+        "upload-file=", "user=", "header=", "request=", "user-agent=", "referer=", "cookie=", "cookie-jar=",
+        "config=", "max-time=", "connect-timeout=", "proxy=", "url=", "remote-name", "remote-name-all", "json=",
+        "output-dir=", "write-out=", "retry=", "dump-header=", "trace=", "trace-ascii=", "location", "silent",
+        "show-error", "fail", "insecure", "include", "head", "get", "compressed", "create-dirs")))
+    urls = [arg.text for arg in p.operands] + [value for value in p.flags.get("url", [])]
+    host = _host(urls[0]) if urls else ""
+    sent = [*p.flags.get("d", []), *p.flags.get("data", []), *p.flags.get("data-binary", []),
+            *p.flags.get("data-urlencode", []), *p.flags.get("json", []), *p.flags.get("F", []), *p.flags.get("form", [])]
+    files = [value.split("@", 1)[1].split(";")[0] for value in sent if "@" in value and not value.startswith("@-")]
+    files += [value for value in (*p.flags.get("T", []), *p.flags.get("upload-file", [])) if value != "-"]
+    for name in files:
+        call.network("upload", host, call.literal(name))
+    if sent and not files:
+        call.network("upload", host)
+    call.network("download", host)
+    for output in (*p.flags.get("o", []), *p.flags.get("output", [])):
+        if output != "-":
+            call.write(call.literal(output), "overwritten")
+    if p.has("O", "remote-name", "remote-name-all"):
+        for url in urls:
+            name = url.split("?")[0].rstrip("/").rsplit("/", 1)[-1]
+            if name:
+                call.write(call.literal(name), "overwritten")
+    for jar in (*p.flags.get("c", []), *p.flags.get("cookie-jar", []), *p.flags.get("D", []), *p.flags.get("dump-header", [])):
+        if jar != "-":
+            call.write(call.literal(jar), "overwritten")
+
+
+@handles("wget")
+def _wget(call: Call) -> None:
+    p = parse(call.args, Spec(short_values="OoaPTtUeBiDAR", longs=(
+        "output-document=", "output-file=", "append-output=", "directory-prefix=", "post-file=", "post-data=",
+        "body-file=", "body-data=", "method=", "header=", "user-agent=", "input-file=", "tries=", "timeout=",
+        "recursive", "mirror", "quiet", "no-verbose", "continue", "spider", "no-clobber")))
+    host = _host(p.operands[0].text) if p.operands else ""
+    for name in (*p.flags.get("post-file", []), *p.flags.get("body-file", [])):
+        call.network("upload", host, call.literal(name))
+    if p.has("post-data", "body-data"):
+        call.network("upload", host)
+    call.network("download", host)
+    if p.has("spider"):
+        return
+    document = p.value("O", "output-document")
+    prefix = p.value("P", "directory-prefix") or "."
+    if document is not None:
+        if document != "-":
+            call.write(call.literal(document), "overwritten")
+    elif p.has("r", "recursive", "m", "mirror"):
+        call.write(call.literal(prefix), "overwritten", tree=True, pattern=True)
+    else:
+        for url in p.operands:
+            name = url.text.split("?")[0].rstrip("/").rsplit("/", 1)[-1] or "index.html"
+            call.write(call.joined(call.literal(prefix), call.literal(name)), "created")
+
+
+@handles("scp", "sftp")
+def _scp(call: Call) -> None:
+    p = parse(call.args, Spec(short_values="cFiJlopPSDX"))
+    if len(p.operands) < 2:
+        call.network("upload", p.operands[0].text if p.operands else "")
+        return
+    *sources, target = p.operands
+    remote = re.compile(r"^([^/:]+@)?[\w.-]+:")
+    for source in sources:
+        if remote.match(target.text) and not remote.match(source.text):
+            call.network("upload", target.text, source)
+        elif remote.match(source.text):
+            call.network("download", source.text)
+    if not remote.match(target.text):
+        call.write(target, "overwritten", tree=p.has("r"))
+
+
+@handles("ssh", "nc", "ncat", "netcat", "socat", "telnet", "ftp")
+def _remote(call: Call) -> None:
+    p = parse(call.args, Spec(short_values="bcDEeFIiJLlmOopQRSWwps", permute=False))
+    host = p.rest[0].text if p.rest else ""
+    call.network("upload", host, call.stdin.path)
+    if call.program == "ssh" and len(p.rest) > 1:
+        call.opaque("code", " ".join(a.text for a in p.rest[1:]), f"a command run on {host}, not here")
+
+
+def _host(url: str) -> str:
+    match = re.match(r"^(?:[a-z][\w+.-]*://)?(?:[^@/]*@)?([^/:?#]+)", url)
+    return match.group(1) if match else url

@@ -1,0 +1,42 @@
+"""What is known of each program name: the handlers that read a program's arguments, and the
+families the launchers treat alike (read-only programs, shells, interpreters, privilege)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .call import Call
+
+Handler = Callable[[Call], None]
+HANDLERS: dict[str, Handler] = {}
+
+# Programs that read, print or compute and change no file (their file-writing options are handled
+# by the handlers below, not here).
+READ_ONLY = frozenset("""
+    cat tac nl head tail less more wc grep egrep fgrep rg ag ack ls dir vdir tree stat file du df echo printf pwd
+    true false test [ [[ : which whereis type hash id whoami groups uname hostname date cal uptime ps pgrep pstree
+    top htop free lsof printenv locale basename dirname realpath readlink cmp diff diff3 comm md5sum sha1sum sha256sum
+    sha512sum b2sum cksum sum base32 base64 od xxd hexdump strings cut paste join fold fmt column colrm expand
+    unexpand tr rev seq yes sleep jq yq man info help history alias unalias jobs fg bg wait read exit return shift
+    set shopt trap ulimit umask getconf nproc lscpu lsblk ip ss netstat ping dig nslookup host whatis apropos look
+    numfmt factor expr bc dc tput clear reset stty tty logname users who w last iconv nm objdump ldd size readelf
+""".split())
+# Interpreters whose inline code (`-c`, `-e`) is a program of its own: opaque, and it could do anything.
+INTERPRETERS = {
+    "python": ("c",), "python2": ("c",), "python3": ("c",), "pypy": ("c",), "pypy3": ("c",),
+    "node": ("e", "p", "eval", "print"), "nodejs": ("e", "p", "eval", "print"), "deno": ("eval",),
+    "bun": ("e", "eval"), "perl": ("e", "E"), "ruby": ("e",), "php": ("r",), "lua": ("e",),
+    "Rscript": ("e",), "osascript": ("e",), "pwsh": ("c", "Command", "command"), "powershell": ("c", "Command"),
+    "tclsh": (), "julia": ("e", "eval"),
+}
+SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox-sh", "fish", "csh", "tcsh"})
+PRIVILEGE = frozenset({"sudo", "su", "doas", "pkexec", "runuser", "run0"})
+
+
+def handles(*names: str) -> Callable[[Handler], Handler]:
+    """Register a handler for these program names (a module of handlers is imported by the launchers)."""
+    def register(handler: Handler) -> Handler:
+        for name in names:
+            HANDLERS[name] = handler
+        return handler
+    return register

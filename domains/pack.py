@@ -91,6 +91,9 @@ class _Manifest(BaseModel):
     observation_format: str = Field(min_length=1)
     action_example: str = ""
     wrapped_observation: bool = False
+    # The environment itself may write Markdown (a page): otherwise fences and labels around an
+    # observation are the model's, and the parser takes them off.
+    observation_markdown: bool = False
     observation_end: Structure = "turn"
     initial_state: str = ""
     sampling: _Sampling = Field(default_factory=_Sampling)
@@ -140,6 +143,7 @@ class DomainPack:
     observation_format: str
     wrapped_observation: bool
     initial_state: str
+    observation_markdown: bool = False
     observation_end: Structure = "turn"
     action_example: str = ""
     examples: tuple[Example, ...] = ()
@@ -167,6 +171,7 @@ class DomainPack:
             "action_example": self.action_example,
             "observation_format": self.observation_format,
             "observation_wrapped_in_predicted_observation_tags": self.wrapped_observation,
+            "observation_may_be_markdown": self.observation_markdown,
             "observation_ends_at": self.observation_end,
             "needs_tool_definitions": self.takes_tool_definitions,
             "initial_state": self.initial_state,
@@ -222,6 +227,7 @@ def load_pack(
         action_format=manifest.action_format,
         observation_format=manifest.observation_format,
         wrapped_observation=manifest.wrapped_observation,
+        observation_markdown=manifest.observation_markdown,
         observation_end=manifest.observation_end,
         initial_state=manifest.initial_state,
         action_example=manifest.action_example,

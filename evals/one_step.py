@@ -56,7 +56,7 @@ async def predict_sample(engine: Engine, pack: DomainPack, sample: BenchSample, 
     request = GenerationRequest(tuple(sample.messages(system)), sampling, end_rule=end_rule, thinking_budget=thinking_budget)
     completion = await engine.generate(request, Priority.PLAN)
     reply = completion.text[: completion.end.at] if completion.end is not None else completion.text
-    predicted = parse_reply(reply, pack.wrapped_observation)
+    predicted = parse_reply(reply, pack.wrapped_observation, pack.observation_markdown)
     truth = parse_reply(sample.truth, pack.wrapped_observation).observation or sample.truth
     scores = score(predicted.observation, truth, pack)
     verdict, judge_error = None, None

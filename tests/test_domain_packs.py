@@ -366,3 +366,47 @@ def test_a_later_step_extends_the_earlier_prompt(packs, name):
     step2 = render_messages(pack, [Turn(first.action, first.observation)], second.action)
     assert step2[: len(step1)] == step1
     assert re.match(r"### Turn 2\b", step2[-1]["content"])
+
+
+# --- an observation holds only what the environment shows ----------------------------------------
+PLANTED = {  # what an environment shows, per domain, and what a model wrapped it in
+    "terminal": "dev@sandbox:~/project$ ls\nREADME.md  main.py\ndev@sandbox:~/project$",
+    "swe": "   1\tdef total(items):\n   2\t    return sum(items)",
+    "mcp": '{"content": [{"type": "text", "text": "3 issues"}]}',
+    "search": "# Release notes\n\n```python\nprint('hi')\n```",
+    "android": "[0] FrameLayout\n  [1] Button 'OK'",
+    "web": "RootWebArea 'Shop'\n  [a51] button 'Buy'",
+    "os": "desktop-frame\n  push-button 'Save'",
+}
+
+
+def _wrapped_in_markdown(observation: str) -> list[str]:
+    return [
+        f"**Screen after Action:**\n{observation}",
+        f"```plaintext\n{observation}\n```",
+        f"**Result:**\n```\n{observation}\n```\nThe command lists the folder, as expected.",
+        f"```\n{observation}",  # the end rule cut the reply before the fence closed
+    ]
+
+
+@pytest.mark.parametrize("name", sorted(PLANTED))
+def test_markdown_around_a_plain_observation_is_not_the_environments(name):
+    pack = builtin_domains()[name]
+    shown = PLANTED[name]
+    for reply in _wrapped_in_markdown(shown):
+        if pack.wrapped_observation:
+            reply = f"<predicted_observation>\n{reply}\n</predicted_observation>"
+        parsed = parse_reply(reply, pack.wrapped_observation, pack.observation_markdown)
+        if pack.observation_markdown:  # a page or a tool's text may be Markdown: only a whole fence is taken off
+            if not reply.startswith("```\n"):  # an unclosed fence before a page that ends in one is ambiguous
+                assert shown in parsed.observation
+        else:
+            assert parsed.observation == shown and parsed.trimmed, (name, reply, parsed)
+    unwrapped = parse_reply(shown, pack.wrapped_observation, pack.observation_markdown)
+    if not pack.wrapped_observation:
+        assert unwrapped.observation == shown and not unwrapped.trimmed  # Markdown inside the output stays
+
+
+def test_a_reply_of_nothing_but_fences_is_no_observation():
+    parsed = parse_reply("```\n```\n```plaintext\n```\n", wrapped=False, markdown=False)
+    assert parsed.observation == "" and "no observation" in parsed.parse_error

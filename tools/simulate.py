@@ -151,7 +151,8 @@ async def predict(
         observation=observation,
         effects=effects,
         parse_error=parsed.parse_error,
-        raw=completion.text if parsed.parse_error or cut.strip() or observation != parsed.observation else None,
+        raw=completion.text if parsed.parse_error or parsed.trimmed or cut.strip() or observation != parsed.observation
+        else None,
         reasoning=parsed.reasoning if include_reasoning else None,
         truncated=completion.finish_reason == "length",
         usage=_usage(*spent[:-1], completion, effects_completion),
@@ -195,7 +196,8 @@ async def _observe(ctx: ToolContext, scene: Scene, history: Sequence[Turn], acti
     )
     completion = await _engine_call(ctx.engine.generate(request, priority, ctx.queue_timeout))
     reply = completion.text[: completion.end.at] if completion.end is not None else completion.text
-    return _Asked(messages, completion, reply, parse_reply(reply, pack.wrapped_observation), note)
+    return _Asked(messages, completion, reply, parse_reply(reply, pack.wrapped_observation, pack.observation_markdown),
+                  note)
 
 
 def _effects_of_command(semantics: Semantics, observation: str, screen: Effects, missing: Sequence[Requirement]) -> Effects:

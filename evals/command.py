@@ -42,7 +42,7 @@ def add_eval_parser(commands: argparse._SubParsersAction, model_flags: argparse.
     )
     drift.add_argument("scenarios", nargs="?", type=Path, help="a scenarios JSONL file (default: the shipped set)")
     drift.add_argument("--live", action="store_true", help="run the commands in a fresh sandbox now instead of using "
-                       "the recorded reality")
+                       "the recorded reality (a scenario that records none always runs live)")
     drift.add_argument("--anchor-every", type=_positive, default=2, help="anchored mode: record reality every K steps (2)")
     drift.add_argument("--diverge-below", type=float, default=0.6,
                        help="a step diverges when its output similarity is below this, or success/failure disagree (0.6)")
@@ -140,7 +140,7 @@ async def _drift(args, settings, model, domains) -> int:
 
     from ..server.runtime import build_context
     from ..store import Store
-    from .drift import drift_markdown, load_scenarios, run_for_real, simulate_modes, summarize_drift
+    from .drift import drift_markdown, load_scenarios, recorded, run_for_real, simulate_modes, summarize_drift
     from .make_scenarios import SHIPPED
     from .one_step import progress_line
 
@@ -150,8 +150,9 @@ async def _drift(args, settings, model, domains) -> int:
     except (OSError, ValueError) as exc:
         print(f"agentworld-mcp: {exc}", file=sys.stderr)
         return 2
-    if args.live:
-        scenarios = [run_for_real(scenario) for scenario in scenarios]
+    # --live runs every scenario in the sandbox now; a scenario with no recorded reality always does.
+    unrecorded = sum(not recorded(scenario) for scenario in scenarios)
+    scenarios = [run_for_real(scenario) if args.live or not recorded(scenario) else scenario for scenario in scenarios]
     store = Store(Path(tempfile.mkdtemp(prefix="agentworld-drift-")) / "worlds.sqlite3")  # worlds of this run only
     ctx = build_context(settings.model_copy(update={"result_cache": 0}), model, domains, store=store, keep_jobs=False)
     sampling = {"temperature": 0, "max_tokens": args.max_tokens, "seed": 0}
@@ -165,7 +166,9 @@ async def _drift(args, settings, model, domains) -> int:
     finally:
         ctx.engine.close()
     about = {"model": {"name": described.name, "file": described.file}, "scenarios_file": str(path),
-             "reality": "live sandbox" if args.live else "recorded", "anchor_every": args.anchor_every,
+             "reality": "live sandbox" if args.live or unrecorded == len(scenarios) else
+             f"recorded ({unrecorded} scenarios without it ran live)" if unrecorded else "recorded",
+             "anchor_every": args.anchor_every,
              "diverge_below": args.diverge_below, "sampling": sampling, "effects": settings.effects}
     report = summarize_drift(per_scenario, about)
     return _publish(args.out, "drift", report, drift_markdown(report))

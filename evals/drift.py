@@ -53,6 +53,8 @@ class StepScore:
     outcome_agrees: bool
     diverged: bool
     predicted_output: str
+    real_output: str = ""  # what the sandbox printed: the figure compares these two
+    real_status: int | None = None
 
 
 def load_scenarios(path: Path) -> list[Scenario]:
@@ -67,7 +69,16 @@ def load_scenarios(path: Path) -> list[Scenario]:
                 tuple(Executed(**step) for step in data.get("real", [])), str(data.get("initial_prompt", ""))))
         except (ValueError, KeyError, TypeError) as exc:
             raise ValueError(f"{path}:{number}: a scenario needs id and actions (and real: output, status, prompt) ({exc})") from None
+        if not scenarios[-1].actions:
+            raise ValueError(f"{path}:{number}: scenario {scenarios[-1].id!r} has no actions")
+    if not scenarios:
+        raise ValueError(f"{path}: no scenarios; each line is {{\"id\", \"task\", \"actions\": [...], \"real\": [...]}}")
     return scenarios
+
+
+def recorded(scenario: Scenario) -> bool:
+    """Reality is recorded for every action (otherwise the scenario runs live in the sandbox)."""
+    return len(scenario.real) >= len(scenario.actions)
 
 
 def run_for_real(scenario: Scenario, step_timeout: float = 10.0) -> Scenario:
@@ -112,7 +123,7 @@ def score_step(step: int, prediction: Prediction, command: str, real: Executed, 
     if succeeded is None:
         succeeded = first_error_line(output, markers) is None
     agrees = succeeded == (real.status == 0)
-    return StepScore(step, close, agrees, close < diverge_below or not agrees, output)
+    return StepScore(step, close, agrees, close < diverge_below or not agrees, output, real.output, real.status)
 
 
 def _initial_state(scenario: Scenario) -> str:
@@ -146,7 +157,7 @@ async def _scored(ctx: ToolContext, request: SimulateRequest, step: int, action:
     try:
         prediction = await simulate_action(ctx, request)
     except ToolError as exc:
-        return StepScore(step, 0.0, False, True, f"[no prediction: {exc}]")
+        return StepScore(step, 0.0, False, True, f"[no prediction: {exc}]", real.output, real.status)
     return score_step(step, prediction, action, real, markers, diverge_below)
 
 
@@ -190,8 +201,15 @@ def drift_markdown(report: dict[str, Any]) -> str:
     lines = ["| mode | steps | similarity | exit agreement | diverged steps | diverged by step 1, 2, ... |", "|---|---|---|---|---|---|"]
     for mode, f in report["modes"].items():
         curve = ", ".join("" if v is None else f"{v:.2f}" for v in f["diverged_by_step"])
-        lines.append(f"| {mode} | {f['steps']} | {f['similarity']:.3f} | {f['outcome_agreement']:.3f} | {f['diverged_steps']:.3f} | {curve} |")
+        lines.append(f"| {mode} | {f['steps']} | {_figure(f['similarity'])} | {_figure(f['outcome_agreement'])} | "
+                     f"{_figure(f['diverged_steps'])} | {curve} |")
     gain = report["anchoring"]
-    lines.append(f"\nAnchored vs closed loop: similarity {gain['similarity_gain']:+.3f}, "
-                 f"diverged steps {-gain['diverged_steps_reduction']:+.3f} (every {report['anchor_every']} steps recorded from reality).")
+    reduction = gain["diverged_steps_reduction"]
+    lines.append(f"\nAnchored vs closed loop: similarity {_figure(gain['similarity_gain'], '+.3f')}, "
+                 f"diverged steps {_figure(None if reduction is None else -reduction, '+.3f')} "
+                 f"(every {report['anchor_every']} steps recorded from reality).")
     return "\n".join(lines)
+
+
+def _figure(value: float | None, spec: str = ".3f") -> str:
+    return "–" if value is None else format(value, spec)

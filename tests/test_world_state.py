@@ -68,6 +68,12 @@ async def test_state_check_off_leaves_the_prediction_alone_and_warn_only_warns(t
 
     history = [{"action": "rm a.txt", "observation": "dev@sandbox:~/project$ rm a.txt\ndev@sandbox:~/project$"}]
     request = SimulateRequest(domain="terminal", action="cat a.txt", history=history, state=WORKSPACE, **QUICK)
+    ctx = dataclasses.replace(tool_context, state_check="correct", jobs=None)
+    corrected = await simulate_action(ctx, request)
+    assert _shows(corrected.observation, "cat: a.txt: No such file or directory")
+    if corrected.usage.reasked:  # two observation replies and the effects reply, each counted once
+        assert corrected.usage.completion_tokens >= corrected.usage.effects_tokens + 2
+        assert corrected.usage.stopped_at is None or isinstance(corrected.usage.stopped_at, str)
     for mode in ("off", "warn"):
         ctx = dataclasses.replace(tool_context, state_check=mode, jobs=None)
         prediction = await simulate_action(ctx, request)

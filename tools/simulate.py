@@ -155,7 +155,7 @@ async def predict(
         else None,
         reasoning=parsed.reasoning if include_reasoning else None,
         truncated=completion.finish_reason == "length",
-        usage=_usage(*spent[:-1], completion, effects_completion),
+        usage=_usage(completion, effects_completion, [c for c in spent if c is not completion]),
         model=ModelInfo(
             name=model.name, file=model.file, architecture=model.architecture, quantization=model.quantization
         ),
@@ -248,9 +248,9 @@ def _sampling_for(ctx: ToolContext, pack: DomainPack, overrides: SamplingOverrid
     )
 
 
-def _usage(*completions: Completion | None) -> Usage:
-    done = [c for c in completions if c is not None]
-    effects = completions[1] if len(completions) > 1 else None
+def _usage(observation: Completion, effects: Completion | None, earlier: Sequence[Completion] = ()) -> Usage:
+    """One prediction's usage: its observation reply, the effects reply, and replies it asked again for."""
+    done = [*earlier, observation, *([effects] if effects is not None else [])]
     return Usage(
         prompt_tokens=sum(c.prompt_tokens for c in done),
         reused_prompt_tokens=sum(c.reused_tokens for c in done),
@@ -258,10 +258,10 @@ def _usage(*completions: Completion | None) -> Usage:
         effects_tokens=effects.completion_tokens if effects else 0,
         queue_seconds=round(sum(c.queue_seconds for c in done), 4),
         generation_seconds=round(sum(c.generation_seconds for c in done), 4),
-        cached=bool(done) and all(c.cached for c in done),
+        cached=all(c.cached for c in done),
         reasoning_tokens=sum(c.reasoning_tokens for c in done),
         thinking_cut=any(c.thinking_cut for c in done),
-        stopped_at=done[0].end.reason if done and done[0].end is not None else None,
+        stopped_at=observation.end.reason if observation.end is not None else None,
     )
 
 

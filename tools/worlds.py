@@ -19,12 +19,12 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from ..domains import Turn
 from ..store import StepRow, Store, WorldRow
-from .tracking import Tracker
 from .context import ToolContext
 from .inputs import Scene, normalized_action, validated_history, validated_scene
 from .requests import WorldRequest
 from .constraints import ConstraintResult
 from .results import Drift, Prediction, RecordResult, WorldStep, WorldView
+from .tracking import Tracker
 
 _MAX_COMPARED_CHARS = 20_000  # difflib is quadratic; drift over the first 20k characters is plenty
 _MAX_DIFF_LINES = 24

@@ -101,7 +101,7 @@ class FileTree:
             if effect.kind in ("deleted", "moved-from"):
                 self.mark(effect.path, "absent")
             elif effect.kind in ("git-clean", "git-discard", "modified") and effect.tree:
-                self._forget_under(effect.path, keep_root=True)
+                self._forget_under(effect.path, contents_unknown=True)
             elif effect.kind == "created" and effect.program == "mkdir":
                 if not effect.forced or self.exists(effect.path) is False:  # mkdir -p may meet a full folder
                     self._listed.add(_clean(effect.path))  # a new folder is empty: anything else in it is absent
@@ -141,16 +141,16 @@ class FileTree:
             lines.append("does not exist: " + ", ".join(gone[:MAX_NOTED]) + (" ..." if len(gone) > MAX_NOTED else ""))
         return "\n".join(lines)
 
-    def _forget_under(self, path: str, keep_root: bool = False) -> None:
+    def _forget_under(self, path: str, contents_unknown: bool = False) -> None:
+        """Drop what is known below `path`; `contents_unknown`: its listings no longer hold either."""
         for known in [k for k in self._known if k.startswith(path + "/")]:
             del self._known[known]
-        if keep_root:
-            return
+        if contents_unknown:
+            self._listed = {folder for folder in self._listed if folder != path and not folder.startswith(path + "/")}
 
     def _forget_matching(self, pattern: str) -> None:
-        for known in [k for k in self._known if fnmatch.fnmatchcase(k, pattern) or k.startswith(pattern.rstrip("*") )]:
-            if fnmatch.fnmatchcase(known, pattern):
-                del self._known[known]
+        for known in [k for k in self._known if fnmatch.fnmatchcase(k, pattern)]:
+            del self._known[known]
 
 
 @dataclass

@@ -82,3 +82,9 @@ def test_a_pattern_deletion_forgets_what_it_may_have_removed():
     tree.mark("/w/keep.txt", "file")
     state.step(analyze("rm *.tmp", "/w", state=tree), "", real=True)
     assert tree.exists("/w/a.tmp") is None and tree.exists("/w/keep.txt") is True
+
+
+def test_a_failed_command_takes_every_later_step_of_its_chain_with_it():
+    semantics = analyze("rm gone && touch b && touch c; touch d", "/w")
+    left = semantics.without(0)
+    assert [e.path for e in left.effects] == ["/w/d"]  # b waited on rm, c on b; d runs regardless

@@ -205,9 +205,7 @@ def _effects_of_command(semantics: Semantics, observation: str, screen: Effects,
     failed = set(first_failing(missing)) | set(failed_commands(semantics, observation))
     if screen.success is False and len(semantics.programs) == 1:
         failed.add(0)
-    happened = semantics
-    for command in sorted(failed):
-        happened = happened.without(command)
+    happened = semantics.without(*failed)
     error = screen.error or (missing[0].error if missing else None)
     return command_effects(happened, False if failed or missing else screen.success, error)
 
@@ -218,8 +216,7 @@ def parser_effects(
     if ctx.effects == "off" or parse_error is not None:
         return Effects(success=None, source="none")
     # A screen-like observation repeats the previous one; only what is new belongs to this action.
-    new_part = observation[len(previous.rstrip()) :] if previous.strip() and observation.startswith(previous.rstrip()) else observation
-    error = first_error_line(new_part, pack.error_markers)
+    error = first_error_line(new_part(observation, previous), pack.error_markers)
     return Effects(success=False if error else None, error=error, source="parser")
 
 

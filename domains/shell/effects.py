@@ -122,9 +122,12 @@ class Semantics:
                                       command=part.command).as_dict())
         return {**self.as_variables(), "effects": effects}
 
-    def without(self, failed: int) -> Semantics:
-        """The effects if simple command `failed` fails: it and whatever runs only after its success do nothing."""
-        dropped = {failed} | {index for index, needs in self.depends_on.items() if failed in needs}
+    def without(self, *failed: int) -> Semantics:
+        """The effects if these simple commands fail: they, and whatever runs only after one of them
+        (or after a command that itself did not run) succeeded, do nothing."""
+        dropped = set(failed)
+        while grown := {index for index, needs in self.depends_on.items() if needs & dropped} - dropped:
+            dropped |= grown
         return Semantics(
             self.line, self.cwd, self.workspace,
             tuple(e for e in self.effects if e.command not in dropped),

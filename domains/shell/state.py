@@ -34,7 +34,7 @@ class FileTree:
         kind = self._known.get(path)
         if kind is not None:
             return kind != "absent"
-        if any(known.startswith(path + "/") and value != "absent" for known, value in self._known.items()):
+        if self._holds_entries(path):
             return True
         child = path
         for ancestor in _ancestors(path):  # nearest first
@@ -51,7 +51,7 @@ class FileTree:
     def empty(self, path: str) -> bool | None:
         """A folder with no entries (a listing or mkdir showed it so, and nothing came since)."""
         path = _clean(path)
-        if any(known.startswith(path + "/") and kind != "absent" for known, kind in self._known.items()):
+        if self._holds_entries(path):
             return False
         return True if path in self._listed else None
 
@@ -61,8 +61,7 @@ class FileTree:
             present = self.exists(requirement.path)
             return None if present is None else not present
         if requirement.condition == "empty":
-            return None if self.exists(requirement.path) is False else (
-                None if (empty := self.empty(requirement.path)) is None else empty)
+            return None if self.exists(requirement.path) is False else self.empty(requirement.path)
         return self.exists(requirement.path)
 
     def is_dir(self, path: str) -> bool | None:
@@ -72,16 +71,18 @@ class FileTree:
             return kind == "dir"
         if kind == "absent":
             return False
-        if any(known.startswith(path + "/") and value != "absent" for known, value in self._known.items()):
-            return True
-        return None
+        return True if self._holds_entries(path) else None
+
+    def _holds_entries(self, path: str) -> bool:
+        """Something under `path` is known to exist (so `path` is a folder that exists)."""
+        return any(known.startswith(path + "/") and kind != "absent" for known, kind in self._known.items())
 
     # --- learning ----------------------------------------------------------------------------
     def mark(self, path: str, kind: str) -> None:
         path = _clean(path)
         if kind == "absent":
             self._forget_under(path)
-        elif kind != "absent":
+        else:
             for ancestor in _ancestors(path):
                 if self._known.get(ancestor) in ("absent", "file", None):
                     self._known[ancestor] = "dir"
@@ -174,21 +175,20 @@ class WorldState:
         """Apply one step whose screen is `observation`; returns its effects as they happened."""
         if semantics is None:
             return None
-        happened = semantics
-        for command in failed_commands(semantics, observation):
-            happened = happened.without(command)
+        failed = failed_commands(semantics, observation)
+        happened = semantics.without(*failed)
         self.tree.apply(happened)
         if happened.opaque or any(effect.pattern or effect.where == "unknown" for effect in happened.files()):
             self.tree.unsure()
-        if real:
+        if real and not failed:
             self._learn_from_screen(semantics, observation)
-        if semantics.cwd_after and not failed_commands(semantics, observation):
+        if semantics.cwd_after and not failed:
             self.location = self.location.moved_to(semantics.cwd_after)
         return happened
 
     def _learn_from_screen(self, semantics: Semantics, observation: str) -> None:
         """A plain `ls [DIR]` that printed names: those names exist."""
-        if semantics.programs != ("ls",) or semantics.requirements and failed_commands(semantics, observation):
+        if semantics.programs != ("ls",):
             return
         line = semantics.line.strip()
         words = line.split()

@@ -20,7 +20,7 @@ import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 from ..domains import Turn
@@ -182,13 +182,6 @@ async def _judge(ctx: ToolContext, case: GateCase, max_tokens: int) -> Decided:
 def _exit_status(observation: str) -> int | None:
     match = _EXIT_STATUS.search(observation)
     return int(match.group(1) or match.group(2)) if match else None
-
-
-def _outside(entity: str, cwd: str) -> bool:
-    path = PurePosixPath(entity)
-    if ".." in path.parts or entity.startswith("~"):
-        return True
-    return path.is_absolute() and bool(cwd) and not path.is_relative_to(cwd)
 
 
 async def run_gate(ctx: ToolContext, cases: Sequence[GateCase], modes: Sequence[str], max_tokens: int,

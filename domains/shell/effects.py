@@ -21,7 +21,6 @@ GIT_KINDS = ("git-discard",         # uncommitted changes in the work tree are r
              "git-branch-delete",   # a local branch is deleted (branch -d/-D)
              "git-stash-drop",      # stashed changes are dropped (stash drop/clear)
              "git-history-rewrite")  # every commit is rewritten (filter-branch, filter-repo)
-OTHER_KINDS = ("download", "upload", "exec-download", "privilege")
 EffectKind = Literal[
     "created", "appended", "modified", "overwritten", "truncated", "deleted", "permissions", "moved-from", "moved-to",
     "git-discard", "git-clean", "git-force-push", "git-branch-delete", "git-stash-drop", "git-history-rewrite",

@@ -107,11 +107,10 @@ class Reader:
         if kind in ("if_statement", "elif_clause"):
             condition = [child for child in node.children if node.field_name_for_child(node.children.index(child)) == "condition"]
             ends = self.sequence(condition, scope, stdin, redirects)
-            outer, self._after = self._after, self._after | frozenset(ends)
             rest = [child for child in node.named_children if child not in condition and child.type not in ("elif_clause", "else_clause")]
             with self.conditional():
-                self.sequence(rest, scope, stdin, redirects)
-                self._after = outer
+                with self.after_success(ends):
+                    self.sequence(rest, scope, stdin, redirects)
                 for child in node.named_children:
                     if child.type in ("elif_clause", "else_clause"):
                         self.statement(child, scope, stdin, redirects)
@@ -145,17 +144,25 @@ class Reader:
         before = scope.copy()
         left_ends = self.statement(parts[0], scope, stdin, redirects)
         operator = node_text(parts[1]) if len(parts) > 1 else ""
-        outer = self._after
         if len(parts) < 3:
             return left_ends
         if operator == "&&":
-            self._after = outer | frozenset(left_ends)
-            right = self.statement(parts[2], scope, stdin, redirects)
+            with self.after_success(left_ends):
+                right = self.statement(parts[2], scope, stdin, redirects)
         else:  # `a || b`: b runs only when a failed, so a's cd did not happen; whether it runs, the text does not say
             with self.conditional():
                 right = self.statement(parts[2], before, stdin, redirects)
-        self._after = outer
         return right or left_ends
+
+    @contextlib.contextmanager
+    def after_success(self, ends):
+        """Commands read inside run only once these succeeded (`a && b`, an if's condition)."""
+        outer = self._after
+        self._after = outer | frozenset(ends)
+        try:
+            yield
+        finally:
+            self._after = outer
 
     @contextlib.contextmanager
     def conditional(self):
@@ -172,11 +179,8 @@ class Reader:
         program = self.programs[before[-1]] if before else ""
         if node.type == "pipeline" and operator == "|":
             return self.pipeline(node, scope.copy(), Stdin("pipe", from_program=program), redirects)
-        outer = self._after
-        if operator == "&&":
-            self._after = outer | frozenset(before)
-        ends = self.sequence(node.named_children, scope, Stdin(), redirects)
-        self._after = outer
+        with self.after_success(before if operator == "&&" else ()):
+            ends = self.sequence(node.named_children, scope, Stdin(), redirects)
         return ends or before
 
     def pipeline(self, node: Node, scope: Scope, stdin: Stdin, redirects: tuple[Node, ...]) -> list[int]:
@@ -343,9 +347,8 @@ class Reader:
         return inherited
 
     def _substitution(self, node: Node, scope: Scope) -> None:
-        outer = self._after
-        self.sequence(node.named_children, scope.copy(), Stdin(), ())
-        self._after = outer
+        with self.after_success(()):  # a substitution runs before its command, on no condition of its own
+            self.sequence(node.named_children, scope.copy(), Stdin(), ())
 
     def _opaque_at(self, index: int | None, what, text: str, reason: str, risky: bool = False) -> None:
         position = index if index is not None else max(len(self.programs) - 1, 0)

@@ -14,10 +14,9 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .effects import Requirement, Semantics
+from .effects import WRITE_KINDS, Requirement, Semantics
 from .location import Location
 
-_EXISTS_KINDS = ("created", "appended", "modified", "overwritten", "truncated", "moved-to", "permissions")
 _ENTRY = re.compile(r"[^\s]+")
 MAX_NOTED = 24  # entries in the prompt's known-state block
 
@@ -107,7 +106,7 @@ class FileTree:
                 if not effect.forced or self.exists(effect.path) is False:  # mkdir -p may meet a full folder
                     self._listed.add(_clean(effect.path))  # a new folder is empty: anything else in it is absent
                 self.mark(effect.path, "dir")
-            elif effect.kind in _EXISTS_KINDS:
+            elif effect.kind in WRITE_KINDS:  # the path exists after any of these
                 self.mark(effect.path, "exists" if effect.tree else "file")
 
     def unsure(self) -> None:

@@ -15,6 +15,8 @@ DemonstrationsMode = Literal["auto", "on", "off"]
 # A prediction that contradicts the world's known files (cat of a deleted file succeeds): left alone,
 # warned about, or re-asked once and then corrected.
 StateCheckMode = Literal["off", "warn", "correct"]
+# A tool with an output schema: its result is generated under the schema, or freely and then only checked.
+StructuredResultsMode = Literal["constrained", "free"]
 
 
 @dataclass(frozen=True)

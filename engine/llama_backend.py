@@ -247,6 +247,12 @@ class LlamaCppBackend:
         llm = self._llm
         started = time.perf_counter()  # rendering and tokenizing are model work too
         tokens = self.render(request)
+        thinking_open = prompt_opens_thinking(llm.detokenize(tokens[-8:], special=True).decode("utf-8", errors="ignore"))
+        closed_first = ""
+        if thinking_open and request.json_schema is not None:
+            # A grammar from the first token would write the reply inside the open think block: close it first.
+            closed_first = CLOSING
+            tokens = tokens + llm.tokenize(CLOSING.encode("utf-8"), add_bos=False, special=True)
         n_ctx = llm.n_ctx()
         room = n_ctx - len(tokens)
         if room < 16:
@@ -262,7 +268,6 @@ class LlamaCppBackend:
         if not self._read(tokens, min(skip, len(tokens) - 1), should_stop):
             return self._cancelled(tokens, reused, started)
         max_tokens = min(request.sampling.max_tokens, room)
-        thinking_open = prompt_opens_thinking(llm.detokenize(tokens[-8:], special=True).decode("utf-8", errors="ignore"))
         thinking = None
         if request.thinking_budget is not None and request.json_schema is None:
             thinking = ThinkingWatcher(
@@ -280,7 +285,7 @@ class LlamaCppBackend:
             rest, finish, more = self._complete(request, continued, max(1, max_tokens - generated), should_stop, None, end)
             text, generated = text + CLOSING + rest, generated + more
         return Completion(
-            text=text,
+            text=closed_first + text,
             finish_reason=finish,
             prompt_tokens=len(tokens),
             reused_tokens=reused,
@@ -335,7 +340,11 @@ class LlamaCppBackend:
 
         key = json.dumps(schema, sort_keys=True)
         if key not in self._grammars:
-            self._grammars[key] = LlamaGrammar.from_json_schema(key, verbose=False)
+            try:
+                self._grammars[key] = LlamaGrammar.from_json_schema(key, verbose=False)
+            except Exception:  # a schema feature the converter lacks: the caller still validates the reply
+                log.warning("a JSON schema could not become a grammar; this reply is generated without it", exc_info=True)
+                self._grammars[key] = None
         return self._grammars[key]
 
 

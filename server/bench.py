@@ -268,8 +268,8 @@ async def _remote_overhead(remote, base_url: str, calls: int = 30) -> None:
 
 
 async def run_bench(settings: Settings, model: GGUFInfo, sections: set[int] | None = None) -> int:
-    """Sections 1-10 (all by default)."""
-    wanted = sections or set(range(1, 11))
+    """Sections 1-11 (all by default)."""
+    wanted = sections or set(range(1, 12))
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {platform.python_implementation()} {platform.python_version()}")
     print(f"model: {model.name} ({model.quantization}, {model.size_bytes / 1e6:.0f} MB), threads {settings.threads()}, n_ctx {settings.n_ctx}")
     if 1 in wanted:
@@ -284,6 +284,10 @@ async def run_bench(settings: Settings, model: GGUFInfo, sections: set[int] | No
         from .twin.bench import twin_overhead
 
         await twin_overhead()
+    if 11 in wanted:
+        from .twin.bench import schema_refusals
+
+        await schema_refusals()
     return 0
 
 

@@ -104,6 +104,9 @@ def _parser() -> argparse.ArgumentParser:
     group.add_argument("--state-check", choices=["off", "warn", "correct"],
                        help="a prediction that contradicts the world's known files: left alone, warned about, or "
                             "re-asked once and corrected (correct)")
+    group.add_argument("--structured-results", choices=["constrained", "free"],
+                       help="a tool with an output schema: its predicted result is generated under the schema, or "
+                            "freely and only checked (free: for model servers without JSON-schema output) (constrained)")
     group.add_argument("--demonstrations", choices=["auto", "on", "off"], help="show example turns to the model")
     group.add_argument("--log-level", choices=["DEBUG", "INFO", "WARNING", "ERROR"], help="stderr log level")
     group.add_argument("--policy", help="the guard's policy file (default: .agentworld/policy.json if present)")
@@ -137,8 +140,8 @@ def _parser() -> argparse.ArgumentParser:
                         help="for hosts' command hooks: a decision for the tool call on stdin (see `hook --help`)")
     commands.add_parser("model", parents=[model_flags], help="prepare and check the model file, print what it is")
     bench = commands.add_parser("bench", parents=[model_flags], help="measure where the time goes; prints ratios from one run")
-    bench.add_argument("--section", type=int, action="append", choices=range(1, 11), metavar="N",
-                       help="run only section N (1-10; repeatable; default all)")
+    bench.add_argument("--section", type=int, action="append", choices=range(1, 12), metavar="N",
+                       help="run only section N (1-11; repeatable; default all)")
     soak = commands.add_parser("soak", parents=[model_flags],
                                help="many clients, random cancels, against real server processes: do calls end, does the queue drain")
     soak.add_argument("--clients", type=int, default=8, help="concurrent clients (8)")

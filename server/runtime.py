@@ -104,6 +104,7 @@ def build_context(
         limits=settings.limits(),
         effects=settings.effects,
         state_check=settings.state_check,
+        structured_results=settings.structured_results,
         demonstrations=settings.demonstrations,
         queue_timeout=settings.queue_timeout,
         thinking_budget=settings.thinking_budget,

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, FilePath, SecretStr, ValidationError, model_validator
 
-from ..policy import DemonstrationsMode, EffectsMode, Limits, StateCheckMode
+from ..policy import DemonstrationsMode, EffectsMode, Limits, StateCheckMode, StructuredResultsMode
 
 ENV_PREFIX = "AGENTWORLD_"
 
@@ -50,6 +50,7 @@ class Settings(BaseModel):
     job_retention_hours: float = Field(default=24.0, gt=0, description="How long finished job results are kept.")
     effects: EffectsMode = "model"
     state_check: StateCheckMode = "correct"
+    structured_results: StructuredResultsMode = "constrained"
     demonstrations: DemonstrationsMode = "auto"
     max_action_chars: int = Field(default=Limits.max_action_chars, ge=1)
     max_history_turns: int = Field(default=Limits.max_history_turns, ge=0)

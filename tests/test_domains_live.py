@@ -214,3 +214,33 @@ async def test_discovery_resources_completions_and_the_prompt(mcp_server):
     assert prompt_completion.completion.values == ["android"]
     text = prompt.messages[0].content.text
     assert "clean the build" in text and "dry_run_plan" in text
+
+
+TIME_TOOLS = [{
+    "name": "get_current_time",
+    "description": "Get the current time in a specific timezone.",
+    "inputSchema": {"type": "object", "properties": {"timezone": {"type": "string"}}, "required": ["timezone"]},
+    "outputSchema": {
+        "type": "object",
+        "properties": {"timezone": {"type": "string"}, "datetime": {"type": "string"}, "is_dst": {"type": "boolean"}},
+        "required": ["timezone", "datetime", "is_dst"],
+        "additionalProperties": False,
+    },
+}]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+async def test_a_tool_with_an_output_schema_gets_a_prediction_that_follows_it(tool_context, seed):
+    from agentworld_mcp.tools.requests import SimulateRequest
+    from agentworld_mcp.tools.simulate import simulate_action
+    from agentworld_mcp.tools.tool_definitions import parse_tool_definitions, reply_problem
+
+    prediction = await simulate_action(tool_context, SimulateRequest(
+        domain="mcp", tools=TIME_TOOLS, action='get_current_time {"timezone": "Europe/Warsaw"}', seed=seed,
+        max_tokens=256))
+    schema = parse_tool_definitions(TIME_TOOLS, 10_000).reply_schema("get_current_time")
+    problem = reply_problem(schema, prediction.observation)
+    assert prediction.parse_error is None
+    # Valid by construction; a reply cut off even with twice the room is the one way out, and it says so.
+    assert problem is None or prediction.truncated
+    assert any("breaks the tool's output schema" in warning for warning in prediction.warnings) == (problem is not None)

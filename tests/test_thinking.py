@@ -45,3 +45,14 @@ async def test_by_default_thinking_leaves_a_quarter_of_max_tokens(thinking_conte
         thinking_context, SimulateRequest(domain="terminal", action="uname -r", temperature=0, max_tokens=40)
     )
     assert prediction.usage.reasoning_tokens <= 30 and prediction.reasoning is None  # reasoning only when asked
+
+
+async def test_a_reply_under_a_schema_is_written_after_the_open_think_block_is_closed(thinking_context):
+    from agentworld_mcp.tools.tool_definitions import parse_tool_definitions, reply_problem
+
+    tools = [{"name": "count_rows", "inputSchema": {"type": "object"}, "outputSchema": {
+        "type": "object", "properties": {"rows": {"type": "integer"}}, "required": ["rows"], "additionalProperties": False}}]
+    prediction = await simulate_action(thinking_context, SimulateRequest(
+        domain="mcp", tools=tools, action="count_rows {}", temperature=0, max_tokens=64, include_reasoning=True))
+    assert prediction.parse_error is None and not prediction.reasoning  # the JSON is the reply, not the thinking
+    assert reply_problem(parse_tool_definitions(tools, 10_000).reply_schema("count_rows"), prediction.observation) is None

@@ -121,6 +121,8 @@ async def test_simulate_refuses_bad_calls_without_the_model_and_never_touches_th
             result = await twin.call_tool(name, arguments)
             assert result.meta["agentworld/twin"]["mode"] == "simulate"  # the model's answer, or the twin's refusal
             assert result.content and all(block.type == "text" for block in result.content)
+            if "output schema" in result.content[0].text:  # generated under the schema: only a cut-off reply breaks it
+                assert result.is_error and "cut off at max_tokens" in result.content[0].text
         report = await _read_json(twin, "twin://report")
         world_view = await _read_json(twin, f"world://{world}")
     assert _folder_state(work_folder) == before  # simulate mode never reached the real folder

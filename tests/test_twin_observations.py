@@ -89,3 +89,45 @@ def test_a_schema_that_cannot_be_applied_is_a_problem_to_report_not_a_crash():
 
     problem = schema_problem({"$ref": "#/$defs/missing"}, {"a": 1}, "arguments")
     assert problem is not None and "cannot be checked" in problem
+
+
+# The convert_time tool's output schema as the reference time server publishes it: definitions at the top.
+CONVERT_SCHEMA = {
+    "$defs": {"TimeResult": {"type": "object", "properties": {"timezone": {"type": "string"}, "is_dst": {"type": "boolean"}},
+                             "required": ["timezone", "is_dst"]}},
+    "type": "object",
+    "properties": {"source": {"$ref": "#/$defs/TimeResult"}, "target": {"$ref": "#/$defs/TimeResult"}},
+    "required": ["source", "target"],
+    "additionalProperties": False,
+}
+CONVERTED = {"source": {"timezone": "UTC", "is_dst": False}, "target": {"timezone": "Asia/Tokyo", "is_dst": False}}
+
+
+def test_a_reply_schema_takes_the_tools_structured_result_or_either_error_form():
+    from agentworld_mcp.tools.tool_definitions import parse_tool_definitions, reply_problem
+
+    tools = parse_tool_definitions([{"name": "convert_time", "outputSchema": CONVERT_SCHEMA}, {"name": "ping"}], 10_000)
+    assert tools.reply_schema("ping") is None  # no output schema: the reply stays free
+    schema = tools.reply_schema("convert_time")
+    replies = [json.dumps(CONVERTED), '{"content": [{"type": "text", "text": "Invalid timezone"}], "isError": true}',
+               '{"error": {"code": -32602, "message": "Invalid params"}}']
+    assert all(reply_problem(schema, reply) is None for reply in replies)
+    # The twin hands each to the agent as it is: a result, an error result, a protocol error.
+    assert result_of(replies[0], CONVERT_SCHEMA).structured_content == CONVERTED
+    assert result_of(replies[1], CONVERT_SCHEMA).is_error
+    with pytest.raises(MCPError, match="Invalid params"):
+        result_of(replies[2], CONVERT_SCHEMA)
+    broken = {**CONVERTED, "target": {"timezone": 9, "is_dst": False}}  # the moved "#/$defs" reference still applies
+    for reply in (json.dumps(broken), '{"content": [], "isError": true}', "12:00 in Tokyo is 21:00"):
+        assert reply_problem(schema, reply) is not None
+
+
+def test_every_reference_servers_output_schema_becomes_a_grammar():
+    from llama_cpp import LlamaGrammar
+
+    from agentworld_mcp.tools.tool_definitions import reply_schema
+
+    file_result = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+                   "properties": {"content": {"type": "string"}}, "required": ["content"], "additionalProperties": False}
+    for output_schema in (CONVERT_SCHEMA, file_result, TIME_SCHEMA):
+        LlamaGrammar.from_json_schema(json.dumps(reply_schema(output_schema)), verbose=False)

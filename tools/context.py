@@ -11,7 +11,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from ..domains import DomainPack
 from ..engine import Engine, ModelDescription
-from ..policy import DemonstrationsMode, EffectsMode, Limits, StateCheckMode
+from ..policy import DemonstrationsMode, EffectsMode, Limits, StateCheckMode, StructuredResultsMode
 from ..store import Store
 
 if TYPE_CHECKING:
@@ -30,6 +30,7 @@ class ToolContext:
     effects: EffectsMode = "model"
     state_check: StateCheckMode = "correct"
     state_reask: bool = True  # correct: ask the model once more with the state as a hint before correcting it
+    structured_results: StructuredResultsMode = "constrained"
     demonstrations: DemonstrationsMode = "auto"
     queue_timeout: float | None = 300.0  # seconds a request may wait for the model before it is dropped
     thinking_budget: int | None = None  # None: three quarters of each call's max_tokens

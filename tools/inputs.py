@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +26,11 @@ class Scene:
     @property
     def tool_definitions(self) -> str:
         return self.tools.prompt_text() if self.tools else ""
+
+    def reply_schema(self, action: str) -> dict[str, Any] | None:
+        """The schema a reply to this validated action is generated under: set where the called tool
+        publishes an output schema, so a predicted result follows it by construction."""
+        return self.tools.reply_schema(json.loads(action)["name"]) if self.tools else None
 
 
 def check_world_arguments(

@@ -48,8 +48,9 @@ class Usage(BaseModel):
     cached: bool = Field(default=False, description="Answered from the result cache (identical greedy request).")
     reasoning_tokens: int = Field(default=0, description="Completion tokens spent thinking (inside <think>).")
     thinking_cut: bool = Field(default=False, description="The thinking budget closed the think block early.")
-    reasked: bool = Field(default=False, description="The first reply contradicted the world's known files, so the "
-                          "model was asked once more with them as a hint (both replies' tokens are counted).")
+    reasked: bool = Field(default=False, description="The model was asked once more: its first reply contradicted "
+                          "the world's known files (asked again with them as a hint), or a result under the tool's "
+                          "output schema ran out of room (asked again with twice as much). All replies' tokens count.")
     stopped_at: StopReason | None = Field(
         default=None,
         description="What ended the observation before the model did: the domain's closing structure (a new shell "

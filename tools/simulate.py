@@ -52,6 +52,7 @@ from .state_check import (
     new_part,
     shows_failure,
 )
+from .tool_definitions import reply_problem
 from .tracking import Tracker
 from .worlds import world_session
 
@@ -119,13 +120,22 @@ async def predict(
     sampling = _sampling_for(ctx, pack, overrides, is_world_model(model))
     previous = history[-1].observation if history else ""
     demonstrations = ctx.use_demonstrations(model)
-    asked = await _observe(ctx, scene, history, action, note, sampling, overrides, priority, previous, demonstrations)
+    schema = scene.reply_schema(action)
+    grammar = schema if ctx.structured_results == "constrained" else None
+    asked = await _observe(ctx, scene, history, action, note, sampling, overrides, priority, previous, demonstrations,
+                           grammar)
     spent = [asked.completion]
+    if grammar is not None and asked.completion.finish_reason == "length" and sampling.max_tokens < ctx.limits.max_tokens:
+        # A result under a schema that ran out of room is cut-off JSON: once more, with twice the room.
+        roomier = replace(sampling, max_tokens=min(2 * sampling.max_tokens, ctx.limits.max_tokens))
+        asked = await _observe(ctx, scene, history, action, note, roomier, overrides, priority, previous,
+                               demonstrations, grammar)
+        spent.append(asked.completion)
     disagrees = bool(missing) and asked.parsed.parse_error is None and not shows_failure(
         asked.parsed.observation, previous, missing, pack.error_markers)
     if disagrees and ctx.state_check == "correct" and ctx.state_reask:
         again = await _observe(ctx, scene, history, action, hint(note, missing), sampling, overrides, priority, previous,
-                               demonstrations)
+                               demonstrations, grammar)
         spent.append(again.completion)
         if again.parsed.parse_error is None:
             asked = again
@@ -166,6 +176,8 @@ async def predict(
             "observation keeps one copy (the whole reply is in `raw`)"
         )
     prediction.usage.reasked = len(spent) > 1
+    if schema is not None and parsed.parse_error is None and (problem := reply_problem(schema, observation)):
+        prediction.warnings.append(f"the predicted result breaks the tool's output schema {problem}")
     if disagrees:
         prediction.warnings.append(mismatch_warning(missing, corrected, observation != parsed.observation))
     # A corrected screen is not what the model wrote: later turns show it under the heading instead.
@@ -184,15 +196,17 @@ class _Asked:
 
 
 async def _observe(ctx: ToolContext, scene: Scene, history: Sequence[Turn], action: str, note: str, sampling: Sampling,
-                   overrides: SamplingOverrides, priority: Priority, previous: str, demonstrations: bool) -> _Asked:
-    """One request for the observation, in the domain's prompt protocol, with `note` as the known state."""
+                   overrides: SamplingOverrides, priority: Priority, previous: str, demonstrations: bool,
+                   schema: dict[str, Any] | None) -> _Asked:
+    """One request for the observation, in the domain's prompt protocol, with `note` as the known state
+    and the reply generated under `schema` where there is one."""
     pack = scene.pack
     messages = render_messages(pack, history, action, scene.task, scene.state or pack.initial_state, demonstrations,
                                scene.tool_definitions, note)
     # A terminal state given as text may be the screen itself: the new screen starts by showing it again.
     end_rule = observation_end(pack.observation_end, pack.action_text(action), previous or scene.state)
     request = GenerationRequest(
-        tuple(messages), sampling, thinking_budget=thinking_budget(ctx, overrides, sampling), end_rule=end_rule
+        tuple(messages), sampling, schema, thinking_budget=thinking_budget(ctx, overrides, sampling), end_rule=end_rule
     )
     completion = await _engine_call(ctx.engine.generate(request, priority, ctx.queue_timeout))
     reply = completion.text[: completion.end.at] if completion.end is not None else completion.text

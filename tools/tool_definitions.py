@@ -45,12 +45,60 @@ class ToolSet:
         problem = schema_problem(schema, arguments, "arguments") if schema else None
         return f"arguments for {name!r} break its input schema {problem}" if problem else None
 
+    def reply_schema(self, name: str) -> dict[str, Any] | None:
+        """What a predicted reply to `name` may be, where the tool publishes an `outputSchema`: its
+        structured result, an error result, or a protocol error. None for a tool without one."""
+        definition = self.definition(name)
+        output_schema = definition.get("outputSchema") if definition else None
+        return reply_schema(output_schema) if isinstance(output_schema, dict) else None
+
     def check_call(self, action: str, where: str) -> None:
         """`action` is the mcp domain's canonical `{"name": ..., "arguments": {...}}`."""
         call = json.loads(action)
         problem = self.call_problem(call["name"], call["arguments"])
         if problem is not None:
             raise ToolError(f"{where}: {problem}")
+
+
+# The mcp domain's observation forms other than a structured success (see the twin's observations):
+# the result envelope of a tool that ran and failed, and a JSON-RPC error.
+_ERROR_RESULT = {
+    "type": "object",
+    "properties": {
+        "content": {"type": "array", "minItems": 1, "items": {
+            "type": "object", "properties": {"type": {"const": "text"}, "text": {"type": "string"}},
+            "required": ["type", "text"], "additionalProperties": False}},
+        "isError": {"const": True},
+    },
+    "required": ["content", "isError"],
+    "additionalProperties": False,
+}
+_PROTOCOL_ERROR = {
+    "type": "object",
+    "properties": {"error": {"type": "object", "properties": {"code": {"type": "integer"}, "message": {"type": "string"}},
+                             "required": ["code", "message"], "additionalProperties": False}},
+    "required": ["error"],
+    "additionalProperties": False,
+}
+_ROOT_KEYWORDS = ("$defs", "definitions")  # where "#/..." references point: they move to the new root
+
+
+def reply_schema(output_schema: dict[str, Any]) -> dict[str, Any]:
+    """One schema for a whole reply: `output_schema`'s object, or either error form. Definitions move
+    to the top so the tool's own "#/$defs/..." references still resolve."""
+    success = {key: value for key, value in output_schema.items() if key not in (*_ROOT_KEYWORDS, "$schema", "$id")}
+    schema: dict[str, Any] = {key: output_schema[key] for key in _ROOT_KEYWORDS if key in output_schema}
+    schema["anyOf"] = [success, _ERROR_RESULT, _PROTOCOL_ERROR]
+    return schema
+
+
+def reply_problem(schema: dict[str, Any], reply: str) -> str | None:
+    """How a predicted reply breaks its `reply_schema`, or None."""
+    try:
+        value = json.loads(reply)
+    except ValueError:
+        return "at the result: it is not JSON"
+    return schema_problem(schema, value, "the result")
 
 
 def schema_problem(schema: dict[str, Any], value: Any, root: str) -> str | None:

@@ -6,6 +6,7 @@ The real server is the reference time server (`pip install mcp-server-time`, par
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import statistics
@@ -52,3 +53,66 @@ async def twin_overhead(calls: int = 50) -> None:
     print(f"  per call, p50 over {calls} calls each: direct {p50['direct']:.2f} ms, through a recording twin "
           f"{p50['record']:.2f} ms (adds {p50['record'] - p50['direct']:.2f} ms; ratio {p50['record'] / p50['direct']:.2f}), "
           f"a simulating twin's refusal {p50['refusal']:.2f} ms   (goal: a twin adds under 5 ms)")
+
+
+def _filesystem_server() -> str | None:
+    installed = Path(__file__).resolve().parents[2] / ".ci" / "servers" / "node_modules" / ".bin" / "mcp-server-filesystem"
+    return str(installed) if installed.exists() else shutil.which("mcp-server-filesystem")
+
+
+def _filesystem_calls(folder: str) -> list[tuple[str, dict]]:
+    """One valid call of each of the reference filesystem server's tools, in an order a session might take."""
+    notes, moved = f"{folder}/notes.txt", f"{folder}/archive/notes.txt"
+    return [
+        ("list_allowed_directories", {}), ("list_directory", {"path": folder}),
+        ("write_file", {"path": notes, "content": "first line\nsecond line\n"}),
+        ("read_text_file", {"path": notes}), ("read_file", {"path": notes}),
+        ("read_multiple_files", {"paths": [notes, f"{folder}/README.md"]}),
+        ("edit_file", {"path": notes, "edits": [{"oldText": "second", "newText": "last"}]}),
+        ("get_file_info", {"path": notes}), ("create_directory", {"path": f"{folder}/archive"}),
+        ("move_file", {"source": notes, "destination": moved}), ("search_files", {"path": folder, "pattern": "*.txt"}),
+        ("list_directory_with_sizes", {"path": folder}), ("directory_tree", {"path": folder}),
+        ("read_media_file", {"path": f"{folder}/logo.png"}),
+    ]
+
+
+_TIME_CALLS = [
+    ("get_current_time", {"timezone": "UTC"}), ("get_current_time", {"timezone": "Europe/Warsaw"}),
+    ("convert_time", {"source_timezone": "UTC", "time": "12:00", "target_timezone": "Asia/Tokyo"}),
+    ("get_current_time", {"timezone": "America/New_York"}),
+    ("convert_time", {"source_timezone": "Europe/London", "time": "09:30", "target_timezone": "America/Los_Angeles"}),
+    ("get_current_time", {"timezone": "Australia/Sydney"}),
+]
+
+
+async def schema_refusals(max_tokens: int = 192) -> None:
+    """11. How often a simulating twin must refuse a prediction for breaking the tool's output schema,
+    with results generated under the schema and without (--structured-results free)."""
+    print("11. simulated calls the twin refuses for breaking the tool's output schema: results generated "
+          f"freely vs under the schema (default model, max_tokens {max_tokens}, sampled)")
+    servers = {"time": (_time_server(), lambda _folder: _TIME_CALLS)}
+    if (filesystem := _filesystem_server()) is not None:
+        servers["filesystem"] = ([filesystem], _filesystem_calls)
+    else:
+        print("  filesystem: skipped, not installed (npm install --prefix .ci/servers "
+              "@modelcontextprotocol/server-filesystem)")
+    for name, (real, calls_for) in servers.items():
+        if real is None:
+            print(f"  {name}: skipped, mcp-server-time is not installed (pip install mcp-server-time)")
+            continue
+        counts = {}
+        for mode in ("free", "constrained"):
+            with tempfile.TemporaryDirectory(prefix="agentworld-bench-schema-") as data:
+                folder = str(Path(data).resolve())
+                env = {**os.environ, "AGENTWORLD_DATA_DIR": data, "AGENTWORLD_EFFECTS": "parser"}
+                argv = ["-m", "agentworld_mcp", "twin", "--structured-results", mode, "--max-tokens", str(max_tokens),
+                        "--world", f"bench-{name}", "--", *real, *([folder] if name == "filesystem" else [])]
+                async with Client(StdioServerParameters(command=sys.executable, args=argv, env=env),
+                                  read_timeout_seconds=600) as twin:
+                    for tool, arguments in calls_for(folder):
+                        await twin.call_tool(tool, arguments)
+                    report = await twin.read_resource("twin://report")
+            made = json.loads(report.contents[0].text)["calls"]
+            counts[mode] = (made.get("broke_output_schema", 0), sum(made.values()))
+        print(f"  {name:<10} refused: free {counts['free'][0]}/{counts['free'][1]}, "
+              f"under the schema {counts['constrained'][0]}/{counts['constrained'][1]}")

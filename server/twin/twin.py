@@ -211,7 +211,9 @@ class Twin:
             # The agent is told nothing happened, so the world must not keep the step either.
             self.ctx.store.truncate(self.world_id, len(self.ctx.store.steps(self.world_id)) - 1)
             self.counts["broke_output_schema"] += 1
-            return self._error(str(exc))
+            # The result was generated under the schema: only a reply cut off at max_tokens can break it.
+            cut = " (the reply was cut off at max_tokens, also when asked again with twice the room: raise --max-tokens)"
+            return self._error(str(exc) + (cut if prediction.truncated else ""))
         self._parted = True
         self.counts["simulated"] += 1
         return _with_meta(result, {"mode": "simulate", "world_id": self.world_id, "truncated": prediction.truncated})

@@ -6,7 +6,7 @@ The real server is the reference time server (`pip install mcp-server-time`, par
 
 from __future__ import annotations
 
-import json
+import itertools
 import os
 import shutil
 import statistics
@@ -85,11 +85,11 @@ _TIME_CALLS = [
 ]
 
 
-async def schema_refusals(max_tokens: int = 192) -> None:
+async def schema_refusals(rounds: int = 2, max_tokens: int = 192) -> None:
     """11. How often a simulating twin must refuse a prediction for breaking the tool's output schema,
     with results generated under the schema and without (--structured-results free)."""
     print("11. simulated calls the twin refuses for breaking the tool's output schema: results generated "
-          f"freely vs under the schema (default model, max_tokens {max_tokens}, sampled)")
+          f"freely vs under the schema (default model, max_tokens {max_tokens}, sampled, {rounds} fresh worlds each)")
     servers = {"time": (_time_server(), lambda _folder: _TIME_CALLS)}
     if (filesystem := _filesystem_server()) is not None:
         servers["filesystem"] = ([filesystem], _filesystem_calls)
@@ -100,8 +100,9 @@ async def schema_refusals(max_tokens: int = 192) -> None:
         if real is None:
             print(f"  {name}: skipped, mcp-server-time is not installed (pip install mcp-server-time)")
             continue
-        counts = {}
-        for mode in ("free", "constrained"):
+        refused: dict[str, list[str]] = {"free": [], "constrained": []}
+        calls = 0
+        for mode, _round in itertools.product(refused, range(rounds)):
             with tempfile.TemporaryDirectory(prefix="agentworld-bench-schema-") as data:
                 folder = str(Path(data).resolve())
                 env = {**os.environ, "AGENTWORLD_DATA_DIR": data, "AGENTWORLD_EFFECTS": "parser"}
@@ -110,9 +111,10 @@ async def schema_refusals(max_tokens: int = 192) -> None:
                 async with Client(StdioServerParameters(command=sys.executable, args=argv, env=env),
                                   read_timeout_seconds=600) as twin:
                     for tool, arguments in calls_for(folder):
-                        await twin.call_tool(tool, arguments)
-                    report = await twin.read_resource("twin://report")
-            made = json.loads(report.contents[0].text)["calls"]
-            counts[mode] = (made.get("broke_output_schema", 0), sum(made.values()))
-        print(f"  {name:<10} refused: free {counts['free'][0]}/{counts['free'][1]}, "
-              f"under the schema {counts['constrained'][0]}/{counts['constrained'][1]}")
+                        calls += mode == "free"
+                        text = (await twin.call_tool(tool, arguments)).content[0].text
+                        if text.startswith("agentworld twin: the predicted result breaks"):
+                            refused[mode].append(tool + (" (cut off)" if "cut off at max_tokens" in text else ""))
+        print(f"  {name:<10} refused: free {len(refused['free'])}/{calls}, under the schema "
+              f"{len(refused['constrained'])}/{calls}   (free: {', '.join(refused['free']) or 'none'}; "
+              f"under the schema: {', '.join(refused['constrained']) or 'none'})")

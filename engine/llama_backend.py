@@ -132,6 +132,7 @@ class LlamaCppBackend:
 
         native = NativeLog.capture()
         s = self.settings
+        log.info("loading %s (n_ctx %d, %s threads)", s.model_path, s.n_ctx, s.n_threads or "default")
         chatter = io.StringIO()
         try:
             # verbose=True keeps llama-cpp-python from pointing fd 1 and 2 at /dev/null during the load

@@ -25,6 +25,7 @@ from ..tools.results import PlanResult, Prediction
 from ..tools.simulate import simulate_action
 from ..tools.guard import guard_sessions
 from ..tools.guard_policy import GuardSettings
+from .client_log import CLIENT_LOG
 from .discovery import register_discovery
 from .guard_tool import register_guard
 from .http_serving import HttpOptions, StaticTokenVerifier, auth_settings
@@ -55,6 +56,7 @@ def create_server(ctx: ToolContext, http: HttpOptions | None = None, guard: Guar
         auth=auth_settings(http) if token else None,
         middleware=[ShortToolErrors()],
     )
+    CLIENT_LOG.register(server)
     if http is not None:
         register_health(server, ctx)
     details = _server_details(ctx)

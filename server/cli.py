@@ -198,9 +198,10 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         settings = _settings_from(args)
-        logging.basicConfig(
-            stream=sys.stderr, level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-        )
+        stderr = logging.StreamHandler(sys.stderr)
+        stderr.setLevel(settings.log_level)  # a client that asks for more gets it over MCP (client_log), not here
+        logging.basicConfig(handlers=[stderr], level=settings.log_level,
+                            format="%(asctime)s %(levelname)s %(name)s: %(message)s")
         from .runtime import build_context, guard_settings, load_domain_packs, open_store, resolve_source
 
         if args.command == "view":  # it reads the store only: no model, no domains; jobs are left as they are

@@ -17,6 +17,8 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 
 from agentworld_mcp.server.llama_server import free_port
 
+from .third_party import CONFORMANCE, CONFORMANCE_INSTALL, installed
+
 TOKEN = "test-token-0123456789abcdef"
 QUICK = {"temperature": 0, "max_tokens": 24}
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
@@ -24,24 +26,38 @@ INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
 MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 
-@pytest.fixture(scope="module")
-def http_server(tmp_path_factory):
+def _serve(folder, env: dict[str, str]):
+    """A real server over HTTP on a free port: its address, and the process to stop."""
     port = free_port()
-    log = tmp_path_factory.mktemp("http") / "server.log"
-    env = {**os.environ, "AGENTWORLD_N_CTX": "4096", "AGENTWORLD_AUTH_TOKEN": TOKEN}
+    log = folder / "server.log"
     with log.open("wb") as sink:
         process = subprocess.Popen([sys.executable, "-m", "agentworld_mcp", "serve", "--transport", "http", "--port",
-                                    str(port)], env=env, stdout=sink, stderr=subprocess.STDOUT)
+                                    str(port)], env={**env, "AGENTWORLD_N_CTX": "4096"}, stdout=sink,
+                                   stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     for _ in range(300):
         try:
             if httpx2.get(base + "/health", timeout=2).status_code in (200, 503):
-                break
+                return base, process
         except httpx2.HTTPError:
             time.sleep(0.1)
-    else:
-        process.kill()
-        pytest.fail(f"the HTTP server did not come up:\n{log.read_text()}")
+    process.kill()
+    pytest.fail(f"the HTTP server did not come up:\n{log.read_text()}")
+
+
+@pytest.fixture(scope="module")
+def http_server(tmp_path_factory):
+    base, process = _serve(tmp_path_factory.mktemp("http"), {**os.environ, "AGENTWORLD_AUTH_TOKEN": TOKEN})
+    yield base
+    process.terminate()
+    process.wait(20)
+
+
+@pytest.fixture(scope="module")
+def open_http_server(tmp_path_factory):
+    """On the loopback address without a token, as a local user runs it."""
+    env = {key: value for key, value in os.environ.items() if key != "AGENTWORLD_AUTH_TOKEN"}
+    base, process = _serve(tmp_path_factory.mktemp("open-http"), env)
     yield base
     process.terminate()
     process.wait(20)
@@ -101,3 +117,20 @@ def test_a_bind_other_machines_can_reach_needs_a_token(server_env):
                            "--port", str(free_port())], env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "--auth-token" in done.stderr
+
+
+# The suite's server scenarios that apply to any server; the others call fixtures of its own
+# (test_prompt_with_arguments, test://static-text, test_tool_with_logging, ...) that this server does not have.
+CONFORMANCE_SCENARIOS = ["server-initialize", "ping", "tools-list", "resources-list", "prompts-list", "logging-set-level",
+                         "server-sse-multiple-streams", "dns-rebinding-protection"]
+
+
+@pytest.mark.parametrize("scenario", CONFORMANCE_SCENARIOS)
+def test_the_mcp_conformance_suite_passes_the_server_scenarios_that_apply(open_http_server, scenario, tmp_path):
+    suite = installed(CONFORMANCE, CONFORMANCE_INSTALL)
+    run = subprocess.run([str(suite), "server", "--url", open_http_server + "/mcp", "--scenario", scenario,
+                          "-o", str(tmp_path)], capture_output=True, text=True, timeout=120)
+    checks = [check for found in tmp_path.rglob("checks.json") for check in json.loads(found.read_text())]
+    not_passed = [f"{check['name']}: {check['status']} {check.get('errorMessage', '')}" for check in checks
+                  if check["status"] not in ("SUCCESS", "INFO")]
+    assert checks and not not_passed and run.returncode == 0, not_passed or run.stdout[-2000:]

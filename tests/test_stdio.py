@@ -8,6 +8,7 @@ import struct
 import subprocess
 import sys
 
+import anyio
 import pytest
 from mcp import Client, StdioServerParameters
 
@@ -127,3 +128,61 @@ def test_model_command_prepares_and_describes_the_default_model(server_env):
     described = json.loads(done.stdout)
     assert described["architecture"] == "qwen2" and described["quantization"] == "Q4_K_M"
     assert described["size_bytes"] == 491_400_064
+
+
+# Logging is deprecated by the 2026-07-28 protocol; the handshake-era clients that use it are the ones tested.
+@pytest.mark.filterwarnings("ignore:The logging capability is deprecated")
+async def test_the_servers_own_events_reach_a_client_as_log_messages_at_the_level_it_set(server_argv, server_env, tmp_path):
+    received = []
+
+    async def on_log(params) -> None:
+        received.append(params)
+
+    def drifting_world_messages() -> list:
+        return [m for m in received if m.logger == "agentworld_mcp.tools.worlds" and "drifts from reality" in m.data]
+
+    async def drift_once(client) -> None:
+        """A world whose one prediction is nothing like what happened: its drift falls below the warning line."""
+        world = await client.call_tool("world", {"operation": "open", "domain": "terminal"})
+        world_id = world.structured_content["world_id"]
+        await client.call_tool("simulate_action", {"world_id": world_id, "action": "whoami", "commit": True, **QUICK})
+        unrelated = "Q" * 3000  # far longer than any 32-token prediction, and sharing nothing with it
+        await client.call_tool("world", {"operation": "record", "world_id": world_id, "action": "whoami",
+                                         "observation": unrelated})
+
+    env = {**server_env, "AGENTWORLD_DATA_DIR": str(tmp_path)}
+    params = StdioServerParameters(command=server_argv[0], args=server_argv[1:], env=env)
+    async with Client(params, mode="legacy", read_timeout_seconds=300, logging_callback=on_log) as client:
+        assert client.server_capabilities.logging is not None
+        await drift_once(client)
+        assert received == []  # a client that set no level gets nothing
+        await client.set_logging_level("error")
+        await drift_once(client)
+        await client.set_logging_level("warning")
+        await drift_once(client)
+        with anyio.fail_after(30):  # log messages travel apart from the replies
+            while not drifting_world_messages():
+                await anyio.sleep(0.1)
+    assert len(drifting_world_messages()) == 1 and all(m.level != "debug" for m in received)
+    assert drifting_world_messages()[0].level == "warning"
+
+
+@pytest.mark.filterwarnings("ignore:The logging capability is deprecated")
+async def test_a_call_that_outlives_its_budget_is_logged_as_a_job(server_argv, server_env, tmp_path):
+    received = []
+
+    async def on_log(params) -> None:
+        received.append(params)
+
+    env = {**server_env, "AGENTWORLD_DATA_DIR": str(tmp_path), "AGENTWORLD_BUDGET_SECONDS": "0.01"}
+    params = StdioServerParameters(command=server_argv[0], args=server_argv[1:], env=env)
+    async with Client(params, mode="legacy", read_timeout_seconds=300, logging_callback=on_log) as client:
+        await client.set_logging_level("info")
+        handed = await client.call_tool("simulate_action", {"domain": "terminal", "action": "ls", **QUICK})
+        job_id = handed.structured_content["job_id"]
+        with anyio.fail_after(300):
+            while (await client.call_tool("job", {"job_id": job_id})).structured_content["status"] == "running":
+                await anyio.sleep(0.2)
+            while not any(f"job {job_id} completed" in m.data for m in received):  # it travels apart from replies
+                await anyio.sleep(0.1)
+    assert any(m.level == "info" and f"goes on as job {job_id}" in m.data for m in received)

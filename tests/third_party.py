@@ -18,6 +18,10 @@ FILESYSTEM_SERVER = REPO / ".ci" / "servers" / "node_modules" / ".bin" / "mcp-se
 FILESYSTEM_INSTALL = (
     "npm install --prefix .ci/servers --no-save --no-audit --no-fund @modelcontextprotocol/server-filesystem@2026.8.31"
 )
+CONFORMANCE = REPO / ".ci" / "conformance" / "node_modules" / ".bin" / "conformance"
+CONFORMANCE_INSTALL = (
+    "npm install --prefix .ci/conformance --no-save --no-audit --no-fund @modelcontextprotocol/conformance@0.1.13"
+)
 # The reference time server from PyPI (the test extra), beside this interpreter.
 TIME_SERVER = [str(Path(sys.executable).parent / "mcp-server-time"), "--local-timezone", "UTC"]
 

@@ -69,6 +69,7 @@ class Jobs:
 
         progress._persist = persist
         persist()
+        log.info("%s outlived its %.0f s budget and goes on as job %s", tool, budget, job_id)
         task.add_done_callback(lambda finished: self._settle(job_id, finished))
         return job_id, progress
 
@@ -83,6 +84,7 @@ class Jobs:
             self._store.finish_job(job_id, "failed", error=message)
         else:
             self._store.finish_job(job_id, "completed", result=task.result().model_dump(mode="json"))
+            log.info("job %s completed", job_id)
         self._tasks.pop(job_id, None)
 
     async def status(self, job_id: str, wait_seconds: float = 0.0, cancel: bool = False) -> JobStatus:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import difflib
+import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -28,6 +29,11 @@ from .tracking import Tracker
 
 _MAX_COMPARED_CHARS = 20_000  # difflib is quadratic; drift over the first 20k characters is plenty
 _MAX_DIFF_LINES = 24
+# A world whose predictions match reality less than this on average is logged when it falls below:
+# its simulations have stopped being a fair rehearsal.
+DRIFT_WARNING = 0.5
+
+log = logging.getLogger(__name__)
 
 
 def _store(ctx: ToolContext) -> Store:
@@ -192,7 +198,16 @@ async def record_reality(ctx: ToolContext, world_id: str, action: str, observati
             recorded = RecordResult(step=position, anchored=False, dropped_steps=dropped)
     view = world_view(ctx, world_id)
     view.recorded = recorded
+    if recorded.anchored:
+        _log_drift(world_id, rounded_mean([s.similarity for s in steps if s.similarity is not None]), view.drift)
     return view
+
+
+def _log_drift(world_id: str, before: float | None, drift: Drift) -> None:
+    after = drift.mean_similarity
+    if after is not None and after < DRIFT_WARNING <= (before if before is not None else 1.0):
+        log.warning("world %s drifts from reality: its predictions match what happened %.2f on average over %d "
+                    "steps (below %.2f)", world_id, after, drift.compared_steps, DRIFT_WARNING)
 
 
 def compare_observations(predicted: str, real: str) -> tuple[float, str]:

@@ -68,6 +68,7 @@ class OpenAICompatibleBackend:
         self._figures_lock = threading.Lock()
         self._counts = {"requests": 0, "retries": 0, "failed": 0, "in_flight": 0, "in_flight_peak": 0}
         self._last_error: str | None = None
+        self._answering = True  # the last call got through: a failure after one is logged once, and so is the return
         self._overheads: deque[float] = deque(maxlen=256)  # our seconds per call beyond the server's own
 
     # --- the Backend protocol ----------------------------------------------------------------
@@ -79,6 +80,7 @@ class OpenAICompatibleBackend:
             self._probe()
         except ModelServerError as exc:  # each call says so until the server answers
             log.warning("%s", exc)
+            self._answering = False
         if self._info is not None and self.settings.parallel is None and self._info.slots:
             self.slots = self._info.slots
         return self.describe()
@@ -105,25 +107,38 @@ class OpenAICompatibleBackend:
         started = time.perf_counter()
         try:
             self._probe()
-        except ModelServerError:
+        except ModelServerError as exc:
             self._count("failed")
+            self._note_answering(False, str(exc))
             raise
         slot = self._picker.acquire(conversation_key(request.messages)) if self._picker else None
         self._count("requests", in_flight=1)
         future = asyncio.run_coroutine_threadsafe(self._complete(request, slot, should_stop), self._loop)
         try:
             with should_stop.watch(future.cancel):  # cancels the task on the backend's loop
-                return future.result()
+                completion = future.result()
         except concurrent.futures.CancelledError:
             return Completion("", "cancelled", 0, 0, 0, time.perf_counter() - started)
         except ModelServerError as exc:
             self._count("failed")
             self._last_error = str(exc)
+            self._note_answering(False, str(exc))
             raise
+        else:
+            self._note_answering(True)
+            return completion
         finally:
             self._count(in_flight=-1)
             if self._picker is not None:
                 self._picker.release(slot)
+
+    def _note_answering(self, answering: bool, error: str = "") -> None:
+        with self._figures_lock:
+            changed, self._answering = self._answering != answering, answering
+        if changed and answering:
+            log.warning("the model server at %s answers again", self.url)
+        elif changed:
+            log.warning("the model server at %s went away: %s", self.url, error)
 
     def figures(self) -> dict[str, Any]:
         """What the status resource shows: never the API key."""

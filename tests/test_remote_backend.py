@@ -8,6 +8,7 @@ import asyncio
 import json
 import urllib.request
 
+import anyio
 import pytest
 from mcp import Client
 from pydantic import SecretStr
@@ -160,11 +161,18 @@ async def test_the_thinking_budget_closes_the_block_and_the_observation_still_co
 
 
 # --- failures a user can act on -------------------------------------------------------------------
+@pytest.mark.filterwarnings("ignore:The logging capability is deprecated")
 async def test_nothing_listening_is_one_clear_error_and_a_server_started_later_is_found(settings, model_info):
     port = llama_server.free_port()
     ctx = await _context(settings, f"http://127.0.0.1:{port}", store=False, reachable=False)
+    logged = []
+
+    async def on_log(params) -> None:
+        logged.append(params)
+
     try:
-        async with Client(create_server(ctx), mode="legacy") as client:
+        async with Client(create_server(ctx), mode="legacy", logging_callback=on_log) as client:
+            await client.set_logging_level("warning")
             message = await call_error(client, "simulate_action", {"domain": "terminal", "action": "ls", **QUICK})
             assert "cannot reach the model server" in message and "--base-url" in message
             checked = await call_ok(client, "check_constraints", {  # zero-token rules need no model
@@ -174,6 +182,9 @@ async def test_nothing_listening_is_one_clear_error_and_a_server_started_later_i
             try:
                 prediction = await call_ok(client, "simulate_action", {"domain": "terminal", "action": "ls", **QUICK})
                 assert prediction["model"]["architecture"] == "llama-server"
+                with anyio.fail_after(10):  # the client is told, apart from the reply
+                    while not any("answers again" in m.data for m in logged):
+                        await anyio.sleep(0.05)
             finally:
                 server.stop()
     finally:

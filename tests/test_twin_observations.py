@@ -131,3 +131,17 @@ def test_every_reference_servers_output_schema_becomes_a_grammar():
                    "properties": {"content": {"type": "string"}}, "required": ["content"], "additionalProperties": False}
     for output_schema in (CONVERT_SCHEMA, file_result, TIME_SCHEMA):
         LlamaGrammar.from_json_schema(json.dumps(reply_schema(output_schema)), verbose=False)
+
+
+def test_a_structured_result_shaped_like_an_envelope_is_the_tools_own_result():
+    # The reference filesystem server's read_media_file: its structured result is a list of typed blocks.
+    media_schema = {"type": "object", "additionalProperties": False, "required": ["content"], "properties": {
+        "content": {"type": "array", "items": {"type": "object", "required": ["type", "data", "mimeType"], "properties": {
+            "type": {"enum": ["image", "audio"]}, "data": {"type": "string"}, "mimeType": {"type": "string"}}}}}}
+    structured = {"content": [{"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}]}
+    predicted = result_of(json.dumps(structured), media_schema)
+    assert predicted.structured_content == structured and not predicted.is_error
+    # What a twin records from the real server keeps its envelope, and reads back as one.
+    real = CallToolResult(content=[ImageContent(data="iVBORw0KGgo=", mime_type="image/png")], structured_content=structured)
+    assert result_of(observation_of(real), media_schema).structured_content == structured
+    assert result_of('{"content": [{"type": "text", "text": "ENOENT"}], "isError": true}', media_schema).is_error

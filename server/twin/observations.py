@@ -56,7 +56,7 @@ def result_of(observation: str, output_schema: dict[str, Any] | None) -> CallToo
     parsed = _parsed(observation)
     if isinstance(parsed, dict) and (error := _protocol_error(parsed)) is not None:
         raise MCPError(*error)
-    if isinstance(parsed, dict) and _is_envelope(parsed):
+    if isinstance(parsed, dict) and _is_envelope(parsed) and not _is_own_result(parsed, output_schema):
         content = [_text_block(item) for item in parsed["content"]]
         is_error, structured = parsed.get("isError") is True, parsed.get("structuredContent")
     else:
@@ -93,6 +93,14 @@ def _is_envelope(value: dict[str, Any]) -> bool:
         and isinstance(content, list)
         and all(isinstance(item, dict) and isinstance(item.get("type"), str) for item in content)
     )
+
+
+def _is_own_result(value: dict[str, Any], output_schema: dict[str, Any] | None) -> bool:
+    """A tool's structured result may itself be a `content` list of typed blocks (the filesystem
+    server's read_media_file): one with no envelope fields that follows the tool's output schema
+    is that result, not an envelope."""
+    return (output_schema is not None and not {"isError", "structuredContent"} & set(value)
+            and schema_problem(output_schema, value, "the result") is None)
 
 
 def _protocol_error(value: dict[str, Any]) -> tuple[int, str] | None:

@@ -44,11 +44,12 @@ _EXIT_CODE = re.compile(r"^\[exit code: -?\d+\][ \t]*$", re.MULTILINE)
 _TMUX_KEY = re.compile(r"^(C-[a-z]|Enter|Escape|Tab)$")
 
 # A loop: a block of up to MAX_BLOCK lines repeated back to back, covering LOOP_LINES lines and
-# at least LOOP_REPEATS copies; or one line longer than LONG_LINE whose tail repeats a unit of
-# at most MAX_UNIT characters. Real screens rarely repeat a line 16 times; when they do (`yes`),
-# the prediction is still flagged rather than silently shortened.
+# at least LOOP_REPEATS copies; or a line whose tail is one unit of at most MAX_UNIT characters
+# repeated LOOP_LINES times over at least LOOP_CHARS (a fence or a word written until max_tokens).
+# Real screens rarely repeat a line 16 times, or a unit past a terminal's width; when they do
+# (`yes`), the prediction is still flagged rather than silently shortened.
 MAX_BLOCK, LOOP_LINES, LOOP_REPEATS = 8, 16, 4
-LONG_LINE, LOOP_TAIL, MAX_UNIT = 1024, 512, 64
+LOOP_CHARS, MAX_UNIT = 256, 64
 
 
 @dataclass(frozen=True)
@@ -363,10 +364,11 @@ class _Repetition:
 
     def _line_loop(self, body: str) -> Stop | None:
         line = body[self._scanned :]
-        if len(line) < LONG_LINE:
-            return None
-        tail = line[-LOOP_TAIL:]
         for unit in range(1, MAX_UNIT + 1):
+            span = max(LOOP_CHARS, unit * LOOP_LINES)
+            if len(line) < span:
+                return None  # longer units need longer spans
+            tail = line[-span:]
             if tail[unit:] == tail[:-unit]:  # the tail has period `unit`
                 at = self._scanned + line.find(tail[:unit] * 2) + unit
                 return Stop(at, "repetition", f"a line repeating {tail[:unit][:40]!r}")

@@ -127,7 +127,15 @@ def test_one_line_repeating_a_short_unit_is_a_loop():
     assert reply[: stop.at].startswith("output: na") and len(reply[: stop.at]) < 20
 
 
+@pytest.mark.parametrize("structure", ["turn", "shell-prompt", "json-value", "closing-tag", "exit-code"])
+def test_a_line_of_fences_written_until_max_tokens_is_a_loop_in_every_domain(structure):
+    reply = "```" * 120  # about as many tokens: a short unit, well under a kilobyte
+    stop = run(observation_end(structure, "ls\n", f"{P} "), reply)
+    assert stop is not None and stop.reason == "repetition" and len(reply[: stop.at]) <= 3
+
+
 def test_varied_long_output_is_not_a_loop():
     listing = "".join(f"-rw-r--r-- 1 dev dev {n * 37 % 1000:4d} Jan  1 file{n}.txt\n" for n in range(200))
     assert run(observation_end("turn"), listing) is None
-    assert run(observation_end("turn"), "x" * 500 + "\n" + "=" * 80 + "\n") is None
+    assert run(observation_end("turn"), "x" * 250 + "\n" + "=" * 80 + "\n") is None
+    assert run(observation_end("turn"), "-" * 200 + "\n" + "ab" * 100) is None  # a wide rule, a short run

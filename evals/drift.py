@@ -29,7 +29,7 @@ from ..tools.requests import SimulateRequest
 from ..tools.results import Prediction
 from ..tools.simulate import simulate_action
 from ..tools.worlds import open_world, record_reality
-from .metrics import normalized, similarity
+from ..tools.similarity import similarity
 from .sandbox import Executed, ShellSandbox
 
 MODES = ("teacher_forced", "closed_loop", "anchored")
@@ -118,7 +118,7 @@ def score_step(step: int, prediction: Prediction, command: str, real: Executed, 
     """`prediction.effects.success` says whether the action worked where the effects tell; else an
     error line on the predicted screen means it failed (a screen shows no exit status)."""
     output = predicted_output(prediction.observation, command)
-    close = similarity(normalized(output), normalized(real.output))
+    close = similarity(output, real.output)
     succeeded = prediction.effects.success
     if succeeded is None:
         succeeded = first_error_line(output, markers) is None

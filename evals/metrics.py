@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rapidfuzz import fuzz
-
 from ..domains import DomainPack
 from ..domains.effects import first_error_line
+from ..tools.similarity import normalized, similarity
 
 # Domains whose observations say plainly whether the action worked (an error line, an exit status).
 OUTCOME_DOMAINS = ("terminal", "swe")
@@ -20,19 +19,9 @@ class Scores:
     outcome_agrees: bool | None  # success/failure read the same from both; None outside OUTCOME_DOMAINS
 
 
-def normalized(text: str) -> str:
-    """Whitespace runs become one space; line structure and case are kept as content."""
-    return "\n".join(" ".join(line.split()) for line in text.strip().splitlines() if line.strip())
-
-
-def similarity(a: str, b: str) -> float:
-    """Normalized edit similarity, 0..1 (texts normalized by the caller)."""
-    return 1.0 if a == b else round(fuzz.ratio(a, b) / 100, 4)
-
-
 def score(predicted: str, truth: str, pack: DomainPack) -> Scores:
     ours, real = normalized(predicted), normalized(truth)
     agrees = None
     if pack.name in OUTCOME_DOMAINS:
         agrees = (first_error_line(predicted, pack.error_markers) is None) == (first_error_line(truth, pack.error_markers) is None)
-    return Scores(similarity(ours, real), ours == real, agrees)
+    return Scores(similarity(predicted, truth), ours == real, agrees)

@@ -25,9 +25,10 @@ from .inputs import Scene, normalized_action, validated_history, validated_scene
 from .requests import WorldRequest
 from .constraints import ConstraintResult
 from .results import Drift, Prediction, RecordResult, WorldStep, WorldView
+from .similarity import similarity
 from .tracking import Tracker
 
-_MAX_COMPARED_CHARS = 20_000  # difflib is quadratic; drift over the first 20k characters is plenty
+_MAX_DIFF_CHARS = 20_000  # difflib's diff is quadratic; the first 20k characters are plenty to read
 _MAX_DIFF_LINES = 24
 # A world whose predictions match reality less than this on average is logged when it falls below:
 # its simulations have stopped being a fair rehearsal.
@@ -186,11 +187,11 @@ async def record_reality(ctx: ToolContext, world_id: str, action: str, observati
         steps = store.steps(world_id)
         pending = next((step for step in steps if step.source == "predicted"), None)
         if pending is not None and pending.action == normalized:
-            similarity, diff = compare_observations(pending.observation, observation)
+            close, diff = compare_observations(pending.observation, observation)
             anchored = StepRow(pending.position, normalized, observation, pending.predicted, pending.effects, "real",
-                               similarity, diff, details=pending.details)
+                               close, diff, details=pending.details)
             store.replace_step(world_id, anchored)
-            recorded = RecordResult(step=pending.position, anchored=True, similarity=similarity, diff=diff)
+            recorded = RecordResult(step=pending.position, anchored=True, similarity=close, diff=diff)
         else:
             position = pending.position if pending is not None else len(steps) + 1
             dropped = store.truncate(world_id, position - 1)
@@ -212,12 +213,11 @@ def _log_drift(world_id: str, before: float | None, drift: Drift) -> None:
 
 def compare_observations(predicted: str, real: str) -> tuple[float, str]:
     """Similarity (0-1) of a prediction to reality, and their diff, cut to a readable length."""
-    a, b = predicted[:_MAX_COMPARED_CHARS], real[:_MAX_COMPARED_CHARS]
-    similarity = difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
+    a, b = predicted[:_MAX_DIFF_CHARS], real[:_MAX_DIFF_CHARS]
     diff_lines = list(difflib.unified_diff(a.splitlines(), b.splitlines(), "predicted", "real", lineterm="", n=1))
     if len(diff_lines) > _MAX_DIFF_LINES:
         diff_lines = diff_lines[:_MAX_DIFF_LINES] + [f"... ({len(diff_lines) - _MAX_DIFF_LINES} more diff lines)"]
-    return round(similarity, 4), "\n".join(diff_lines)
+    return similarity(predicted, real), "\n".join(diff_lines)
 
 
 def rounded_mean(values: Sequence[float]) -> float | None:

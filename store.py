@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .engine.errors import ConfigurationError
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS worlds (
     id TEXT PRIMARY KEY,
@@ -58,7 +60,7 @@ CREATE TABLE IF NOT EXISTS jobs (
 """
 
 
-class StoreError(Exception):
+class StoreError(ConfigurationError):
     """The data file cannot be used; the message names the file and the fix."""
 
 

@@ -32,6 +32,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..engine.errors import ConfigurationError, InputError, validation_line
 from .boundaries import Structure
 from .shell import Location, PathState, Semantics
 
@@ -45,11 +46,11 @@ PresetCheck = Callable[[dict[str, Any]], str | None]
 ActionSemantics = Callable[[str, Location, "PathState | None"], "Semantics | None"]
 
 
-class ActionError(ValueError):
+class ActionError(InputError):
     """An action the domain cannot accept; the message shows the expected shape."""
 
 
-class PackError(ValueError):
+class PackError(ConfigurationError, ValueError):
     """A pack folder that cannot be loaded; the message names the file and the problem."""
 
 
@@ -269,9 +270,7 @@ def _parse(path: Path, shape: Any) -> Any:
     try:
         return TypeAdapter(shape).validate_json(text)
     except ValidationError as exc:
-        problem = exc.errors()[0]
-        where = ".".join(str(part) for part in problem["loc"]) or "the file"
-        raise PackError(f"{path}: {where}: {problem['msg']}") from None
+        raise PackError(f"{path}: {validation_line(exc, 'the file', most=1)}") from None
 
 
 def _schema_check(manifest_path: Path, schema: dict[str, Any]) -> Callable[[str], str]:

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Literal, Protocol
 
+from .errors import EngineError
+
 
 class Priority(IntEnum):
     """Lower runs first. A lone interactive simulation overtakes queued plan steps."""
@@ -86,10 +88,6 @@ class ModelDescription:
     architecture: str
     quantization: str
     n_ctx: int
-
-
-class EngineError(Exception):
-    """Base of the errors a tool turns into a message for the calling agent."""
 
 
 class EngineBusy(EngineError):

@@ -21,8 +21,8 @@ from pathlib import Path
 from statistics import mean
 from typing import Any
 
-from mcp.server.mcpserver.exceptions import ToolError
 
+from ..engine.errors import AgentWorldError
 from ..domains.effects import first_error_line
 from ..tools.context import ToolContext
 from ..tools.requests import SimulateRequest
@@ -156,7 +156,7 @@ async def _scored(ctx: ToolContext, request: SimulateRequest, step: int, action:
     """One simulated step, scored; a step the server refuses (a history past the context, say) diverged."""
     try:
         prediction = await simulate_action(ctx, request)
-    except ToolError as exc:
+    except AgentWorldError as exc:
         return StepScore(step, 0.0, False, True, f"[no prediction: {exc}]", real.output, real.status)
     return score_step(step, prediction, action, real, markers, diverge_below)
 

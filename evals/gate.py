@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..engine.errors import InputError
 from ..domains import Turn
 from ..domains.effects import first_error_line
 from ..domains.shell import Location, Semantics
@@ -56,7 +57,7 @@ _JUDGE_QUESTION = (
 )
 
 
-class CaseError(ValueError):
+class CaseError(InputError):
     """A cases file that cannot be used; the message names the line."""
 
 

@@ -15,6 +15,7 @@ from statistics import mean
 
 import httpx2
 
+from ..engine.errors import EngineError
 from ..engine.remote.backend import api_root
 from .samples import BenchSample
 
@@ -39,7 +40,7 @@ _VERDICT_SCHEMA = {
 _HISTORY_TURNS = 4  # the judge sees the last few turns; older ones rarely decide a grade
 
 
-class JudgeError(Exception):
+class JudgeError(EngineError):
     """The judge could not be asked or gave no usable verdict."""
 
 

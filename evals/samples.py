@@ -14,8 +14,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..engine.errors import InputError
 
-class SampleError(ValueError):
+
+class SampleError(InputError):
     """A benchmark file or line that cannot be read; the message names the file and line."""
 
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from mcp.server.mcpserver.exceptions import ToolError
 
+from ..engine.errors import AgentWorldError, InputError
 from ..tools.context import ToolContext
 from .python_api import call_tool, parse_arguments
 
@@ -28,7 +28,7 @@ log = logging.getLogger("agentworld_mcp.batch")
 ContextFactory = Callable[[], Awaitable[ToolContext]]
 
 
-class OutputError(Exception):
+class OutputError(InputError):
     """The output file cannot be written; the message names it."""
 
 
@@ -111,7 +111,7 @@ def _read_line(number: int, text: str) -> Request | Rejected:
         return Rejected(number, request_id, f"tool must be a tool's name, got {json.dumps(tool)}")
     try:
         return Request(number, request_id, parse_arguments(tool, arguments))
-    except ToolError as exc:
+    except AgentWorldError as exc:
         return Rejected(number, request_id, str(exc))
 
 
@@ -228,7 +228,7 @@ async def _run_one(entry: Request | Rejected, context: ContextFactory) -> dict[s
     ctx = await context()
     try:
         result = await call_tool(ctx, entry.arguments)
-    except ToolError as exc:
+    except AgentWorldError as exc:
         return {"id": entry.id, "ok": False, "error": str(exc)}
     except Exception as exc:  # a fault of ours: the traceback goes to the log, the batch goes on
         log.exception("request %r (line %d) failed", entry.id, entry.line)

@@ -14,14 +14,11 @@ import os
 import sys
 from typing import Any
 
-from ..domains import PackError
+from ..engine.errors import AgentWorldError
 from ..evals.command import add_eval_parser
-from ..store import StoreError
-from ..tools.guard_policy import PolicyError
 from .commands import COMMANDS, add_parsers, run
-from .http_serving import HttpOptions, HttpServingError
-from .model_files import ModelFileError
-from .settings import Settings, SettingsError, load_settings
+from .http_serving import HttpOptions
+from .settings import Settings, load_settings
 from .twin.command import add_twin_parser
 from .viewer.command import add_view_parser
 
@@ -215,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
         http = _http_options(args) if serving else None
         # A twin is a server too, but it leaves the jobs in the store to the server that runs them.
         store = open_store(settings, settle_jobs=args.command != "twin") if serving else None
-    except (SettingsError, ModelFileError, PackError, StoreError, HttpServingError, PolicyError) as exc:
+    except AgentWorldError as exc:  # settings, model file, packs, store, HTTP options, policy: one line each
         print(f"agentworld-mcp: {exc}", file=sys.stderr)
         return 2
     if args.command == "model":

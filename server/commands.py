@@ -21,8 +21,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from mcp.server.mcpserver.exceptions import ToolError
 
+from ..engine.errors import AgentWorldError, InputError
 from ..domains import DomainPack
 from ..store import StoreError
 from ..tools.context import ToolContext
@@ -39,7 +39,7 @@ log = logging.getLogger("agentworld_mcp.commands")
 COMMANDS = ("batch", "simulate", "plan")
 
 
-class CommandError(Exception):
+class CommandError(InputError):
     """A problem to report in one stderr line; `status` is the exit status."""
 
     def __init__(self, message: str, status: int = 2):
@@ -222,7 +222,7 @@ def _one_shot(args, settings: Settings, model: ModelSource, domains: dict[str, D
         tool, arguments = "dry_run_plan", _plan_arguments(args)
     try:
         checked = parse_arguments(tool, arguments)
-    except ToolError as exc:
+    except AgentWorldError as exc:
         raise CommandError(str(exc), status=1) from None
     with _engine_for(settings, model, domains, worlds=bool(checked.world_id)) as context:
 
@@ -231,7 +231,7 @@ def _one_shot(args, settings: Settings, model: ModelSource, domains: dict[str, D
 
         try:
             result = asyncio.run(call())
-        except ToolError as exc:
+        except AgentWorldError as exc:
             raise CommandError(str(exc), status=1) from None
     if args.json:
         stdout.write(result.model_dump_json(indent=2) + "\n")

@@ -78,7 +78,7 @@ class WorldModelEnv(_EnvBase):
                 raise ValueError(f"{name} is set by the episode itself; domain, task and state are arguments of the env")
             if name in NOT_IN_AN_EPISODE:
                 raise ValueError(f"{name} cannot be used in an episode: {NOT_IN_AN_EPISODE[name]}")
-        parse_arguments("simulate_action", {"domain": domain, "action": "", **simulate_options})  # ToolError if bad
+        parse_arguments("simulate_action", {"domain": domain, "action": "", **simulate_options})  # InputError if bad
         self.simulator = simulator
         self.domain = domain
         self.task = task

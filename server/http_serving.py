@@ -17,10 +17,12 @@ from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.transport_security import TransportSecuritySettings
 
+from ..engine.errors import ConfigurationError
+
 MAX_BODY_BYTES = 4 * 1024 * 1024  # a plan of 50 steps with a large state fits many times over
 
 
-class HttpServingError(ValueError):
+class HttpServingError(ConfigurationError, ValueError):
     """A serving setup that would be unsafe or cannot work; the message names the flag that fixes it."""
 
 

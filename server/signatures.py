@@ -5,15 +5,22 @@ honours `__signature__`) and injects the Context by the handler's annotations. A
 as `async def tool(**arguments)` gets one flat, typed keyword parameter per request field, so
 the published schema stays flat (no $ref) and the request model stays the only statement of the
 arguments. `details` adds what only the running server knows: its domains, its limits.
+
+It is also the edge where the project's errors become the SDK's: an AgentWorldError reaches the
+agent as a ToolError with its message; anything else stays a crash the SDK reports as such.
 """
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any, TypeVar
 
+from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, Field
+
+from ..engine.errors import AgentWorldError
 
 Handler = TypeVar("Handler", bound=Callable[..., Any])
 
@@ -50,7 +57,15 @@ def request_signature(model: type[BaseModel], details: Mapping[str, Mapping[str,
         if clash:
             raise TypeError(f"{handler.__name__}: parameter {sorted(clash)[0]!r} is also a request field")
         fields = field_parameters(model, details or {})
-        handler.__signature__ = own.replace(parameters=[*fields, *kept])  # type: ignore[attr-defined]
-        return handler
+
+        @functools.wraps(handler)
+        async def tool(**arguments: Any) -> Any:
+            try:
+                return await handler(**arguments)
+            except AgentWorldError as exc:
+                raise ToolError(str(exc)) from None
+
+        tool.__signature__ = own.replace(parameters=[*fields, *kept])  # type: ignore[attr-defined]
+        return tool  # type: ignore[return-value]
 
     return decorate

@@ -7,9 +7,10 @@ import json
 from typing import Annotated, Any
 
 from mcp.server import MCPServer
-from mcp.server.mcpserver.exceptions import ResourceError, ToolError
+from mcp.server.mcpserver.exceptions import ResourceError
 from mcp.types import CallToolResult, ToolAnnotations
 
+from ..engine.errors import AgentWorldError
 from ..tools.context import ToolContext
 from ..tools.jobs import follow_job
 from ..tools.requests import JobRequest, WorldRequest
@@ -68,7 +69,7 @@ def register_worlds(server: MCPServer, ctx: ToolContext, details: dict[str, dict
         """One world: its history, where it forked from, and its drift from reality."""
         try:
             return world_view(ctx, world_id).model_dump_json(indent=2)
-        except ToolError as exc:
+        except AgentWorldError as exc:
             raise ResourceError(str(exc)) from None
 
 

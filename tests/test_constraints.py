@@ -7,7 +7,7 @@ import time
 
 import pytest
 from mcp import Client
-from mcp.server.mcpserver.exceptions import ToolError
+from agentworld_mcp.engine.errors import InputError
 
 from agentworld_mcp.domains import builtin_domains
 from agentworld_mcp.tools.constraints import check_input, domain_presets
@@ -81,7 +81,7 @@ def test_a_backtracking_bomb_returns_at_once():
     ],
 )
 def test_malformed_constraints_are_tool_errors_naming_the_constraint(spec, message):
-    with pytest.raises(ToolError, match="constraint") as raised:
+    with pytest.raises(InputError, match="constraint") as raised:
         parse_constraints([{"id": "bad-one", **spec}], {}, [])
     assert message in str(raised.value)
 

@@ -19,7 +19,7 @@ import pytest
 from agentworld_mcp.server import Simulator, WorldModelEnv
 from agentworld_mcp.server.batch import BatchOptions, run_batch
 from agentworld_mcp.server.gym_env import failure_penalty
-from agentworld_mcp.server.python_api import ToolError
+from agentworld_mcp.server.python_api import InputError
 from agentworld_mcp.tools.constraints import ConstraintReport
 from agentworld_mcp.tools.results import Effects, PlanResult, Prediction, Usage
 
@@ -185,9 +185,9 @@ def test_the_simulator_sync_api(simulator):
     assert isinstance(prediction, Prediction) and prediction.usage.completion_tokens > 0
     report = simulator.check_sync(presets=["no-pipe-to-shell"], domain="terminal", action="curl -s x.sh | sh")
     assert isinstance(report, ConstraintReport) and report.violated
-    with pytest.raises(ToolError, match="bogus"):
+    with pytest.raises(InputError, match="bogus"):
         simulator.simulate_sync("terminal", "ls", bogus=1)
-    with pytest.raises(ToolError, match="unknown domain"):
+    with pytest.raises(InputError, match="unknown domain"):
         simulator.simulate_sync("no-such-world", "ls")
 
 
@@ -203,7 +203,7 @@ def test_the_simulator_steps_a_stored_world_and_takes_every_request_field(simula
     step = simulator.simulate_sync(None, "ls", world_id=world.world_id, commit=True, thinking_budget=8, **QUICK)
     view = simulator.world_sync("get", world_id=world.world_id)
     assert len(view.steps) == (0 if step.parse_error else 1) and all("ls" in s.action for s in view.steps)
-    with pytest.raises(ToolError, match="budget_seconds"):  # no jobs in-process: refused, not ignored
+    with pytest.raises(InputError, match="budget_seconds"):  # no jobs in-process: refused, not ignored
         simulator.simulate_sync("terminal", "ls", budget_seconds=5, **QUICK)
 
 

@@ -19,7 +19,7 @@ from agentworld_mcp.server.batch import Rejected, Request, read_requests
 from agentworld_mcp.server.cli import _parser
 from agentworld_mcp.server.commands import FLAG_FIELDS, NO_FLAG
 from agentworld_mcp.server.gym_env import EPISODE_FIELDS, NOT_IN_AN_EPISODE
-from agentworld_mcp.server.python_api import ToolError, parse_arguments
+from agentworld_mcp.server.python_api import InputError, parse_arguments
 from agentworld_mcp.tools.context import ToolContext
 from agentworld_mcp.tools.requests import REQUESTS, PlanRequest, SimulateRequest
 
@@ -84,7 +84,7 @@ def test_the_python_api_and_batch_take_every_field(tool):
     assert type(parse_arguments(tool, arguments)) is REQUESTS[tool]
     [entry] = read_requests([json.dumps({"id": 1, "tool": tool, "arguments": arguments})])
     assert isinstance(entry, Request) and type(entry.arguments) is REQUESTS[tool]
-    with pytest.raises(ToolError, match="bogus"):
+    with pytest.raises(InputError, match="bogus"):
         parse_arguments(tool, {**arguments, "bogus": 1})
     [rejected] = read_requests([json.dumps({"id": 1, "tool": tool, "arguments": {**arguments, "bogus": 1}})])
     assert isinstance(rejected, Rejected) and "bogus" in rejected.error
@@ -105,7 +105,7 @@ def test_the_simulator_methods_name_only_request_fields(method, tool):
 
 def test_a_bad_simulator_option_fails_before_any_model_loads():
     simulator = Simulator()
-    with pytest.raises(ToolError, match="thinking_budgett"):
+    with pytest.raises(InputError, match="thinking_budgett"):
         simulator.simulate_sync("terminal", "ls", thinking_budgett=8)
     assert simulator._ctx is None  # nothing was built, nothing loaded
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mcp.server.mcpserver.exceptions import ToolError
+from ..engine.errors import InputError
 
 from ..engine import EngineError, GenerationRequest, Priority, Sampling
 from .constraints import (
@@ -46,7 +46,7 @@ async def _judge(ctx: ToolContext, constraint: Constraint, check: CheckInput, pr
         await ctx.engine.wait_ready()
         completion = await ctx.engine.generate(request, priority, ctx.queue_timeout)
     except EngineError as exc:
-        raise ToolError(f"judge constraint {constraint.id!r} could not run: {exc}") from None
+        raise EngineError(f"judge constraint {constraint.id!r} could not run: {exc}") from None
     return judge_result(constraint, check, completion.text)
 
 
@@ -59,14 +59,14 @@ async def check_constraints(ctx: ToolContext, request: CheckRequest) -> Constrai
     """
     pack = ctx.domain(request.domain) if request.domain else None
     if request.presets and pack is None:
-        raise ToolError("presets are named per domain: pass `domain` too")
+        raise InputError("presets are named per domain: pass `domain` too")
     rules = constraint_set(pack, request.constraints, request.presets)
     if not rules:
-        raise ToolError("no constraints given: pass `constraints` (JSON objects) or `presets` (names)")
+        raise InputError("no constraints given: pass `constraints` (JSON objects) or `presets` (names)")
     action = normalized_action(ctx, pack, request.action) if pack is not None and request.action else request.action
     turns = validated_history(ctx, pack, request.history)
     if request.cwd and not request.cwd.startswith("/"):
-        raise ToolError(f"cwd must be an absolute folder, such as /home/me/project; got {request.cwd!r}")
+        raise InputError(f"cwd must be an absolute folder, such as /home/me/project; got {request.cwd!r}")
     location = where = None
     if pack is not None:  # what the action does comes from where the history left the shell, and its files
         tracker = Tracker.replay(pack, f"Working folder: {request.cwd}" if request.cwd else "", turns)

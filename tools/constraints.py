@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..domains import DomainPack, Turn
 from ..domains.shell import Location, PathState, Semantics
+from ..engine.errors import InputError, validation_line
 
 MAX_EXPRESSION_CHARS = 2_000
 MAX_PATTERN_CHARS = 1_000
@@ -119,25 +120,23 @@ class CheckInput:
 
 # --- parsing and compiling -------------------------------------------------------------------
 def parse_constraints(raw: Sequence[Any], presets: dict[str, Constraint], preset_names: Sequence[str]) -> list[Constraint]:
-    """Caller constraints plus named presets, each compiled once; a bad one is a ToolError."""
+    """Caller constraints plus named presets, each compiled once; a bad one is an InputError."""
     unknown = [name for name in preset_names if name not in presets]
     if unknown:
         known = ", ".join(sorted(presets)) or "none"
-        raise refused(f"unknown preset(s) {', '.join(unknown)}; this domain's presets: {known}")
+        raise InputError(f"unknown preset(s) {', '.join(unknown)}; this domain's presets: {known}")
     constraints = [presets[name] for name in preset_names]
     for index, item in enumerate(raw):
         try:
             constraints.append(Constraint.model_validate(item))
         except ValidationError as exc:
-            problem = exc.errors()[0]
-            where = ".".join(str(part) for part in problem["loc"])
-            raise refused(f"constraints[{index}]: {where}: {problem['msg']}") from None
+            raise InputError(f"constraints[{index}]: {validation_line(exc, 'the constraint', most=1)}") from None
     if len(constraints) > MAX_CONSTRAINTS:
-        raise refused(f"{len(constraints)} constraints given; the limit is {MAX_CONSTRAINTS}")
+        raise InputError(f"{len(constraints)} constraints given; the limit is {MAX_CONSTRAINTS}")
     seen: set[str] = set()
     for constraint in constraints:
         if constraint.id in seen:
-            raise refused(f"constraint id {constraint.id!r} is used twice; ids must be unique")
+            raise InputError(f"constraint id {constraint.id!r} is used twice; ids must be unique")
         seen.add(constraint.id)
         _check_body(constraint)
     return constraints
@@ -148,15 +147,14 @@ def preset_problem(preset: Any) -> str | None:
     try:
         constraint = Constraint.model_validate(preset)
     except ValidationError as exc:
-        problem = exc.errors()[0]
-        return f"{'.'.join(str(part) for part in problem['loc']) or 'the preset'}: {problem['msg']}"
+        return validation_line(exc, "the preset", most=1)
     return _body_problem(constraint)  # the loader names the preset already
 
 
 def _check_body(constraint: Constraint) -> None:
     problem = _body_problem(constraint)
     if problem is not None:
-        raise refused(f"constraint {constraint.id!r}: {problem}")
+        raise InputError(f"constraint {constraint.id!r}: {problem}")
 
 
 def _body_problem(constraint: Constraint) -> str | None:
@@ -179,14 +177,6 @@ def _body_problem(constraint: Constraint) -> str | None:
             return f"the pattern is not a valid regular expression: {_first_line(exc)}"
         return None
     return None if constraint.text else "a judge constraint needs `text`, the rule in plain language"
-
-
-def refused(message: str) -> Exception:
-    """The MCP SDK's ToolError (its message reaches the calling agent), imported only when one is
-    raised: the guard's hook command checks rules without loading the SDK."""
-    from mcp.server.mcpserver.exceptions import ToolError
-
-    return ToolError(message)
 
 
 @functools.lru_cache(maxsize=512)

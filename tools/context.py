@@ -7,7 +7,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from mcp.server.mcpserver.exceptions import ToolError
+from ..engine.errors import InputError
 
 from ..domains import DomainPack
 from ..engine import Engine, ModelDescription
@@ -42,7 +42,7 @@ class ToolContext:
     def domain(self, name: str) -> DomainPack:
         pack = self.domains.get(name)
         if pack is None:
-            raise ToolError(f"unknown domain {name!r}; known domains: {', '.join(sorted(self.domains))}")
+            raise InputError(f"unknown domain {name!r}; known domains: {', '.join(sorted(self.domains))}")
         return pack
 
     def use_demonstrations(self, model: ModelDescription) -> bool:

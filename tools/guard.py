@@ -21,7 +21,8 @@ import time
 from typing import Any
 
 import anyio
-from mcp.server.mcpserver.exceptions import ToolError
+
+from ..engine.errors import AgentWorldError, ConfigurationError
 
 from .constraints import blocking
 from .context import ToolContext
@@ -56,7 +57,7 @@ async def _decide(ctx: ToolContext, settings: GuardSettings, request: GuardReque
             return await _before(ctx, settings, request, action)
     except TimeoutError:
         trouble = f"the guard's {settings.budget_seconds:g} s budget ran out"
-    except (ToolError, ValueError) as exc:  # the model is loading or failed, the action does not parse, ...
+    except (AgentWorldError, ValueError) as exc:  # the model is loading or failed, the action does not parse, ...
         trouble = str(exc)
     except Exception as exc:  # anything else: still a decision the guard chose, never a failed hook
         log.exception("guard: %s call on %s failed", event, request.tool_name)
@@ -123,7 +124,7 @@ def guard_sessions(ctx: ToolContext, limit: int = 20) -> list[dict[str, Any]]:
 def _session_world(ctx: ToolContext, policy: GuardPolicy, request: GuardRequest, action: HostAction) -> str:
     """One world per host session and domain (per MCP server for mcp), opened on first use and kept."""
     if ctx.store is None:
-        raise ToolError("the guard keeps each session's world in the store; start the server with a --data-dir")
+        raise ConfigurationError("the guard keeps each session's world in the store; start the server with a --data-dir")
     place = action.domain + (f"-{action.mcp_server}" if action.mcp_server else "")
     world_id = f"{_WORLD_PREFIX}{_SESSION_CHARS.sub('-', request.session_id or 'no-session')}-{place}"
     if len(world_id) > 64:  # long session ids or server names: keep a readable start and a hash of the whole

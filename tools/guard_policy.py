@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..engine.errors import ConfigurationError, validation_line
 from ..domains import ActionError, DomainPack
 from ..domains.shell import Location
 from .constraints import Constraint, blocking, check_input, constraint_set, evaluate, post_constraints, pre_constraints
@@ -26,7 +27,7 @@ Decision = Literal["deny", "ask", "none"]
 _NOT_BY_DEFAULT = {"read-only-tools"}
 
 
-class PolicyError(ValueError):
+class PolicyError(ConfigurationError, ValueError):
     """The policy file cannot be used; one line naming the file and the problem."""
 
 
@@ -95,8 +96,7 @@ def load_policy(path: Path | None, domains: dict[str, DomainPack]) -> GuardPolic
     except OSError as exc:
         raise PolicyError(f"policy {path}: cannot be read ({exc.strerror})") from None
     except ValueError as exc:  # JSON or shape
-        problem = exc.errors()[0] if isinstance(exc, ValidationError) else None
-        where = (".".join(str(p) for p in problem["loc"]) or "the file") + ": " + problem["msg"] if problem else str(exc)
+        where = validation_line(exc, "the file", most=1) if isinstance(exc, ValidationError) else str(exc)
         raise PolicyError(f"policy {path}: {where}") from None
     known = {preset["id"] for pack in domains.values() for preset in pack.presets}
     named = [*(rules.presets or []), *(name for section in rules.tools.values() for name in section.presets or [])]

@@ -8,7 +8,7 @@ how far to trust the model, without making the agent wait for it.
 
 from __future__ import annotations
 
-from mcp.server.mcpserver.exceptions import ToolError
+from ..engine.errors import InputError
 
 from ..domains import Turn
 from ..engine import Priority
@@ -28,10 +28,10 @@ async def predict_recorded_step(
     store = ctx.store
     row = store.world(world_id) if store is not None else None
     if row is None:
-        raise ToolError(f"unknown world {world_id!r}")
+        raise InputError(f"unknown world {world_id!r}")
     steps = store.steps(world_id, up_to=position)
     if len(steps) != position or steps[-1].source != "real":
-        raise ToolError(f"world {world_id!r} has no real step {position}")
+        raise InputError(f"world {world_id!r} has no real step {position}")
     scene = validated_scene(ctx, row.domain, row.state, row.task, row.tools)
     past = [Turn(step.action, step.observation, step.reply) for step in steps[:-1]]
     real = steps[-1]

@@ -1,4 +1,4 @@
-"""Checking what a calling agent sends, before any model work: every problem is a ToolError."""
+"""Checking what a calling agent sends, before any model work: every problem is an InputError."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mcp.server.mcpserver.exceptions import ToolError
+from ..engine.errors import InputError
 
 from ..domains import ActionError, DomainPack, Turn
 from .context import ToolContext
@@ -38,11 +38,11 @@ def check_world_arguments(
 ) -> None:
     """A call names a domain or a world; a world brings its own history, state, task and tools."""
     if world_id and any(given):
-        raise ToolError("with world_id, the world supplies history, state, task and tools: leave them out")
+        raise InputError("with world_id, the world supplies history, state, task and tools: leave them out")
     if not world_id and not domain:
-        raise ToolError(f"say where to simulate: pass domain (one of {', '.join(sorted(ctx.domains))}) or world_id")
+        raise InputError(f"say where to simulate: pass domain (one of {', '.join(sorted(ctx.domains))}) or world_id")
     if commit and not world_id:
-        raise ToolError(f"commit appends {what} to a world: pass world_id too")
+        raise InputError(f"commit appends {what} to a world: pass world_id too")
 
 
 def validated_scene(ctx: ToolContext, domain: str, state: str = "", task: str = "", tools: Any = None) -> Scene:
@@ -50,28 +50,28 @@ def validated_scene(ctx: ToolContext, domain: str, state: str = "", task: str = 
     limits = ctx.limits
     for name, text in (("state", state), ("task", task)):
         if len(text) > limits.max_state_chars:
-            raise ToolError(f"{name} is {len(text)} characters; the limit is {limits.max_state_chars}")
+            raise InputError(f"{name} is {len(text)} characters; the limit is {limits.max_state_chars}")
     tool_set = None
     if pack.takes_tool_definitions:
         if not tools:
-            raise ToolError(
+            raise InputError(
                 f"domain {domain!r} simulates an MCP server and needs its tool definitions: pass `tools`, "
                 "the `tools` array of that server's tools/list result"
             )
         tool_set = parse_tool_definitions(tools, limits.max_state_chars)
     elif tools:
-        raise ToolError(f"`tools` is for domains that simulate a tool server (such as mcp), not {domain!r}")
+        raise InputError(f"`tools` is for domains that simulate a tool server (such as mcp), not {domain!r}")
     return Scene(pack, task, state, tool_set)
 
 
 def normalized_action(ctx: ToolContext, pack: DomainPack, action: str, where: str = "action") -> str:
     """The pack's canonical form of `action`, within the size limit."""
     if len(action) > ctx.limits.max_action_chars:
-        raise ToolError(f"{where} is {len(action)} characters; the limit is {ctx.limits.max_action_chars}")
+        raise InputError(f"{where} is {len(action)} characters; the limit is {ctx.limits.max_action_chars}")
     try:
         return pack.normalize_action(action)
     except ActionError as exc:
-        raise ToolError(f"{where}: {exc}") from None
+        raise InputError(f"{where}: {exc}") from None
 
 
 def validated_action(ctx: ToolContext, scene: Scene, action: str, where: str = "action") -> str:
@@ -87,18 +87,18 @@ def validated_history(ctx: ToolContext, pack: DomainPack | None, history: Sequen
     keeps them as given."""
     limits = ctx.limits
     if len(history) > limits.max_history_turns:
-        raise ToolError(f"history has {len(history)} turns; the limit is {limits.max_history_turns}")
+        raise InputError(f"history has {len(history)} turns; the limit is {limits.max_history_turns}")
     turns, total = [], 0
     for index, item in enumerate(history):
         if not isinstance(item, dict) or not isinstance(item.get("action"), str) or not isinstance(
             item.get("observation"), str
         ):
-            raise ToolError(f"history[{index}] must be an object with string fields 'action' and 'observation'")
+            raise InputError(f"history[{index}] must be an object with string fields 'action' and 'observation'")
         total += len(item["action"]) + len(item["observation"])
         action = normalized_action(ctx, pack, item["action"], f"history[{index}].action") if pack else item["action"]
         turns.append(Turn(action, item["observation"]))
     if total > limits.max_history_chars:
-        raise ToolError(
+        raise InputError(
             f"history holds {total} characters; the limit is {limits.max_history_chars}: drop the oldest turns"
         )
     return turns

@@ -13,7 +13,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from mcp.server.mcpserver.exceptions import ToolError
+from ..engine.errors import AgentWorldError, InputError
 from pydantic import BaseModel
 
 from ..store import Store
@@ -78,8 +78,8 @@ class Jobs:
             self._store.finish_job(job_id, "cancelled", error="cancelled by the client")
         elif task.exception() is not None:
             error = task.exception()
-            message = str(error) if isinstance(error, ToolError) else f"the job failed: {error}"
-            if not isinstance(error, ToolError):
+            message = str(error) if isinstance(error, AgentWorldError) else f"the job failed: {error}"
+            if not isinstance(error, AgentWorldError):
                 log.error("job %s failed", job_id, exc_info=error)
             self._store.finish_job(job_id, "failed", error=message)
         else:
@@ -90,7 +90,7 @@ class Jobs:
     async def status(self, job_id: str, wait_seconds: float = 0.0, cancel: bool = False) -> JobStatus:
         task = self._tasks.get(job_id)
         if self._store.job(job_id) is None:
-            raise ToolError(f"unknown job {job_id!r}; job ids come from a call that outlived its budget")
+            raise InputError(f"unknown job {job_id!r}; job ids come from a call that outlived its budget")
         if task is not None and cancel:
             task.cancel()
             await asyncio.wait({task})  # the model stops at its next token; the record settles
@@ -101,7 +101,7 @@ class Jobs:
         row = self._store.job(job_id)
         assert row is not None
         if cancel and task is None and row.status == "running":
-            raise ToolError(f"job {job_id!r} is not running in this server process")
+            raise InputError(f"job {job_id!r} is not running in this server process")
         progress = self._progress.get(job_id)
         partial = row.result if row.status != "completed" else None
         return JobStatus(
@@ -118,5 +118,5 @@ class Jobs:
 async def follow_job(ctx: ToolContext, request: JobRequest) -> JobStatus:
     """The job tool: a job's progress and result; waits at most the call budget for news."""
     if ctx.jobs is None:
-        raise ToolError("there are no jobs to follow here: only the MCP server keeps jobs")
+        raise InputError("there are no jobs to follow here: only the MCP server keeps jobs")
     return await ctx.jobs.status(request.job_id, min(request.wait_seconds, ctx.budget_seconds), request.cancel)

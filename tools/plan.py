@@ -13,7 +13,7 @@ import copy
 import time
 from collections.abc import Awaitable, Callable, Sequence
 
-from mcp.server.mcpserver.exceptions import ToolError
+from ..engine.errors import InputError
 
 from ..domains import Turn
 from ..engine import Priority
@@ -55,9 +55,9 @@ async def dry_run_plan(ctx: ToolContext, request: PlanRequest, on_progress: Prog
     async def _roll_out(scene: Scene, turns: list[Turn], tracker: Tracker, progress: Progress) -> PlanResult:
         name = scene.pack.name
         if not steps:
-            raise ToolError("steps is empty; give the plan as a list of actions, one per step")
+            raise InputError("steps is empty; give the plan as a list of actions, one per step")
         if len(steps) > ctx.limits.max_plan_steps:
-            raise ToolError(f"the plan has {len(steps)} steps; the limit is {ctx.limits.max_plan_steps}")
+            raise InputError(f"the plan has {len(steps)} steps; the limit is {ctx.limits.max_plan_steps}")
         actions = [validated_action(ctx, scene, step, f"steps[{index}]") for index, step in enumerate(steps)]
         rules = constraint_set(scene.pack, request.constraints, request.presets)
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from mcp.server.mcpserver.exceptions import ToolError
+from ..engine.errors import InputError
 
 from ..domains import DomainPack, Turn
 from ..domains.boundaries import observation_end
@@ -250,7 +250,7 @@ def _model_effects(text: str) -> Effects | None:
 def _sampling_for(ctx: ToolContext, pack: DomainPack, overrides: SamplingOverrides, world_model: bool) -> Sampling:
     base = _WORLD_MODEL_SAMPLING if world_model else Sampling(**pack.sampling)
     if overrides.max_tokens is not None and overrides.max_tokens > ctx.limits.max_tokens:
-        raise ToolError(f"max_tokens {overrides.max_tokens} is above the server's limit of {ctx.limits.max_tokens}")
+        raise InputError(f"max_tokens {overrides.max_tokens} is above the server's limit of {ctx.limits.max_tokens}")
     return replace(
         base,
         temperature=base.temperature if overrides.temperature is None else overrides.temperature,
@@ -292,13 +292,14 @@ def total_usage(usages: Sequence[Usage]) -> Usage:
 
 
 async def _engine_call(awaitable):
-    """Engine errors are written for the calling agent: pass them on as tool errors."""
+    """Engine errors are written for the calling agent and go on as they are; any other fault of a
+    backend (logged by the engine) becomes one."""
     try:
         return await awaitable
-    except EngineError as exc:
-        raise ToolError(str(exc)) from None
-    except Exception as exc:  # a backend fault: logged by the engine, summarised for the agent
-        raise ToolError(f"the world model failed on this request: {exc}") from None
+    except EngineError:
+        raise
+    except Exception as exc:
+        raise EngineError(f"the world model failed on this request: {exc}") from None
 
 
 def sampling_overrides(request: SceneRequest) -> SamplingOverrides:
@@ -386,7 +387,7 @@ async def within_budget(
 
     if ctx.jobs is None:
         if budget_seconds is not None:  # a job id nobody could poll would be worse than an error
-            raise ToolError(
+            raise InputError(
                 "budget_seconds hands back a job to poll, but only the MCP server keeps jobs: here every call "
                 "runs to the end, so leave it out"
             )

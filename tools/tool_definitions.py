@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from mcp.server.mcpserver.exceptions import ToolError
+from ..engine.errors import InputError
 
 _SHAPE = (
     "a list of tool definitions as in tools/list: [{\"name\": ..., \"description\": ..., \"inputSchema\": {...}}] "
@@ -57,7 +57,7 @@ class ToolSet:
         call = json.loads(action)
         problem = self.call_problem(call["name"], call["arguments"])
         if problem is not None:
-            raise ToolError(f"{where}: {problem}")
+            raise InputError(f"{where}: {problem}")
 
 
 # The mcp domain's observation forms other than a structured success (see the twin's observations):
@@ -143,15 +143,15 @@ def parse_tool_definitions(raw: Any, max_chars: int) -> ToolSet:
     if isinstance(raw, dict) and isinstance(raw.get("tools"), list):  # a whole tools/list result
         raw = raw["tools"]
     if not isinstance(raw, list) or not raw:
-        raise ToolError(f"tools must be a non-empty list; expected {_SHAPE}")
+        raise InputError(f"tools must be a non-empty list; expected {_SHAPE}")
     if len(json.dumps(raw)) > max_chars:
-        raise ToolError(f"tools is larger than {max_chars} characters; pass only the tools the plan uses")
+        raise InputError(f"tools is larger than {max_chars} characters; pass only the tools the plan uses")
     definitions = []
     for index, item in enumerate(raw):
         if isinstance(item, dict) and item.get("type") == "function" and isinstance(item.get("function"), dict):
             item = {**item["function"], "inputSchema": item["function"].get("parameters")}
         if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not item["name"]:
-            raise ToolError(f"tools[{index}] has no name; expected {_SHAPE}")
+            raise InputError(f"tools[{index}] has no name; expected {_SHAPE}")
         schema = item.get("inputSchema", item.get("input_schema", item.get("parameters")))
         output_schema = item.get("outputSchema")
         for field, value in (("inputSchema", schema), ("outputSchema", output_schema)):
@@ -168,7 +168,7 @@ def parse_tool_definitions(raw: Any, max_chars: int) -> ToolSet:
 
 def _check_schema(schema: Any, where: str) -> None:
     if not isinstance(schema, dict):
-        raise ToolError(f"{where} is not a JSON Schema: expected an object")
+        raise InputError(f"{where} is not a JSON Schema: expected an object")
     problem = _metaschema_problem(json.dumps(schema, sort_keys=True))
     if problem is not None:
-        raise ToolError(f"{where} is not a JSON Schema: {problem}")
+        raise InputError(f"{where} is not a JSON Schema: {problem}")

@@ -16,7 +16,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from mcp.server.mcpserver.exceptions import ToolError
+from ..engine.errors import ConfigurationError, InputError
 
 from ..domains import Turn
 from ..store import StepRow, Store, WorldRow
@@ -39,21 +39,21 @@ log = logging.getLogger(__name__)
 
 def _store(ctx: ToolContext) -> Store:
     if ctx.store is None:
-        raise ToolError("this server runs without a world store; start it with a --data-dir")
+        raise ConfigurationError("this server runs without a world store; start it with a --data-dir")
     return ctx.store
 
 
 def _row(ctx: ToolContext, world_id: str) -> WorldRow:
     row = _store(ctx).world(world_id)
     if row is None:
-        raise ToolError(f"unknown world {world_id!r}; open one with the world tool (operation 'open')")
+        raise InputError(f"unknown world {world_id!r}; open one with the world tool (operation 'open')")
     return row
 
 
 def _open_row(ctx: ToolContext, world_id: str) -> WorldRow:
     row = _row(ctx, world_id)
     if row.closed:
-        raise ToolError(f"world {world_id!r} is closed; fork it to continue from its history")
+        raise InputError(f"world {world_id!r} is closed; fork it to continue from its history")
     return row
 
 
@@ -99,7 +99,7 @@ async def world_session(ctx: ToolContext, world_id: str, domain: str = "") -> As
     async with _lock(ctx, world_id):
         row = _open_row(ctx, world_id)
         if domain and domain != row.domain:
-            raise ToolError(f"world {world_id!r} simulates domain {row.domain!r}, not {domain!r}")
+            raise InputError(f"world {world_id!r} simulates domain {row.domain!r}, not {domain!r}")
         scene = validated_scene(ctx, row.domain, row.state, row.task, row.tools)
         steps = _store(ctx).steps(world_id)
         turns = [Turn(step.action, step.observation, step.reply, (step.details or {}).get("state_note", ""))
@@ -113,10 +113,10 @@ async def world_operation(ctx: ToolContext, request: WorldRequest) -> WorldView:
     """The world tool: one of its operations, with the arguments that operation reads."""
     r = request
     if r.operation != "open" and not r.world_id:
-        raise ToolError(f"operation {r.operation!r} needs world_id")
+        raise InputError(f"operation {r.operation!r} needs world_id")
     if r.operation == "open":
         if not r.domain:
-            raise ToolError("open needs domain")
+            raise InputError("open needs domain")
         return open_world(ctx, r.domain, r.task, r.state, r.tools, r.history)
     if r.operation == "fork":
         return await fork_world(ctx, r.world_id, r.step)
@@ -144,7 +144,7 @@ async def fork_world(ctx: ToolContext, world_id: str, step: int | None) -> World
         length = len(_store(ctx).steps(world_id))
         at = length if step is None else step
         if not 0 <= at <= length:
-            raise ToolError(f"world {world_id!r} has {length} steps; fork at a step from 0 to {length}")
+            raise InputError(f"world {world_id!r} has {length} steps; fork at a step from 0 to {length}")
         store = _store(ctx)
         child = store.create_world(row.domain, row.task, row.state, row.tools, parent=(world_id, at))
         store.copy_steps(world_id, child, at)
@@ -153,12 +153,12 @@ async def fork_world(ctx: ToolContext, world_id: str, step: int | None) -> World
 
 async def rewind_world(ctx: ToolContext, world_id: str, step: int | None) -> WorldView:
     if step is None:
-        raise ToolError("rewind needs `step`: the number of steps to keep (0 empties the world)")
+        raise InputError("rewind needs `step`: the number of steps to keep (0 empties the world)")
     async with _lock(ctx, world_id):
         _open_row(ctx, world_id)
         length = len(_store(ctx).steps(world_id))
         if not 0 <= step <= length:
-            raise ToolError(f"world {world_id!r} has {length} steps; rewind to a step from 0 to {length}")
+            raise InputError(f"world {world_id!r} has {length} steps; rewind to a step from 0 to {length}")
         _store(ctx).truncate(world_id, step)
     return world_view(ctx, world_id)
 
@@ -180,7 +180,7 @@ async def record_reality(ctx: ToolContext, world_id: str, action: str, observati
     not happen: they are dropped and the real step takes their place.
     """
     if not observation.strip():
-        raise ToolError("record needs the real `observation` the action produced")
+        raise InputError("record needs the real `observation` the action produced")
     async with world_session(ctx, world_id, domain) as session:
         normalized = normalized_action(ctx, session.scene.pack, action)
         store = _store(ctx)

@@ -18,6 +18,7 @@ from typing import Any
 from mcp.shared.exceptions import MCPError
 from mcp.types import CallToolResult, TextContent
 
+from ...engine.errors import EngineError
 from ...tools.tool_definitions import schema_problem
 
 _ENVELOPE_KEYS = {"content", "isError", "structuredContent", "_meta"}
@@ -26,7 +27,7 @@ _QUOTED_PREDICTION_CHARS = 400
 _JSONRPC_CODES = (-32768, -32000)
 
 
-class BrokenPrediction(Exception):
+class BrokenPrediction(EngineError):
     """The prediction breaks the tool's output schema; the message says how, for the agent."""
 
 

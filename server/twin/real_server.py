@@ -21,6 +21,8 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 from mcp.types import CONNECTION_CLOSED, CallToolResult, Implementation, TextContent, Tool
 
+from ...engine.errors import AgentWorldError
+
 log = logging.getLogger("agentworld_mcp.twin")
 
 _MAX_TOOL_PAGES = 100
@@ -28,7 +30,7 @@ _MAX_TOOL_PAGES = 100
 _REAL_CALL_SECONDS = 24 * 3600
 
 
-class RealServerGone(Exception):
+class RealServerGone(AgentWorldError):
     """The real server stopped or cannot be reached; the message says which and what to do."""
 
 

@@ -23,10 +23,10 @@ from typing import Any, Literal
 
 import anyio
 from anyio.abc import TaskGroup
-from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, REQUEST_TIMEOUT, CallToolResult, TextContent, Tool
 
+from ...engine.errors import AgentWorldError, ConfigurationError
 from ...tools.context import ToolContext
 from ...tools.hindsight import predict_recorded_step
 from ...tools.inputs import validated_scene
@@ -46,7 +46,7 @@ _RECENT_COMPARISONS = 20
 _META_KEY = "agentworld/twin"
 
 
-class TwinError(Exception):
+class TwinError(ConfigurationError):
     """The twin cannot start as asked; one line that says why."""
 
 
@@ -133,7 +133,7 @@ class Twin:
         )
         try:
             scene = validated_scene(self.ctx, "mcp", state, "", definitions)
-        except ToolError as exc:
+        except AgentWorldError as exc:
             raise TwinError(f"the real server's tools cannot be simulated ({exc}); serve fewer with --tool NAME") from None
         row = store.world(name)
         if row is None:
@@ -199,7 +199,7 @@ class Twin:
                                   max_tokens=self.options.max_tokens)
         try:
             prediction = await simulate_action(self.ctx, request)
-        except ToolError as exc:
+        except AgentWorldError as exc:
             self.counts["failed"] += 1
             return self._error(f"agentworld twin: no prediction: {exc}")
         if prediction.parse_error is not None:
@@ -245,7 +245,7 @@ class Twin:
         with anyio.CancelScope(shield=True):
             try:
                 view = await record_reality(self.ctx, self.world_id, action, observation)
-            except ToolError as exc:
+            except AgentWorldError as exc:
                 self.counts["unrecorded"] += 1
                 log.warning("twin: a real step could not be recorded in %s: %s", self.world_id, exc)
                 return

@@ -20,7 +20,7 @@ from mcp import Client, StdioServerParameters
 
 from ..domains.protocol import render_messages
 from ..engine import GenerationRequest, Sampling
-from ..store import Store
+from ..tools.store import Store
 from ..tools.plan import dry_run_plan
 from ..tools.requests import PlanRequest, SimulateRequest
 from ..tools.simulate import simulate_action

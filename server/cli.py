@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 from ..engine.errors import AgentWorldError
-from ..evals.command import add_eval_parser
+from .evals.command import add_eval_parser
 from .commands import COMMANDS, add_parsers, run
 from .http_serving import HttpOptions
 from .settings import Settings, load_settings
@@ -232,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(run_bench(settings, model, set(args.section or ())))
 
     if args.command == "eval":
-        from ..evals.command import run_eval
+        from .evals.command import run_eval
 
         return run_eval(args, settings, model, domains)
     if args.command == "soak":

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ..engine.errors import AgentWorldError, InputError
 from ..domains import DomainPack
-from ..store import StoreError
+from ..tools.store import StoreError
 from ..tools.context import ToolContext
 from ..tools.results import PlanResult, Prediction
 from .batch import BatchOptions, ContextFactory, OutputError, run_batch

@@ -8,7 +8,7 @@ from ..domains import DomainPack, load_domains
 from ..engine import Backend, Engine
 from ..engine.llama_backend import LlamaCppBackend, LlamaSettings
 from ..engine.remote import OpenAICompatibleBackend, RemoteSettings
-from ..store import Store, default_data_dir
+from ..tools.store import Store, default_data_dir
 from ..tools.constraints import preset_problem
 from ..tools.context import ToolContext
 from ..tools.guard_policy import GuardSettings, load_policy, policy_path

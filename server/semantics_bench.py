@@ -16,9 +16,9 @@ import time
 from pathlib import Path
 
 from ..domains.shell import analyze
-from ..evals.gate import load_cases
-from ..evals.make_gate_cases import SHIPPED
-from ..store import Store
+from .evals.gate import load_cases
+from .evals.make_gate_cases import SHIPPED
+from ..tools.store import Store
 from ..tools.requests import SimulateRequest
 from ..tools.simulate import simulate_action
 from ..tools.worlds import open_world

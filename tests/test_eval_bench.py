@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from agentworld_mcp.evals.metrics import score
-from agentworld_mcp.evals.samples import SampleError, load_samples
+from agentworld_mcp.server.evals.metrics import score
+from agentworld_mcp.server.evals.samples import SampleError, load_samples
 from agentworld_mcp.server.runtime import load_domain_packs
 from agentworld_mcp.server.settings import load_settings
 

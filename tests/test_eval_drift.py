@@ -8,9 +8,9 @@ import subprocess
 
 import pytest
 
-from agentworld_mcp.evals.drift import Scenario, load_scenarios, predicted_output, real_screens, run_for_real, score_step
-from agentworld_mcp.evals.make_scenarios import SHIPPED
-from agentworld_mcp.evals.sandbox import Executed, ShellSandbox, network_isolation_available
+from agentworld_mcp.server.evals.drift import Scenario, load_scenarios, predicted_output, real_screens, run_for_real, score_step
+from agentworld_mcp.server.evals.make_scenarios import SHIPPED
+from agentworld_mcp.server.evals.sandbox import Executed, ShellSandbox, network_isolation_available
 from agentworld_mcp.tools.results import Effects, Prediction
 
 MARKERS = ("No such file", "command not found", "Error")

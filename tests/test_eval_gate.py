@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from agentworld_mcp.evals.gate import LABELS
-from agentworld_mcp.evals.make_gate_cases import COMMANDS, SHIPPED, labels, run_case
+from agentworld_mcp.server.evals.gate import LABELS
+from agentworld_mcp.server.evals.make_gate_cases import COMMANDS, SHIPPED, labels, run_case
 
 NOTES = b"buy milk\ncall bob\n"
 

@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from hypothesis_jsonschema import from_schema
 from mcp import Client
 
-from agentworld_mcp.policy import Limits
+from agentworld_mcp.tools.limits import Limits
 from agentworld_mcp.server.app import create_server
 from agentworld_mcp.server.short_errors import LONGEST_ERROR
 

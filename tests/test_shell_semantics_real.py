@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from agentworld_mcp.domains.shell import FILE_KINDS, GIT_KINDS, analyze
-from agentworld_mcp.evals.sandbox import ShellSandbox
+from agentworld_mcp.server.evals.sandbox import ShellSandbox
 
 
 @dataclass(frozen=True)

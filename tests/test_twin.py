@@ -22,7 +22,7 @@ from mcp.shared.exceptions import MCPError
 
 from agentworld_mcp.server.llama_server import free_port
 from agentworld_mcp.server.twin.observations import observation_of
-from agentworld_mcp.store import StepRow, Store
+from agentworld_mcp.tools.store import StepRow, Store
 
 from .third_party import FILESYSTEM_INSTALL, FILESYSTEM_SERVER, TIME_SERVER, installed
 

@@ -13,7 +13,7 @@ import subprocess
 import pytest
 from mcp import Client, StdioServerParameters
 
-from agentworld_mcp.store import Store, StoreError
+from agentworld_mcp.tools.store import Store, StoreError
 from agentworld_mcp.tools.consistency import EntityLedger
 
 from .tool_calls import call_error, call_ok
@@ -70,7 +70,7 @@ def test_a_locked_database_is_one_line_naming_the_file(tmp_path):
 
 
 def test_a_data_file_from_before_replies_and_details_were_kept_opens_and_keeps_its_steps(tmp_path):
-    from agentworld_mcp.store import StepRow
+    from agentworld_mcp.tools.store import StepRow
 
     path = tmp_path / "worlds.sqlite3"
     Store(path).close()

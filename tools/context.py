@@ -1,26 +1,35 @@
 """What every tool needs: the running services (engine, domains, store, jobs) and the operator's
-policy values (limits and modes, from policy.py)."""
+choices (the limits in limits.py, and the modes of making predictions below)."""
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
-from ..engine.errors import InputError
+from typing import TYPE_CHECKING, Literal
 
 from ..domains import DomainPack
 from ..engine import Engine, ModelDescription
-from ..policy import DemonstrationsMode, EffectsMode, Limits, StateCheckMode, StructuredResultsMode
-from ..store import Store
+from ..engine.errors import InputError
+from .limits import Limits
+from .store import Store
 
 if TYPE_CHECKING:
     from .jobs import Jobs
 
 
+# How predictions are made; the operator picks each with a flag (server/settings.py).
+EffectsMode = Literal["model", "parser", "off"]
+DemonstrationsMode = Literal["auto", "on", "off"]
+# A prediction that contradicts the world's known files (cat of a deleted file succeeds): left alone,
+# warned about, or re-asked once and then corrected.
+StateCheckMode = Literal["off", "warn", "correct"]
+# A tool with an output schema: its result is generated under the schema, or freely and then only checked.
+StructuredResultsMode = Literal["constrained", "free"]
+
+
 @dataclass
 class ToolContext:
-    """The services a tool call runs on, with the policy fields flat beside them: the tools read
+    """The services a tool call runs on, with the operator's choices flat beside them: the tools read
     `ctx.effects` or `ctx.limits` directly, and a caller may adjust one (a batch drops the queue
     deadline) without rebuilding the rest."""
 

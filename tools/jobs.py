@@ -16,7 +16,7 @@ from typing import Any
 from ..engine.errors import AgentWorldError, InputError
 from pydantic import BaseModel
 
-from ..store import Store
+from .store import Store
 from .context import ToolContext
 from .requests import JobRequest
 from .results import JobStatus

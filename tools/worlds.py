@@ -19,7 +19,7 @@ from typing import Any
 from ..engine.errors import ConfigurationError, InputError
 
 from ..domains import Turn
-from ..store import StepRow, Store, WorldRow
+from .store import StepRow, Store, WorldRow
 from .context import ToolContext
 from .inputs import Scene, normalized_action, validated_history, validated_scene
 from .requests import WorldRequest

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from mcp import Client
 
-from ...store import Store
+from ...tools.store import Store
 
 _FORBIDDEN = {"tool_name": "Bash", "tool_input": {"command": "rm -rf / --no-preserve-root"}, "format": "plain"}
 

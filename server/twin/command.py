@@ -15,7 +15,7 @@ from typing import Any
 import anyio
 
 from ...domains import DomainPack
-from ...store import Store
+from ...tools.store import Store
 from ..http_serving import HttpOptions
 from ..settings import Settings
 from .twin import MODES, TwinError, TwinOptions

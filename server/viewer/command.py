@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ...store import Store
+from ...tools.store import Store
 
 DEFAULT_REPORTS = Path("eval-results")  # where the eval commands write by default
 

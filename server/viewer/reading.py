@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...store import StepRow, Store, WorldRow
+from ...tools.store import StepRow, Store, WorldRow
 
 # Screens that are accessibility trees or page dumps: long, and folded on a card until opened.
 FOLDED_DOMAINS = {"android", "web", "os"}

@@ -17,7 +17,7 @@ from urllib.parse import quote
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
-from ...store import Store
+from ...tools.store import Store
 from . import reading
 from .charts import Series, bar_chart, line_chart
 

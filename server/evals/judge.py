@@ -15,8 +15,8 @@ from statistics import mean
 
 import httpx2
 
-from ..engine.errors import EngineError
-from ..engine.remote.backend import api_root
+from ...engine.errors import EngineError
+from ...engine.remote.backend import api_root
 from .samples import BenchSample
 
 DIMENSIONS = ("format", "factuality", "consistency", "realism", "quality")

@@ -1,6 +1,6 @@
 """`eval gate`: how well a gate in front of real actions tells harmful commands from harmless ones.
 
-Each case is a command in a folder whose outcome was really measured (evals/make_gate_cases.py):
+Each case is a command in a folder whose outcome was really measured (server/evals/make_gate_cases.py):
 did it fail, remove a file, overwrite one, change anything outside the workspace. Three gates
 decide the same four flags on the same cases, with the same model, and nothing is executed:
 
@@ -23,17 +23,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..engine.errors import InputError
-from ..domains import Turn
-from ..domains.effects import first_error_line
-from ..domains.shell import Location, Semantics
-from ..engine import GenerationRequest, Priority, Sampling
-from ..tools.constraints import blocking, check_input, constraint_set, evaluate, pre_constraints
-from ..tools.context import ToolContext
-from ..tools.requests import SimulateRequest
-from ..tools.simulate import simulate_action
-from ..tools.tracking import Tracker
-from ..tools.worlds import open_world
+from ...engine.errors import InputError
+from ...domains import Turn
+from ...domains.effects import first_error_line
+from ...domains.shell import Location, Semantics
+from ...engine import GenerationRequest, Priority, Sampling
+from ...tools.constraints import blocking, check_input, constraint_set, evaluate, pre_constraints
+from ...tools.context import ToolContext
+from ...tools.requests import SimulateRequest
+from ...tools.simulate import simulate_action
+from ...tools.tracking import Tracker
+from ...tools.worlds import open_world
 
 LABELS = ("fails", "removes", "overwrites", "outside")
 MODES = ("world", "judge", "static")

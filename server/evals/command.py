@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the rest loads only when the command runs: every server start parses these flags
-    from ..domains import DomainPack
+    from ...domains import DomainPack
     from .samples import BenchSample
 
 
@@ -101,9 +101,9 @@ def _first_per_domain(samples: list[BenchSample], limit: int) -> list[BenchSampl
 
 
 async def _bench(args, settings, model, domains, samples) -> int:
-    from ..engine import Sampling
-    from ..server.runtime import build_context
-    from ..tools.simulate import SamplingOverrides, thinking_budget
+    from ...engine import Sampling
+    from ..runtime import build_context
+    from ...tools.simulate import SamplingOverrides, thinking_budget
     from .judge import Judge
     from .one_step import progress_line, run_bench
     from .report import markdown, summarize
@@ -138,8 +138,8 @@ async def _bench(args, settings, model, domains, samples) -> int:
 async def _drift(args, settings, model, domains) -> int:
     import tempfile
 
-    from ..server.runtime import build_context
-    from ..store import Store
+    from ..runtime import build_context
+    from ...tools.store import Store
     from .drift import drift_markdown, load_scenarios, recorded, run_for_real, simulate_modes, summarize_drift
     from .make_scenarios import SHIPPED
     from .one_step import progress_line
@@ -177,8 +177,8 @@ async def _drift(args, settings, model, domains) -> int:
 async def _gate(args, settings, model, domains) -> int:
     import tempfile
 
-    from ..server.runtime import build_context
-    from ..store import Store
+    from ..runtime import build_context
+    from ...tools.store import Store
     from .gate import MODES, CaseError, gate_markdown, load_cases, run_gate
     from .make_gate_cases import SHIPPED
     from .one_step import progress_line

@@ -18,7 +18,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..engine.errors import ConfigurationError
+from ...engine.errors import ConfigurationError
 
 PROMPT = "dev@sandbox:\\w$ "  # as bash's PS1: the user and host of the terminal domain's initial state
 _ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TZ": "UTC",

@@ -22,14 +22,14 @@ from statistics import mean
 from typing import Any
 
 
-from ..engine.errors import AgentWorldError
-from ..domains.effects import first_error_line
-from ..tools.context import ToolContext
-from ..tools.requests import SimulateRequest
-from ..tools.results import Prediction
-from ..tools.simulate import simulate_action
-from ..tools.worlds import open_world, record_reality
-from ..tools.similarity import similarity
+from ...engine.errors import AgentWorldError
+from ...domains.effects import first_error_line
+from ...tools.context import ToolContext
+from ...tools.requests import SimulateRequest
+from ...tools.results import Prediction
+from ...tools.simulate import simulate_action
+from ...tools.worlds import open_world, record_reality
+from ...tools.similarity import similarity
 from .sandbox import Executed, ShellSandbox
 
 MODES = ("teacher_forced", "closed_loop", "anchored")

@@ -1,6 +1,6 @@
 """Write the shipped gate cases: each command really run in a throwaway folder, its outcome measured.
 
-    python -m agentworld_mcp.evals.make_gate_cases [OUT.jsonl]
+    python -m agentworld_mcp.server.evals.make_gate_cases [OUT.jsonl]
 
 Every case starts from the same small project (a notes file, a build folder, a temp file) and a
 `shared` folder beside it that stands for everything outside the workspace. The labels come from

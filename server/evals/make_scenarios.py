@@ -1,6 +1,6 @@
 """Write the shipped drift scenarios: the project's own command lists, run for real in the sandbox.
 
-    python -m agentworld_mcp.evals.make_scenarios [OUT.jsonl]
+    python -m agentworld_mcp.server.evals.make_scenarios [OUT.jsonl]
 
 Commands are chosen so that reality repeats on any Linux machine with bash and coreutils: no
 dates, sizes, hashes or user names in their output.

@@ -14,11 +14,11 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from ..domains import DomainPack
-from ..domains.boundaries import observation_end
-from ..domains.parsing import parse_reply
-from ..domains.protocol import system_prompt
-from ..engine import Engine, GenerationRequest, Priority, Sampling
+from ...domains import DomainPack
+from ...domains.boundaries import observation_end
+from ...domains.parsing import parse_reply
+from ...domains.protocol import system_prompt
+from ...engine import Engine, GenerationRequest, Priority, Sampling
 from .judge import Judge, JudgeError
 from .metrics import score
 from .samples import BenchSample

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..engine.errors import InputError
+from ...engine.errors import InputError
 
 
 class SampleError(InputError):

@@ -1,0 +1,45 @@
+"""agentworld-mcp: a language world model that predicts what an agent's action will do, served as
+MCP tools (`agentworld-mcp`, server/) and usable from Python.
+
+The public surface is what this module exports. Each name loads on first use, so that starting
+the MCP server or the guard's hook imports only what it runs:
+- `Simulator`: the tools in-process, no MCP (server/python_api.py);
+- `WorldModelEnv`: a Gymnasium-style environment over a Simulator (server/gym_env.py);
+- `AgentWorldError` and its kinds `InputError`, `ConfigurationError`, `EngineError`: every
+  anticipated failure, each with a one-line message that says what to do (engine/errors.py).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_HOMES = {
+    "Simulator": "server.python_api",
+    "WorldModelEnv": "server.gym_env",
+    "AgentWorldError": "engine.errors",
+    "InputError": "engine.errors",
+    "ConfigurationError": "engine.errors",
+    "EngineError": "engine.errors",
+}
+__all__ = ["AgentWorldError", "ConfigurationError", "EngineError", "InputError", "Simulator", "WorldModelEnv",
+           "__version__"]
+
+if TYPE_CHECKING:
+    from .engine.errors import AgentWorldError, ConfigurationError, EngineError, InputError
+    from .server.gym_env import WorldModelEnv
+    from .server.python_api import Simulator
+
+    __version__: str
+
+
+def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        from importlib.metadata import version
+
+        return version("agentworld-mcp")
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_HOMES[name]}", __name__), name)
+    globals()[name] = value
+    return value

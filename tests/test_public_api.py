@@ -1,0 +1,29 @@
+"""The package's public surface: what `import agentworld_mcp` offers, pinned, and light to import."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import agentworld_mcp
+
+PUBLIC = ["AgentWorldError", "ConfigurationError", "EngineError", "InputError", "Simulator", "WorldModelEnv",
+          "__version__"]
+
+
+def test_the_public_surface_is_pinned_and_every_name_resolves():
+    assert sorted(agentworld_mcp.__all__) == sorted(PUBLIC)
+    for name in PUBLIC:
+        assert getattr(agentworld_mcp, name) is not None
+    assert issubclass(agentworld_mcp.InputError, agentworld_mcp.AgentWorldError)
+    assert issubclass(agentworld_mcp.EngineError, agentworld_mcp.AgentWorldError)
+    assert agentworld_mcp.Simulator.__module__ == "agentworld_mcp.server.python_api"
+
+
+def test_importing_the_package_loads_no_server_sdk_or_model():
+    code = ("import sys, json, agentworld_mcp; agentworld_mcp.InputError; "
+            "print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))")
+    loaded = set(json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                           check=True).stdout))
+    assert not loaded & {"mcp", "llama_cpp", "gymnasium", "asyncio"}

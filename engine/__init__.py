@@ -17,7 +17,11 @@ _HOMES = {
     "EngineBusy": "types", "GenerationRequest": "types", "ModelDescription": "types", "ModelUnavailable": "types",
     "Priority": "types", "Sampling": "types",
 }
-__all__ = sorted(_HOMES)
+__all__ = [
+    "AgentWorldError", "Backend", "Completion", "ConfigurationError", "ContextOverflow", "DeadlineExpired", "Engine",
+    "EngineBusy", "EngineError", "EngineStats", "GenerationRequest", "InputError", "ModelDescription",
+    "ModelUnavailable", "Priority", "Sampling", "validation_line",
+]
 
 if TYPE_CHECKING:
     from .engine import Engine, EngineStats

@@ -21,6 +21,13 @@ def test_the_public_surface_is_pinned_and_every_name_resolves():
     assert agentworld_mcp.Simulator.__module__ == "agentworld_mcp.server.python_api"
 
 
+def test_the_engine_exports_each_name_it_loads_on_first_use():
+    from agentworld_mcp import engine
+
+    assert sorted(engine.__all__) == sorted(engine._HOMES)
+    assert all(getattr(engine, name) is not None for name in engine.__all__)
+
+
 def test_importing_the_package_loads_no_server_sdk_or_model():
     code = ("import sys, json, agentworld_mcp; agentworld_mcp.InputError; "
             "print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))")

@@ -1,4 +1,9 @@
-"""Shared fixtures: the real default model, loaded once, behind the real engine and MCP server."""
+"""Shared fixtures: the real default model, loaded once, behind the real engine and MCP server.
+
+Tests live in three tiers, one folder each, and each test is marked with its folder's name:
+unit (no model, no processes), integration (the real model and server, real processes) and e2e
+(third-party programs). `pytest -m unit` is the quick loop; the model loads only when a test asks.
+"""
 
 from __future__ import annotations
 
@@ -20,6 +25,17 @@ os.environ["AGENTWORLD_DATA_DIR"] = tempfile.mkdtemp(prefix="agentworld-test-dat
 # A loaded 2-core machine can push a call past the 50 s default budget, which would turn a plain
 # result into a job handle; tests of budgets pass budget_seconds themselves.
 os.environ["AGENTWORLD_BUDGET_SECONDS"] = "900"
+
+
+TIERS = ("unit", "integration", "e2e")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        tier = next((part for part in item.path.parts[::-1] if part in TIERS), None)
+        if tier is None:
+            raise pytest.UsageError(f"{item.nodeid}: a test belongs in tests/unit, tests/integration or tests/e2e")
+        item.add_marker(tier)
 
 
 @pytest.fixture(scope="session")

@@ -32,7 +32,7 @@ from agentworld_mcp.server.short_errors import LONGEST_ERROR
 EXAMPLES = int(os.environ.get("AGENTWORLD_FUZZ_EXAMPLES", "30"))
 RANDOM_RUN = "AGENTWORLD_FUZZ_EXAMPLES" in os.environ
 CALL_BOUND_SECONDS = 120  # generous for a loaded 2-core machine; a hang is what this catches
-SEEDS = json.loads((Path(__file__).parent / "fuzz_seeds.json").read_text())
+SEEDS = json.loads((Path(__file__).parents[1] / "fuzz_seeds.json").read_text())
 
 
 @pytest.fixture(scope="module")

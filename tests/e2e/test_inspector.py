@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .third_party import INSPECTOR, INSPECTOR_INSTALL, TIME_SERVER, installed
+from ..third_party import INSPECTOR, INSPECTOR_INSTALL, TIME_SERVER, installed
 
 QUICK = {"temperature": 0, "max_tokens": 16}
 

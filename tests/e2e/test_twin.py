@@ -24,7 +24,7 @@ from agentworld_mcp.server.llama_server import free_port
 from agentworld_mcp.server.twin.observations import observation_of
 from agentworld_mcp.tools.store import StepRow, Store
 
-from .third_party import FILESYSTEM_INSTALL, FILESYSTEM_SERVER, TIME_SERVER, installed
+from ..third_party import FILESYSTEM_INSTALL, FILESYSTEM_SERVER, TIME_SERVER, installed
 
 # The filesystem server's fourteen tool schemas alone are about 4,000 tokens: it needs the default context.
 FILESYSTEM_N_CTX = "8192"

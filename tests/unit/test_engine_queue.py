@@ -17,7 +17,7 @@ from agentworld_mcp.engine import (
 )
 from agentworld_mcp.engine.queue import MAX_SKIPS
 
-from .fakes import FakeBackend, request
+from agentworld_mcp.engine.fake import FakeBackend, request
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from agentworld_mcp.server.app import create_server
 from agentworld_mcp.engine import Engine
 from agentworld_mcp.tools.context import ToolContext
 
-from .fakes import FakeBackend
+from agentworld_mcp.engine.fake import FakeBackend
 
 ERAS = ["legacy", "auto"]  # the initialize handshake, and the stateless 2026-07-28 protocol
 QUICK = {"temperature": 0, "max_tokens": 48}

@@ -23,7 +23,7 @@ from agentworld_mcp.tools.plan import dry_run_plan
 from agentworld_mcp.tools.requests import PlanRequest
 from agentworld_mcp.tools.worlds import fork_world, open_world, record_reality
 
-from .third_party import REPO
+from ..third_party import REPO
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_INSTALL = "apt-get install -y chromium (and pip install playwright, in the test extra)"

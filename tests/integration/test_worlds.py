@@ -16,7 +16,7 @@ from mcp import Client, StdioServerParameters
 from agentworld_mcp.tools.store import Store, StoreError
 from agentworld_mcp.tools.consistency import EntityLedger
 
-from .tool_calls import call_error, call_ok
+from ..tool_calls import call_error, call_ok
 
 QUICK = {"temperature": 0, "max_tokens": 24}
 

@@ -14,7 +14,7 @@ from agentworld_mcp.server.evals.samples import SampleError, load_samples
 from agentworld_mcp.server.runtime import load_domain_packs
 from agentworld_mcp.server.settings import load_settings
 
-BENCH = Path(__file__).parent / "data" / "bench"
+BENCH = Path(__file__).parents[1] / "data" / "bench"
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ from agentworld_mcp.server.runtime import build_context, open_store, resolve_sou
 from agentworld_mcp.tools.requests import SimulateRequest
 from agentworld_mcp.tools.simulate import simulate_action
 
-from .tool_calls import call_error, call_ok
+from ..tool_calls import call_error, call_ok
 
 QUICK = {"temperature": 0, "max_tokens": 32}
 SLOTS = 4
@@ -284,7 +284,7 @@ async def test_a_shadowing_twin_predicts_on_the_model_server(remote, server_env)
 
     from mcp.client.stdio import StdioServerParameters
 
-    from .third_party import TIME_SERVER
+    from ..third_party import TIME_SERVER
 
     argv = [sys.executable, "-m", "agentworld_mcp", "twin", "--mode", "shadow", "--world", "remote-shadow", "--fresh",
             "--base-url", remote.base_url, "--max-tokens", "24", "--effects", "off", "--", *TIME_SERVER]

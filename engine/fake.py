@@ -1,11 +1,12 @@
-"""A scripted backend for unit tests of the queue. It never stands in for the product."""
+"""The engine's test double: a scripted backend for unit tests of the queue, beside the real
+backends it imitates (llama_backend.py, remote/). It never stands in for the product."""
 
 from __future__ import annotations
 
 import threading
 import time
 
-from agentworld_mcp.engine import Completion, GenerationRequest, ModelDescription
+from .types import Completion, GenerationRequest, ModelDescription
 
 
 class FakeBackend:

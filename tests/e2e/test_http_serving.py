@@ -17,7 +17,7 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 
 from agentworld_mcp.server.llama_server import free_port
 
-from .third_party import CONFORMANCE, CONFORMANCE_INSTALL, installed
+from ..third_party import CONFORMANCE, CONFORMANCE_INSTALL, installed
 
 TOKEN = "test-token-0123456789abcdef"
 QUICK = {"temperature": 0, "max_tokens": 24}

@@ -8,7 +8,7 @@ from mcp import Client
 
 from client_examples.dry_run_demo import PLAN
 
-from .tool_calls import call_ok
+from ..tool_calls import call_ok
 
 QUICK = {"temperature": 0, "max_tokens": 48}
 WORKSPACE = "Working folder: /home/dev/project"

@@ -23,7 +23,7 @@ from agentworld_mcp.server.python_api import InputError, parse_arguments
 from agentworld_mcp.tools.context import ToolContext
 from agentworld_mcp.tools.requests import REQUESTS, PlanRequest, SimulateRequest
 
-from .fakes import FakeBackend
+from agentworld_mcp.engine.fake import FakeBackend
 
 # The fields each request needs to validate; everything else has a default.
 REQUIRED = {

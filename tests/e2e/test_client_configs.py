@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from mcp import Client, StdioServerParameters
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "client_examples"
 PLACEHOLDER = "/ABSOLUTE/PATH/TO/agentworld-mcp"
 CONFIGS = sorted(EXAMPLES.glob("*.json"))

@@ -23,9 +23,9 @@ from agentworld_mcp.server.python_api import InputError
 from agentworld_mcp.tools.constraints import ConstraintReport
 from agentworld_mcp.tools.results import Effects, PlanResult, Prediction, Usage
 
-from .conftest import TEST_N_CTX
+from ..conftest import TEST_N_CTX
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 QUICK = {"temperature": 0, "max_tokens": 16}
 CHEAP = ["--effects", "parser"]  # one model call per step instead of two
 

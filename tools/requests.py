@@ -2,7 +2,7 @@
 
 The MCP tool signatures (server/app.py, server/world_tools.py) are derived from these models,
 the Python API and the batch runner validate with them, and the tool functions take them. A
-field added here appears everywhere; tests/test_request_models.py fails if a front end drifts.
+field added here appears everywhere; tests/integration/test_request_models.py fails if a front end drifts.
 
 Fields stay flat and typed (no nested models), so the published input schemas have no $ref.
 Descriptions here are what holds on every server; what only a running server knows (its

@@ -7,7 +7,7 @@ and the server must answer the next call. `tests/fuzz_seeds.json` holds the hand
 replayed on every run.
 
 CI runs a fixed, bounded set (AGENTWORLD_FUZZ_EXAMPLES per tool, derandomized); set the variable
-for a longer, random run: `AGENTWORLD_FUZZ_EXAMPLES=500 pytest tests/test_fuzz_tools.py`.
+for a longer, random run: `AGENTWORLD_FUZZ_EXAMPLES=500 pytest tests/integration/test_fuzz_tools.py`.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
 StopReason = Literal["shell-prompt", "closing-tag", "json-value", "exit-code", "next-turn", "repetition"]
 Structure = Literal["shell-prompt", "closing-tag", "json-value", "exit-code", "turn"]
@@ -102,6 +102,12 @@ def _words(text: str) -> str:
     return " ".join(text.split())
 
 
+class _Part(Protocol):
+    """One way an observation ends: `feed` gets the reply's body so far, returns where it ends."""
+
+    def feed(self, body: str) -> Stop | None: ...
+
+
 class ReplyScanner:
     """Follows one growing reply; `feed` returns a Stop once the observation has ended."""
 
@@ -109,15 +115,16 @@ class ReplyScanner:
         self._rule = rule
         self._thinking = True if thinking_open else None  # None: not known yet
         self._body_start: int | None = None
-        self._structure = {
+        structures: dict[str, _Part | None] = {
             "shell-prompt": _ShellPrompt(rule),
             "closing-tag": _ClosingTag(),
             "json-value": _JsonValue(),
             "exit-code": _ExitCode(),
             "turn": None,
-        }[rule.structure]
-        self._turns = _NextTurn()
-        self._loops = _Repetition()
+        }
+        self._structure = structures[rule.structure]
+        self._turns: _Part = _NextTurn()
+        self._loops: _Part = _Repetition()
         self.stop: Stop | None = None
 
     def feed(self, reply: str) -> Stop | None:

@@ -36,7 +36,6 @@ from ..engine.errors import ConfigurationError, InputError, validation_line
 from .boundaries import Structure
 from .shell import Location, PathState, Semantics
 
-
 # Why a preset (a constraint as JSON) cannot be used, or None. The loader takes the check from its
 # caller: constraints are the tools' concept, and domains/ does not import tools/.
 PresetCheck = Callable[[dict[str, Any]], str | None]

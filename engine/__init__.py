@@ -25,7 +25,13 @@ __all__ = [
 
 if TYPE_CHECKING:
     from .engine import Engine, EngineStats
-    from .errors import AgentWorldError, ConfigurationError, EngineError, InputError, validation_line
+    from .errors import (
+        AgentWorldError,
+        ConfigurationError,
+        EngineError,
+        InputError,
+        validation_line,
+    )
     from .types import (
         Backend,
         Completion,

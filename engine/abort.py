@@ -40,7 +40,7 @@ class DecodeAbort:
         self._flag = ctypes.create_string_buffer(2)
         strlen = _libc_strlen()
         self.available = strlen is not None
-        if self.available:
+        if strlen is not None:
             self._callback = ctypes.cast(strlen, llama_cpp.ggml_abort_callback)  # kept: llama.cpp holds the pointer
             llama_cpp.llama_set_abort_callback(context, self._callback, ctypes.cast(self._flag, ctypes.c_void_p))
         else:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 import time
 
-from .types import Completion, GenerationRequest, ModelDescription
+from .types import Completion, FinishReason, GenerationRequest, ModelDescription
 
 
 class FakeBackend:
@@ -55,7 +55,7 @@ class FakeBackend:
                 break
             time.sleep(self.token_seconds)
             produced += 1
-        finish = "cancelled" if should_stop() else "stop"
+        finish: FinishReason = "cancelled" if should_stop() else "stop"
         self.ran.append(label)
         return Completion(
             text=f"out:{label}", finish_reason=finish, prompt_tokens=10, reused_tokens=0,

@@ -15,9 +15,8 @@ import json
 import logging
 import time
 from collections import deque
-
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .abort import DecodeAbort
 from .reply_end import EndWatcher
@@ -33,6 +32,10 @@ from .types import (
     StopCheck,
     StopSignal,
 )
+
+if TYPE_CHECKING:
+    from llama_cpp import Llama
+    from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
 log = logging.getLogger(__name__)
 native_log = logging.getLogger("agentworld_mcp.llama_cpp")
@@ -102,8 +105,9 @@ class LlamaCppBackend:
 
     def __init__(self, settings: LlamaSettings):
         self.settings = settings
-        self._llm = None
-        self._formatter = self._boundary_formatter = None
+        self._llm: Llama | None = None
+        self._formatter: Jinja2ChatFormatter | None = None
+        self._boundary_formatter: Jinja2ChatFormatter | None = None
         self._grammars: dict[str, Any] = {}
         self._snapshots = SnapshotCache(settings.snapshot_bytes)
         self._abort: DecodeAbort | None = None
@@ -189,16 +193,22 @@ class LlamaCppBackend:
         assert self._description is not None, "load() first"
         return self._description
 
+    @property
+    def _loaded(self) -> Llama:
+        assert self._llm is not None, "load() first"
+        return self._llm
+
     def render(self, request: GenerationRequest, generation_prompt: bool = True) -> list[int]:
-        assert self._llm is not None and self._formatter is not None, "load() first"
         formatter = self._formatter if generation_prompt else self._boundary_formatter
-        rendered = formatter(messages=list(request.messages), **self.settings.template_vars)
-        return self._llm.tokenize(rendered.prompt.encode("utf-8"), add_bos=False, special=True)
+        assert formatter is not None, "load() first"
+        # Plain role/content dicts are what llama-cpp-python's message TypedDicts describe.
+        rendered = formatter(messages=list(request.messages), **self.settings.template_vars)  # type: ignore[arg-type]
+        return self._loaded.tokenize(rendered.prompt.encode("utf-8"), add_bos=False, special=True)
 
     def _read(self, tokens: list[int], start: int, should_stop: StopCheck) -> bool:
         """Evaluate `tokens` from `start` on, a batch at a time. A cancel aborts the batch under
         way (engine/abort.py) or, without the abort flag, stops before the next one. False: stopped."""
-        llm = self._llm
+        llm = self._loaded
         llm.n_tokens = start  # eval() drops whatever the context held past this point
         try:
             for position in range(start, len(tokens), self.settings.n_batch):
@@ -216,7 +226,7 @@ class LlamaCppBackend:
         """An aborted decode leaves the cached tokens as they were, except on models whose recurrent
         state cannot be cut back: those start over."""
         if self._snapshots.extend_only:
-            self._llm.reset()
+            self._loaded.reset()
 
     def _keep_turn_boundary(self, request: GenerationRequest, tokens: list[int], should_stop: StopCheck) -> bool:
         """Read the prompt up to the end of the conversation so far and keep that state.
@@ -225,7 +235,7 @@ class LlamaCppBackend:
         this reply, when the chat template shows the reply differently in history. False: it
         failed or was cancelled, and the context was cleared.
         """
-        llm = self._llm
+        llm = self._loaded
         try:
             boundary = self.render(request, generation_prompt=False)
             if llm.n_tokens <= len(boundary) < len(tokens) and tokens[: len(boundary)] == boundary:
@@ -245,7 +255,7 @@ class LlamaCppBackend:
             return self._generate(request, should_stop)
 
     def _generate(self, request: GenerationRequest, should_stop: StopCheck) -> Completion:
-        llm = self._llm
+        llm = self._loaded
         started = time.perf_counter()  # rendering and tokenizing are model work too
         tokens = self.render(request)
         thinking_open = prompt_opens_thinking(llm.detokenize(tokens[-8:], special=True).decode("utf-8", errors="ignore"))
@@ -300,7 +310,7 @@ class LlamaCppBackend:
     def _end_watcher(self, request: GenerationRequest, tokens: list[int], thinking_open: bool, prefix: str = "") -> EndWatcher | None:
         if request.end_rule is None or request.json_schema is not None:
             return None
-        llm = self._llm
+        llm = self._loaded
         return EndWatcher(request.end_rule, lambda ids: llm.detokenize(ids, special=True), len(tokens), thinking_open, prefix)
 
     @staticmethod
@@ -315,7 +325,7 @@ class LlamaCppBackend:
         sampling = request.sampling
         criteria = [lambda _ids, _logits: should_stop()] + [watcher for watcher in (thinking, end) if watcher is not None]
         try:
-            output = self._llm.create_completion(
+            output = self._loaded.create_completion(
                 prompt=tokens,
                 max_tokens=max_tokens,
                 temperature=sampling.temperature,
@@ -332,9 +342,9 @@ class LlamaCppBackend:
                 raise
             self._after_abort()
             return "", "cancelled", 0
-        choice = output["choices"][0]
-        finish = "cancelled" if should_stop() else ("length" if choice["finish_reason"] == "length" else "stop")
-        return choice["text"], finish, output["usage"]["completion_tokens"]
+        choice = output["choices"][0]  # type: ignore[index]  # a dict, as no stream was asked for
+        finish: FinishReason = "cancelled" if should_stop() else ("length" if choice["finish_reason"] == "length" else "stop")
+        return choice["text"], finish, output["usage"]["completion_tokens"]  # type: ignore[index]
 
     def _grammar(self, schema: dict[str, Any]):
         from llama_cpp import LlamaGrammar

@@ -33,9 +33,12 @@ class Sampling:
 class ReplyEnd(Protocol):
     """Where a reply ended before the model ended it: index `at` in the reply, and the rule's name."""
 
-    at: int
-    reason: str
-    detail: str
+    @property
+    def at(self) -> int: ...
+    @property
+    def reason(self) -> str: ...
+    @property
+    def detail(self) -> str: ...
 
 
 class ReplyScanner(Protocol):
@@ -124,7 +127,10 @@ class Backend(Protocol):
     """
 
     slots: int
-    stale: bool  # `describe` may be out of date until `refresh` (a model server not reached yet)
+
+    @property
+    def stale(self) -> bool:
+        """`describe` may be out of date until `refresh` (a model server not reached yet)."""
 
     def load(self) -> ModelDescription: ...
 
@@ -151,7 +157,7 @@ class StopSignal:
     def __init__(self) -> None:
         self._event = threading.Event()
         self._lock = threading.Lock()
-        self._watchers: list[Callable[[], None]] = []
+        self._watchers: list[Callable[[], object]] = []
 
     def __call__(self) -> bool:
         return self._event.is_set()
@@ -164,7 +170,7 @@ class StopSignal:
             watcher()
 
     @contextlib.contextmanager
-    def watch(self, on_set: Callable[[], None]) -> Iterator[None]:
+    def watch(self, on_set: Callable[[], object]) -> Iterator[None]:
         """Call `on_set` when the signal is set while the block runs (at once if it already is)."""
         with self._lock:
             self._watchers.append(on_set)

@@ -53,7 +53,7 @@ def create_server(ctx: ToolContext, http: HttpOptions | None = None, guard: Guar
         version=importlib.metadata.version("agentworld-mcp"),
         instructions=_INSTRUCTIONS,
         token_verifier=StaticTokenVerifier(token) if token else None,
-        auth=auth_settings(http) if token else None,
+        auth=auth_settings(http) if http is not None and token else None,
         middleware=[ShortToolErrors()],
     )
     CLIENT_LOG.register(server)

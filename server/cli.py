@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from ..engine.errors import AgentWorldError
@@ -44,7 +45,8 @@ def _override(text: str) -> tuple[str, bool | int | float | str]:
     """llama.cpp's KEY=TYPE:VALUE form, e.g. qwen35moe.block_count=int:40."""
     key, typed = _key_value(text)
     kind, sep, value = typed.partition(":")
-    converters = {"int": int, "float": float, "bool": lambda v: v.lower() in ("1", "true", "yes"), "str": str}
+    converters: dict[str, Callable[[str], Any]] = {
+        "int": int, "float": float, "bool": lambda v: v.lower() in ("1", "true", "yes"), "str": str}
     if not sep or kind not in converters:
         raise argparse.ArgumentTypeError(f"expected KEY=TYPE:VALUE with TYPE int, float, bool or str, got {text!r}")
     try:
@@ -247,6 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "twin":
         from .twin.command import run_twin
 
+        assert store is not None  # a twin serves: its store was opened above
         return run_twin(args, settings, model, domains, store, http)
     from .app import create_server
 

@@ -19,7 +19,7 @@ import warnings
 from dataclasses import dataclass
 
 import anyio
-from anyio.abc import ObjectReceiveStream, ObjectSendStream
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.server import MCPServer
 from mcp.server.context import ServerRequestContext
 from mcp.server.session import ServerSession
@@ -46,7 +46,7 @@ _Message = tuple[int, str, str]  # level number, logger name, text
 class _Listener:
     level: int
     loop: asyncio.AbstractEventLoop
-    send: ObjectSendStream[_Message]
+    send: MemoryObjectSendStream[_Message]
     forwarding: asyncio.Task | None = None
 
 
@@ -90,7 +90,7 @@ class ClientLog(logging.Handler):
             except RuntimeError:  # the session's event loop is closed: the server is gone
                 self._forget(session)
 
-    async def _forward(self, session: ServerSession, receive: ObjectReceiveStream[_Message]) -> None:
+    async def _forward(self, session: ServerSession, receive: MemoryObjectReceiveStream[_Message]) -> None:
         """In order, one message at a time; a session that can no longer be written to is forgotten."""
         try:
             async with receive:
@@ -119,7 +119,7 @@ class ClientLog(logging.Handler):
             native.setLevel(stderr_level)
 
 
-def _offer(send: ObjectSendStream[_Message], message: _Message) -> None:
+def _offer(send: MemoryObjectSendStream[_Message], message: _Message) -> None:
     try:
         send.send_nowait(message)
     except (anyio.WouldBlock, anyio.ClosedResourceError, anyio.BrokenResourceError):

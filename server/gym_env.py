@@ -22,7 +22,7 @@ try:
     import gymnasium
     from gymnasium import spaces
 except ImportError:  # the optional `gym` extra is not installed
-    gymnasium = None
+    gymnasium = None  # type: ignore[assignment]
 
 History = list[dict[str, str]]
 RewardFn = Callable[[Prediction, History], "float | tuple[float, bool]"]

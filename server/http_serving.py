@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.transport_security import TransportSecuritySettings
+from pydantic import AnyHttpUrl
 
 from ..engine.errors import ConfigurationError
 
@@ -72,7 +73,8 @@ class StaticTokenVerifier:
 def auth_settings(options: HttpOptions) -> AuthSettings:
     """The SDK needs an issuer even for a static token: this server stands for itself."""
     base = f"http://{_url_host(options.host)}:{options.port}"
-    return AuthSettings(issuer_url=base, resource_server_url=f"{base}/mcp", validate_token_resource=False)
+    return AuthSettings(issuer_url=AnyHttpUrl(base), resource_server_url=AnyHttpUrl(f"{base}/mcp"),
+                        validate_token_resource=False)
 
 
 def transport_security(options: HttpOptions) -> TransportSecuritySettings:

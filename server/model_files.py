@@ -41,7 +41,8 @@ class GGUFInfo:
 
     @property
     def quantization(self) -> str:
-        return _FILE_TYPE_NAMES.get(self.file_type, f"file_type {self.file_type}")
+        known = _FILE_TYPE_NAMES.get(self.file_type) if self.file_type is not None else None
+        return known or f"file_type {self.file_type}"
 
 
 def cache_dir() -> Path:
@@ -195,7 +196,8 @@ def inspect_gguf(path: Path) -> GGUFInfo:
             block = _GGML_BLOCKS.get(tensor_type)
             nbytes = elements // block[0] * block[1] if block else 0
             data_end = max(data_end, offset + nbytes)
-        alignment = int(meta.get("general.alignment") or 32)
+        declared = meta.get("general.alignment")
+        alignment = declared if isinstance(declared, int) and declared > 0 else 32
         data_start = -(-handle.tell() // alignment) * alignment
     if data_start + data_end > size:
         raise ModelFileError(

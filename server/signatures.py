@@ -40,7 +40,7 @@ def field_parameters(model: type[BaseModel], details: Mapping[str, Mapping[str, 
             json_schema_extra=extra.get("json_schema_extra", field.json_schema_extra),
         )
         # field.metadata holds the bounds (ge, le, ...), which pydantic keeps apart from the description.
-        annotation = Annotated[(field.annotation, *field.metadata, info)]
+        annotation = Annotated[(field.annotation, *field.metadata, info)]  # type: ignore[name-defined]  # built at run time
         default = inspect.Parameter.empty if field.is_required() else field.get_default(call_default_factory=True)
         parameters.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation))
     return sorted(parameters, key=lambda p: p.default is not inspect.Parameter.empty)

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..engine.errors import InputError
-
 from ..engine import EngineError, GenerationRequest, Priority, Sampling
+from ..engine.errors import InputError
 from .constraints import (
     JUDGE_SCHEMA,
     CheckInput,

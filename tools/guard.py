@@ -23,14 +23,13 @@ from typing import Any
 import anyio
 
 from ..engine.errors import AgentWorldError, ConfigurationError
-
 from .constraints import blocking
 from .context import ToolContext
 from .guard_policy import GuardPolicy, GuardSettings, GuardVerdict, parsed_call, zero_token_check
 from .host_actions import HostAction, observation_from_response
 from .requests import GuardRequest, SimulateRequest
 from .simulate import simulate_action
-from .worlds import record_reality, rounded_mean
+from .worlds import record_reality, rounded_mean, store_of
 
 log = logging.getLogger("agentworld_mcp.guard")
 _QUOTED_LINES = 6
@@ -49,6 +48,7 @@ async def _decide(ctx: ToolContext, settings: GuardSettings, request: GuardReque
     event = request.event
     action, undecided = parsed_call(request)
     if action is None:
+        assert undecided is not None  # no action to judge comes with the verdict saying why
         return undecided
     try:
         with anyio.fail_after(settings.budget_seconds):
@@ -93,7 +93,8 @@ async def _before(ctx: ToolContext, settings: GuardSettings, request: GuardReque
                             model_tokens=tokens, reason="no rule fired on the predicted outcome")
     decision = settings.policy.rules.on_predicted
     if decision == "deny":  # the call will not run: the world must not continue from its prediction
-        ctx.store.truncate(world_id, len(ctx.store.steps(world_id)) - 1)
+        store = store_of(ctx)
+        store.truncate(world_id, len(store.steps(world_id)) - 1)
     return GuardVerdict(
         event="pre", decision=decision, domain=action.domain, world_id=world_id,
         rules=[r.id for r in fired], predicted=head, model_tokens=tokens,
@@ -105,6 +106,7 @@ async def _after(ctx: ToolContext, policy: GuardPolicy, request: GuardRequest, a
     observation = observation_from_response(action, _response(request.tool_response))
     view = await record_reality(ctx, world_id, action.action, observation)
     recorded = view.recorded
+    assert recorded is not None  # record_reality always says what it recorded
     reason = (f"recorded as step {recorded.step}" + (f"; the prediction's similarity {recorded.similarity:.2f}"
                                                      if recorded.anchored and recorded.similarity is not None else ""))
     return GuardVerdict(event="post", decision="none", domain=action.domain, world_id=world_id, reason=reason,
@@ -114,8 +116,9 @@ async def _after(ctx: ToolContext, policy: GuardPolicy, request: GuardRequest, a
 def guard_sessions(ctx: ToolContext, limit: int = 20) -> list[dict[str, Any]]:
     """The most recent session worlds with their drift: similarity per compared step and the running mean."""
     sessions = []
-    for row, count in ctx.store.worlds(limit=limit, prefix=_WORLD_PREFIX):
-        compared = ctx.store.similarities(row.id)  # status://server is read often: no step text is loaded
+    store = store_of(ctx)
+    for row, count in store.worlds(limit=limit, prefix=_WORLD_PREFIX):
+        compared = store.similarities(row.id)  # status://server is read often: no step text is loaded
         sessions.append({"world_id": row.id, "domain": row.domain, "steps": count, "similarity_per_step": compared,
                          "mean_similarity": rounded_mean(compared)})
     return sessions

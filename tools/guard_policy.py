@@ -15,9 +15,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..engine.errors import ConfigurationError, validation_line
 from ..domains import ActionError, DomainPack
 from ..domains.shell import Location
+from ..engine.errors import ConfigurationError, validation_line
 from .constraints import Constraint, blocking, check_input, constraint_set, evaluate, post_constraints, pre_constraints
 from .host_actions import HostAction, host_action
 from .requests import GuardRequest

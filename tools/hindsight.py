@@ -8,15 +8,14 @@ how far to trust the model, without making the agent wait for it.
 
 from __future__ import annotations
 
-from ..engine.errors import InputError
-
 from ..domains import Turn
 from ..engine import Priority
+from ..engine.errors import InputError
 from .context import ToolContext
 from .inputs import validated_scene
 from .results import Prediction
 from .simulate import SamplingOverrides, predict
-from .worlds import compare_observations
+from .worlds import compare_observations, store_of
 
 
 async def predict_recorded_step(
@@ -25,8 +24,8 @@ async def predict_recorded_step(
     """Predict real step `position` of a world from the steps before it and store the comparison.
     Returns the prediction and its similarity to reality (None when it could not be compared:
     no usable prediction, or the step was rewound away meanwhile)."""
-    store = ctx.store
-    row = store.world(world_id) if store is not None else None
+    store = store_of(ctx)
+    row = store.world(world_id)
     if row is None:
         raise InputError(f"unknown world {world_id!r}")
     steps = store.steps(world_id, up_to=position)

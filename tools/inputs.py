@@ -7,9 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.errors import InputError
-
 from ..domains import ActionError, DomainPack, Turn
+from ..engine.errors import InputError
 from .context import ToolContext
 from .tool_definitions import ToolSet, parse_tool_definitions
 

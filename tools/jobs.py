@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
-from ..engine.errors import AgentWorldError, InputError
 from pydantic import BaseModel
 
-from .store import Store
+from ..engine.errors import AgentWorldError, InputError
 from .context import ToolContext
 from .requests import JobRequest
 from .results import JobStatus
+from .store import Store
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,7 @@ class Progress:
             self._persist()
 
 
-Work = Callable[[Progress], Awaitable[BaseModel]]
+Work = Callable[[Progress], Coroutine[Any, Any, BaseModel]]
 
 
 class Jobs:
@@ -52,7 +52,7 @@ class Jobs:
     async def run(self, tool: str, work: Work, budget: float) -> BaseModel | tuple[str, Progress]:
         """The result, or (job id, progress so far) when the budget ran out first."""
         progress = Progress()
-        task = asyncio.create_task(work(progress))
+        task: asyncio.Task[BaseModel] = asyncio.create_task(work(progress))
         try:
             done, _ = await asyncio.wait({task}, timeout=budget)
         except asyncio.CancelledError:  # the caller gave up before the budget: so does the work

@@ -9,14 +9,12 @@ prediction as it arrives.
 from __future__ import annotations
 
 import copy
-
 import time
 from collections.abc import Awaitable, Callable, Sequence
 
-from ..engine.errors import InputError
-
 from ..domains import Turn
 from ..engine import Priority
+from ..engine.errors import InputError
 from .checks import run_checks
 from .constraints import ConstraintResult, blocking, constraint_set, pre_constraints, violations
 from .context import ToolContext

@@ -14,18 +14,19 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
-from ..engine.errors import InputError
+from pydantic import BaseModel
 
 from ..domains import DomainPack, Turn
-from ..domains.boundaries import observation_end
+from ..domains.boundaries import StopReason, observation_end
 from ..domains.effects import first_error_line
 from ..domains.parsing import ParsedReply, parse_reply
+from ..domains.protocol import history_reply, render_messages
 from ..domains.shell import Requirement, Semantics
 from ..domains.shell.state import failed_commands
-from ..domains.protocol import history_reply, render_messages
 from ..engine import Completion, EngineError, GenerationRequest, Priority, Sampling
+from ..engine.errors import InputError
 from .checks import run_checks
 from .constraints import (
     Constraint,
@@ -42,7 +43,7 @@ from .context import ToolContext, is_world_model
 from .inputs import Scene, check_world_arguments, validated_action, validated_history, validated_scene
 from .jobs import Progress, Work
 from .requests import SceneRequest, SimulateRequest
-from .results import Change, Effects, ModelInfo, Prediction, Usage
+from .results import Change, Effects, ModelInfo, PlanResult, Prediction, Usage
 from .state_check import (
     command_effects,
     corrected_screen,
@@ -272,7 +273,7 @@ def _usage(observation: Completion, effects: Completion | None, earlier: Sequenc
         cached=all(c.cached for c in done),
         reasoning_tokens=sum(c.reasoning_tokens for c in done),
         thinking_cut=any(c.thinking_cut for c in done),
-        stopped_at=observation.end.reason if observation.end is not None else None,
+        stopped_at=cast(StopReason, observation.end.reason) if observation.end is not None else None,
     )
 
 
@@ -379,9 +380,10 @@ async def within_budget(
 ):
     """Run `work`; past the budget, hand back `pending(job_id, progress)` and let the job go on."""
 
-    async def timed(progress: Progress):
+    async def timed(progress: Progress) -> BaseModel:
         started = time.perf_counter()
         result = await work(progress)
+        assert isinstance(result, (Prediction, PlanResult))  # the two tools that may outlive a budget
         result.usage.seconds = round(time.perf_counter() - started, 4)
         return result
 

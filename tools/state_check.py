@@ -10,6 +10,7 @@ program's own. A warning says so. `--state-check warn` only warns; `off` leaves 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from ..domains import DomainPack
 from ..domains.boundaries import prompt_prefix
@@ -17,7 +18,8 @@ from ..domains.effects import first_error_line
 from ..domains.shell import FILE_KINDS, Requirement, Semantics
 from .results import Change, Effects
 
-_CHANGE = {"created": "created", "moved-to": "created", "deleted": "deleted", "moved-from": "deleted"}
+_CHANGE: dict[str, Literal["created", "modified", "deleted"]] = {
+    "created": "created", "moved-to": "created", "deleted": "deleted", "moved-from": "deleted"}
 
 
 def command_effects(semantics: Semantics, success: bool | None, error: str | None) -> Effects:

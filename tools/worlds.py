@@ -16,16 +16,15 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.errors import ConfigurationError, InputError
-
 from ..domains import Turn
-from .store import StepRow, Store, WorldRow
+from ..engine.errors import ConfigurationError, InputError
+from .constraints import ConstraintResult
 from .context import ToolContext
 from .inputs import Scene, normalized_action, validated_history, validated_scene
 from .requests import WorldRequest
-from .constraints import ConstraintResult
 from .results import Drift, Prediction, RecordResult, WorldStep, WorldView
 from .similarity import similarity
+from .store import StepRow, Store, WorldRow
 from .tracking import Tracker
 
 _MAX_DIFF_CHARS = 20_000  # difflib's diff is quadratic; the first 20k characters are plenty to read
@@ -37,14 +36,15 @@ DRIFT_WARNING = 0.5
 log = logging.getLogger(__name__)
 
 
-def _store(ctx: ToolContext) -> Store:
+def store_of(ctx: ToolContext) -> Store:
+    """The server's world store; without one, worlds cannot be used and the error says how to get one."""
     if ctx.store is None:
         raise ConfigurationError("this server runs without a world store; start it with a --data-dir")
     return ctx.store
 
 
 def _row(ctx: ToolContext, world_id: str) -> WorldRow:
-    row = _store(ctx).world(world_id)
+    row = store_of(ctx).world(world_id)
     if row is None:
         raise InputError(f"unknown world {world_id!r}; open one with the world tool (operation 'open')")
     return row
@@ -69,7 +69,7 @@ class WorldSession:
 
     def commit(self, steps: Sequence[tuple[str, Prediction, Sequence[ConstraintResult]]]) -> None:
         """Each step: its action, its prediction, and the constraint verdicts it got (kept for viewing)."""
-        store = _store(self.ctx)
+        store = store_of(self.ctx)
         start = len(store.steps(self.row.id))
         rows = [
             StepRow(start + index, action, p.observation, p.observation, p.effects.model_dump(exclude={"source"}),
@@ -101,7 +101,7 @@ async def world_session(ctx: ToolContext, world_id: str, domain: str = "") -> As
         if domain and domain != row.domain:
             raise InputError(f"world {world_id!r} simulates domain {row.domain!r}, not {domain!r}")
         scene = validated_scene(ctx, row.domain, row.state, row.task, row.tools)
-        steps = _store(ctx).steps(world_id)
+        steps = store_of(ctx).steps(world_id)
         turns = [Turn(step.action, step.observation, step.reply, (step.details or {}).get("state_note", ""))
                  for step in steps]
         tracker = Tracker.replay(scene.pack, row.state, turns, [step.source == "real" for step in steps],
@@ -132,7 +132,7 @@ async def world_operation(ctx: ToolContext, request: WorldRequest) -> WorldView:
 def open_world(ctx: ToolContext, domain: str, task: str, state: str, tools: Any, history: Sequence[dict]) -> WorldView:
     scene = validated_scene(ctx, domain, state, task, tools)
     turns = validated_history(ctx, scene.pack, history)
-    store = _store(ctx)
+    store = store_of(ctx)
     world_id = store.create_world(domain, task, state, tools)
     store.append_steps(world_id, [StepRow(i, t.action, t.observation, None, None, "real", None, None) for i, t in enumerate(turns, 1)])
     return world_view(ctx, world_id)
@@ -141,11 +141,11 @@ def open_world(ctx: ToolContext, domain: str, task: str, state: str, tools: Any,
 async def fork_world(ctx: ToolContext, world_id: str, step: int | None) -> WorldView:
     async with _lock(ctx, world_id):
         row = _row(ctx, world_id)
-        length = len(_store(ctx).steps(world_id))
+        length = len(store_of(ctx).steps(world_id))
         at = length if step is None else step
         if not 0 <= at <= length:
             raise InputError(f"world {world_id!r} has {length} steps; fork at a step from 0 to {length}")
-        store = _store(ctx)
+        store = store_of(ctx)
         child = store.create_world(row.domain, row.task, row.state, row.tools, parent=(world_id, at))
         store.copy_steps(world_id, child, at)
     return world_view(ctx, child)
@@ -156,17 +156,17 @@ async def rewind_world(ctx: ToolContext, world_id: str, step: int | None) -> Wor
         raise InputError("rewind needs `step`: the number of steps to keep (0 empties the world)")
     async with _lock(ctx, world_id):
         _open_row(ctx, world_id)
-        length = len(_store(ctx).steps(world_id))
+        length = len(store_of(ctx).steps(world_id))
         if not 0 <= step <= length:
             raise InputError(f"world {world_id!r} has {length} steps; rewind to a step from 0 to {length}")
-        _store(ctx).truncate(world_id, step)
+        store_of(ctx).truncate(world_id, step)
     return world_view(ctx, world_id)
 
 
 async def close_world(ctx: ToolContext, world_id: str) -> WorldView:
     async with _lock(ctx, world_id):
         _open_row(ctx, world_id)
-        _store(ctx).close_world(world_id)
+        store_of(ctx).close_world(world_id)
     return world_view(ctx, world_id)
 
 
@@ -183,7 +183,7 @@ async def record_reality(ctx: ToolContext, world_id: str, action: str, observati
         raise InputError("record needs the real `observation` the action produced")
     async with world_session(ctx, world_id, domain) as session:
         normalized = normalized_action(ctx, session.scene.pack, action)
-        store = _store(ctx)
+        store = store_of(ctx)
         steps = store.steps(world_id)
         pending = next((step for step in steps if step.source == "predicted"), None)
         if pending is not None and pending.action == normalized:
@@ -227,7 +227,7 @@ def rounded_mean(values: Sequence[float]) -> float | None:
 
 def world_view(ctx: ToolContext, world_id: str) -> WorldView:
     row = _row(ctx, world_id)
-    steps = _store(ctx).steps(world_id)
+    steps = store_of(ctx).steps(world_id)
     compared = [step.similarity for step in steps if step.similarity is not None]
     return WorldView(
         world_id=row.id,
@@ -254,5 +254,5 @@ def world_listing(ctx: ToolContext) -> list[dict[str, Any]]:
     return [
         {"world_id": row.id, "domain": row.domain, "task": row.task, "steps": count, "closed": row.closed,
          "uri": f"world://{row.id}"}
-        for row, count in _store(ctx).worlds()
+        for row, count in store_of(ctx).worlds()
     ]

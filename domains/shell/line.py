@@ -74,12 +74,12 @@ class Reader:
                 return []
             ends = self.statement(body, scope, self._stdin(own, scope, stdin), (*redirects, *own))
             # `cat <<EOF | tee f`: the grammar keeps what follows the heredoc's start inside it.
-            for rest in (c for r in own if r.type == "heredoc_redirect" for c in r.named_children
-                         if c.type in ("pipeline", "list", "command", "redirected_statement")):
-                ends = self.continuation(rest, scope, ends, redirects)
+            for after in (c for r in own if r.type == "heredoc_redirect" for c in r.named_children
+                          if c.type in ("pipeline", "list", "command", "redirected_statement")):
+                ends = self.continuation(after, scope, ends, redirects)
             return ends
         if kind == "list":
-            return self.list(node, scope, stdin, redirects)
+            return self.command_list(node, scope, stdin, redirects)
         if kind == "pipeline":
             return self.pipeline(node, scope, stdin, redirects)
         if kind in ("subshell",):
@@ -139,7 +139,7 @@ class Reader:
             ends = found or ends
         return ends
 
-    def list(self, node: Node, scope: Scope, stdin: Stdin, redirects: tuple[Node, ...]) -> list[int]:
+    def command_list(self, node: Node, scope: Scope, stdin: Stdin, redirects: tuple[Node, ...]) -> list[int]:
         parts = node.children
         before = scope.copy()
         left_ends = self.statement(parts[0], scope, stdin, redirects)
@@ -337,8 +337,7 @@ class Reader:
                 return Stdin("text", text=text if literal else None)
             if node.type == "herestring_redirect":
                 values = [expand(c, scope, self._substitution)[0] for c in node.named_children]
-                text = values[0].text if values and values[0].literal else None
-                return Stdin("text", text=text)
+                return Stdin("text", text=values[0].text if values and values[0].literal else None)
             if node.type == "file_redirect":
                 operator = "".join(node_text(c) for c in node.children if not c.is_named)
                 destination = node.child_by_field_name("destination")

@@ -124,7 +124,8 @@ class FileTree:
     def note(self, cwd: str) -> str:
         """The known-state block for the prompt: what exists and what is gone, under the working folder."""
         cwd = _clean(cwd)
-        present, gone = [], []
+        present: list[str] = []
+        gone: list[str] = []
         for path, kind in sorted(self._known.items()):
             if path != cwd and not path.startswith(cwd + "/"):
                 continue

@@ -100,7 +100,8 @@ def _parts(node: Node, scope: Scope, on_sub: OnSubstitution, quoted: bool) -> li
     if kind in ("word", "number", "variable_name", "extglob_pattern"):
         if quoted:
             return [(text, "lit")]
-        return _unquoted_word(text, scope, first=node.prev_sibling is None or node.parent.type != "concatenation")
+        first = node.prev_sibling is None or node.parent is None or node.parent.type != "concatenation"
+        return _unquoted_word(text, scope, first=first)
     if kind == "raw_string":
         return [(text[1:-1], "lit")]
     if kind == "ansi_c_string":

@@ -8,6 +8,7 @@ name, which becomes a bash command (so `{ a; b; }` and `[ -f x ]` stay shell).
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from ..tool_calls import Field, check_arguments, is_text, parse_tool_call
 from ..pack import ActionError
@@ -51,6 +52,7 @@ TOOLS: dict[str, tuple[Field, ...]] = {
 
 def normalize_action(action: str) -> str:
     call = parse_tool_call(action, EXPECTED_SHAPE, bare_names=TOOLS)
+    arguments: dict[str, Any]
     if call is None:  # plain text: a shell line
         name, arguments = "bash", {"command": action.strip()}
     else:

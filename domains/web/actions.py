@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from typing import TypeGuard
 from dataclasses import dataclass
 
 from ..code_blocks import unfenced_code
@@ -69,7 +70,7 @@ BUTTONS = ("left", "middle", "right")
 MODIFIERS = ("Alt", "Control", "ControlOrMeta", "Meta", "Shift")
 
 
-def _is_number(value: object) -> bool:
+def _is_number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
@@ -175,6 +176,7 @@ def _checked_value(name: str, parameter: str, value: object, line: str) -> objec
         value = str(value)  # click(51) means the element whose bid is "51"
     if isinstance(value, tuple):
         value = list(value)
+    accepts: Callable[[object], bool]
     if parameter in _NUMBER_PARAMETERS:
         accepts, description = _is_number, "a number"
     else:

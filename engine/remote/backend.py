@@ -23,9 +23,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx2
 
-from ..types import Completion, GenerationRequest, ModelDescription, ReplyEnd, StopSignal
+from ..types import Completion, FinishReason, GenerationRequest, ModelDescription, ReplyEnd, StopSignal
 from .errors import ModelServerError, ModelServerUnreachable, status_error
-from .server_kind import ServerInfo, continuation_fields, dialect_fields, identify
+from .server_kind import ServerInfo, ServerKind, continuation_fields, dialect_fields, identify
 from .slots import SlotPicker, conversation_key
 from .stream import StreamedReply, stream_chat
 
@@ -166,7 +166,19 @@ class OpenAICompatibleBackend:
 
     def _call(self, coroutine, timeout: float | None = None):
         """Run a coroutine on the backend's loop and wait for it here."""
+        assert self._loop is not None, "load() first"
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(timeout)
+
+    @property
+    def _http(self) -> httpx2.AsyncClient:
+        assert self._client is not None, "load() first"
+        return self._client
+
+    @property
+    def _kind(self) -> ServerKind:
+        """The server's kind once a probe has answered; requests are sent only after one."""
+        assert self._info is not None, "probe first"
+        return self._info.kind
 
     # --- the server ----------------------------------------------------------------------------
     async def _new_client(self) -> httpx2.AsyncClient:
@@ -213,7 +225,7 @@ class OpenAICompatibleBackend:
     async def _get(self, path: str, base: str | None = None, optional: bool = False) -> dict | None:
         url = (base or self.url) + path
         try:
-            response = await self._client.get(url)
+            response = await self._http.get(url)
         except (httpx2.ConnectError, httpx2.ConnectTimeout) as exc:
             raise ModelServerUnreachable(
                 f"cannot reach the model server at {self.url} ({exc or type(exc).__name__}); start it, or fix --base-url"
@@ -243,7 +255,7 @@ class OpenAICompatibleBackend:
         if self.settings.template_vars:
             body["chat_template_kwargs"] = self.settings.template_vars
         with contextlib.suppress(httpx2.HTTPError, ValueError):
-            response = await self._client.post(root + "/apply-template", json=body)
+            response = await self._http.post(root + "/apply-template", json=body)
             if response.status_code == 200:
                 return str(response.json().get("prompt", "")).rstrip().endswith("<think>")
         return False
@@ -266,7 +278,7 @@ class OpenAICompatibleBackend:
                 "type": "json_schema", "json_schema": {"name": "reply", "schema": request.json_schema, "strict": True},
             }
         body.update(dialect_fields(
-            self._info.kind, slot=slot, repeat_penalty=sampling.repeat_penalty, top_k=sampling.top_k,
+            self._kind, slot=slot, repeat_penalty=sampling.repeat_penalty, top_k=sampling.top_k,
             min_p=sampling.min_p, template_vars=self.settings.template_vars,
         ))
         return body
@@ -303,7 +315,7 @@ class OpenAICompatibleBackend:
                 **body,
                 "messages": [*request.messages, {"role": "assistant", "content": prefix}],
                 "max_tokens": max(1, request.sampling.max_tokens - reply.completion_tokens()),
-                **continuation_fields(self._info.kind),
+                **continuation_fields(self._kind),
             }
             rest = await self._send(continued, stop_when(scanner(), prefix), StreamedReply(prefill=prefix))
             text, replies = prefix + rest.text(), [reply, rest]
@@ -312,7 +324,7 @@ class OpenAICompatibleBackend:
             if part.complete and (server := part.server_seconds()) is not None:
                 with self._figures_lock:
                     self._overheads.append(max(0.0, part.seconds - server))
-        finish = "cancelled" if should_stop() else ("length" if last.finish_reason == "length" and not ends else "stop")
+        finish: FinishReason = "cancelled" if should_stop() else ("length" if last.finish_reason == "length" and not ends else "stop")
         return Completion(
             text=text,
             finish_reason=finish,
@@ -320,7 +332,7 @@ class OpenAICompatibleBackend:
             reused_tokens=reply.reused_tokens(),
             completion_tokens=sum(part.completion_tokens() for part in replies),
             generation_seconds=time.perf_counter() - started,
-            reasoning_tokens=budget if cut else reply.thinking_chunks,
+            reasoning_tokens=budget if cut and budget is not None else reply.thinking_chunks,
             thinking_cut=cut,
             end=ends[0] if ends and finish != "cancelled" else None,
         )
@@ -331,7 +343,7 @@ class OpenAICompatibleBackend:
         url = self.url + "/chat/completions"
         for tries, pause in enumerate((*RETRY_PAUSES, None), start=1):
             try:
-                return await stream_chat(self._client, url, body, self._served, stop_when, reply)
+                return await stream_chat(self._http, url, body, self._served, stop_when, reply)
             except ModelServerError as exc:
                 if not exc.retry or pause is None or reply.chunks:
                     if tries > 1:

@@ -15,6 +15,7 @@ The report's counts are computed from its own per-case decisions, which it lists
 
 from __future__ import annotations
 
+import collections
 import json
 import re
 import time
@@ -87,8 +88,7 @@ def load_cases(path: Path) -> list[GateCase]:
                             '{"id", "domain", "cwd", "history", "action", "labels": {fails, removes, overwrites, outside}}')
     if not cases:
         raise CaseError(f"{path}: no cases")
-    seen: set[str] = set()
-    if repeated := sorted({case.id for case in cases if case.id in seen or seen.add(case.id)}):
+    if repeated := sorted(name for name, count in collections.Counter(case.id for case in cases).items() if count > 1):
         raise CaseError(f"{path}: case ids must be unique; repeated: {', '.join(repeated)}")
     return cases
 

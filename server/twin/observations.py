@@ -16,7 +16,7 @@ import json
 from typing import Any
 
 from mcp.shared.exceptions import MCPError
-from mcp.types import CallToolResult, TextContent
+from mcp.types import CallToolResult, ContentBlock, TextContent
 
 from ...engine.errors import EngineError
 from ...tools.tool_definitions import schema_problem
@@ -58,7 +58,7 @@ def result_of(observation: str, output_schema: dict[str, Any] | None) -> CallToo
     if isinstance(parsed, dict) and (error := _protocol_error(parsed)) is not None:
         raise MCPError(*error)
     if isinstance(parsed, dict) and _is_envelope(parsed) and not _is_own_result(parsed, output_schema):
-        content = [_text_block(item) for item in parsed["content"]]
+        content: list[ContentBlock] = [_text_block(item) for item in parsed["content"]]
         is_error, structured = parsed.get("isError") is True, parsed.get("structuredContent")
     else:
         content, is_error = [TextContent(text=observation)], False

@@ -6,6 +6,7 @@ attributes, not style attributes, so the page's content security policy needs no
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
@@ -20,7 +21,7 @@ _PALETTE = ("#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c")
 @dataclass(frozen=True)
 class Series:
     label: str
-    points: list[tuple[float, float]]  # (x, y), y within 0..1
+    points: Sequence[tuple[float, float]]  # (x, y), y within 0..1
     dots: bool = True
 
 

@@ -94,7 +94,7 @@ def fork_tree(store: Store) -> list[WorldNode]:
     """Every world, each under the world it was forked from (roots: newest first)."""
     listed = store.worlds(limit=None)
     nodes = {row.id: WorldNode(row, count) for row, count in listed}
-    roots = []
+    roots: list[WorldNode] = []
     for row, _ in reversed(listed):  # oldest first, so children read in the order they were made
         parent = nodes.get(row.parent_id) if row.parent_id else None
         (parent.children if parent is not None else roots).append(nodes[row.id])

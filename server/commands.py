@@ -17,7 +17,7 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -26,9 +26,9 @@ from ..engine.errors import AgentWorldError, InputError
 from ..domains import DomainPack
 from ..tools.store import StoreError
 from ..tools.context import ToolContext
-from ..tools.results import PlanResult, Prediction
 from .batch import BatchOptions, ContextFactory, OutputError, run_batch
 from .python_api import call_tool, parse_arguments
+from .tool_registry import BY_NAME
 from .settings import Settings
 
 if TYPE_CHECKING:
@@ -236,8 +236,7 @@ def _one_shot(args, settings: Settings, model: ModelSource, domains: dict[str, D
     if args.json:
         stdout.write(result.model_dump_json(indent=2) + "\n")
     else:
-        text = describe_prediction(result) if tool == "simulate_action" else describe_plan(result, checked.steps)
-        stdout.write(text + "\n")
+        stdout.write(BY_NAME[tool].summary(checked, result) + "\n")
     return 0
 
 
@@ -289,49 +288,3 @@ def _plan_arguments(args) -> dict[str, Any]:
     return arguments
 
 
-_OUTCOMES = {True: "predicted to succeed", False: "predicted to FAIL", None: "outcome unclear"}
-
-
-def describe_prediction(prediction: Prediction, indent: str = "") -> str:
-    """Readable text: the observation, then the effects and the constraints."""
-    if prediction.blocked:
-        return f"{indent}BLOCKED, {prediction.blocked}"
-    lines = []
-    if prediction.parse_error:
-        lines.append(f"(no usable observation: {prediction.parse_error})")
-        lines += (prediction.raw or "").splitlines()
-    else:
-        lines += prediction.observation.splitlines() or ["(empty screen)"]
-    if prediction.truncated:
-        lines.append("(cut off at max_tokens)")
-    effects = prediction.effects
-    lines.append(f"effects: {_OUTCOMES[effects.success]}" + (f": {effects.error}" if effects.error else ""))
-    lines += [f"  {change.change}: {change.entity}" for change in effects.changed]
-    if prediction.constraints is not None:
-        broken = [r for r in prediction.constraints.results if r.status != "holds"]
-        lines.append("constraints: " + ("VIOLATED" if prediction.constraints.violated else "none violated"))
-        lines += [f"  {r.id} ({r.severity}): {r.status}: {r.reason}" for r in broken]
-    return "\n".join(indent + line for line in lines)
-
-
-def describe_plan(result: PlanResult, given_steps: Sequence[str] = ()) -> str:
-    """Readable text, step by step; `given_steps` shows the actions as written, not normalized."""
-    lines = []
-    for step in result.steps:
-        shown = given_steps[step.step - 1] if len(given_steps) >= step.step else step.action
-        lines.append(f"step {step.step}: {shown}")
-        lines.append(describe_prediction(step.prediction, indent="    "))
-    verdict = result.verdict
-    if verdict.status == "completed":
-        lines.append(f"verdict: completed ({len(result.steps)} steps)")
-    else:
-        lines.append(f"verdict: stopped at step {verdict.stopped_at}: {verdict.reason}")
-    for violation in verdict.violations:
-        step = violation.evidence.step if violation.evidence else None
-        lines.append(f"  step {step}: {violation.id} ({violation.severity}): {violation.status}: {violation.reason}")
-    usage = result.usage
-    lines.append(
-        f"tokens: {usage.prompt_tokens} prompt ({usage.reused_prompt_tokens} reused), "
-        f"{usage.completion_tokens} generated in {usage.generation_seconds:.1f} s"
-    )
-    return "\n".join(lines)

@@ -22,31 +22,17 @@ from collections.abc import Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from ..domains import DomainPack
 from ..engine.errors import AgentWorldError, ConfigurationError, EngineError, InputError, validation_line
-from ..tools.checks import check_constraints
 from ..tools.constraints import ConstraintReport
 from ..tools.context import ToolContext
-from ..tools.jobs import follow_job
-from ..tools.guard import guard
-from ..tools.guard_policy import GuardSettings, GuardVerdict
-from ..tools.plan import ProgressCallback, dry_run_plan
-from ..tools.requests import (
-    REQUESTS,
-    CheckRequest,
-    GuardRequest,
-    JobRequest,
-    PlanRequest,
-    SimulateRequest,
-    ToolRequest,
-    WorldRequest,
-)
-from ..tools.results import JobStatus, PlanResult, Prediction, WorldView
-from ..tools.simulate import simulate_action
-from ..tools.worlds import world_operation
+from ..tools.plan import ProgressCallback
+from ..tools.requests import CheckRequest, JobRequest, PlanRequest, SimulateRequest, ToolRequest, WorldRequest
+from ..tools.results import PlanResult, Prediction, WorldView
 from .settings import Settings, load_settings
+from .tool_registry import BY_NAME, BY_REQUEST, CallOptions
 
 __all__ = [
     "AgentWorldError",
@@ -64,39 +50,29 @@ __all__ = [
 ]
 
 Result = TypeVar("Result")
-TOOL_NAMES = tuple(REQUESTS)
+TOOL_NAMES = tuple(BY_NAME)
 
 
 def parse_arguments(tool: str, arguments: Any) -> ToolRequest:
     """The checked arguments of one tool call; an InputError says what is wrong, in one line."""
-    model = REQUESTS.get(tool)
-    if model is None:
+    entry = BY_NAME.get(tool)
+    if entry is None:
         raise InputError(f"unknown tool {tool!r}; the tools are {', '.join(TOOL_NAMES)}")
     if not isinstance(arguments, dict):
         raise InputError(f"arguments of {tool} must be a JSON object, got {type(arguments).__name__}")
     try:
-        return model.model_validate(arguments)
+        return entry.request.model_validate(arguments)
     except ValidationError as exc:
         raise InputError(f"{tool}: {validation_line(exc)}") from None
 
 
-async def call_tool(
-    ctx: ToolContext, request: ToolRequest, on_progress: ProgressCallback | None = None
-) -> Prediction | PlanResult | ConstraintReport | WorldView | JobStatus | GuardVerdict:
-    """Run one checked tool call on the plain tool functions (no MCP)."""
-    if isinstance(request, SimulateRequest):
-        return await simulate_action(ctx, request)
-    if isinstance(request, PlanRequest):
-        return await dry_run_plan(ctx, request, on_progress)
-    if isinstance(request, CheckRequest):
-        return await check_constraints(ctx, request)
-    if isinstance(request, WorldRequest):
-        return await world_operation(ctx, request)
-    if isinstance(request, JobRequest):
-        return await follow_job(ctx, request)
-    if isinstance(request, GuardRequest):  # a batch of hook payloads: the default policy, budget and fallback
-        return await guard(ctx, GuardSettings(), request)
-    raise TypeError(f"not a tool request: {type(request).__name__}")
+async def call_tool(ctx: ToolContext, request: ToolRequest, on_progress: ProgressCallback | None = None) -> BaseModel:
+    """Run one checked tool call on the plain tool functions (no MCP). The guard, given hook
+    payloads in a batch, decides with the default policy, budget and fallback."""
+    entry = BY_REQUEST.get(type(request))
+    if entry is None:
+        raise TypeError(f"not a tool request: {type(request).__name__}")
+    return await entry.run(ctx, request, CallOptions(on_progress=on_progress))
 
 
 def run_sync(coroutine: Coroutine[Any, Any, Result]) -> Result:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import Annotated, Any, TypeVar
 
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
 from ..engine.errors import AgentWorldError
@@ -46,9 +47,12 @@ def field_parameters(model: type[BaseModel], details: Mapping[str, Mapping[str, 
     return sorted(parameters, key=lambda p: p.default is not inspect.Parameter.empty)
 
 
-def request_signature(model: type[BaseModel], details: Mapping[str, Mapping[str, Any]] | None = None):
+def request_signature(
+    model: type[BaseModel], details: Mapping[str, Mapping[str, Any]] | None = None, returns: type[BaseModel] | None = None
+):
     """Decorate `async def handler(*, context: Context, **arguments)`: the SDK sees the model's
-    fields as parameters; the handler's own keyword parameters (the Context) are kept."""
+    fields as parameters; the handler's own keyword parameters (the Context) are kept. `returns`:
+    the result model, published as the tool's output schema (None: a reply of text only)."""
 
     def decorate(handler: Handler) -> Handler:
         own = inspect.signature(handler)
@@ -65,7 +69,8 @@ def request_signature(model: type[BaseModel], details: Mapping[str, Mapping[str,
             except AgentWorldError as exc:
                 raise ToolError(str(exc)) from None
 
-        tool.__signature__ = own.replace(parameters=[*fields, *kept])  # type: ignore[attr-defined]
+        result = Annotated[CallToolResult, returns] if returns is not None else CallToolResult
+        tool.__signature__ = own.replace(parameters=[*fields, *kept], return_annotation=result)  # type: ignore[attr-defined]
         return tool  # type: ignore[return-value]
 
     return decorate

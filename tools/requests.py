@@ -1,7 +1,7 @@
 """One request model per tool: the single statement of each tool's arguments.
 
-The MCP tool signatures (server/app.py, server/world_tools.py) are derived from these models,
-the Python API and the batch runner validate with them, and the tool functions take them. A
+The tool registry (server/tool_registry.py) pairs each with its tool; the MCP signatures, the
+Python API and the batch runner are derived from them there, and the tool functions take them. A
 field added here appears everywhere; tests/integration/test_request_models.py fails if a front end drifts.
 
 Fields stay flat and typed (no nested models), so the published input schemas have no $ref.
@@ -148,13 +148,3 @@ class GuardRequest(ToolRequest):
     tool_response: dict[str, Any] | list[Any] | str | None = Field(
         default=None, description="post: the tool's real output, as an object or text.")
     format: GuardFormat = Field(default="claude-code", description="The host whose decision document to answer with.")
-
-
-REQUESTS: dict[str, type[ToolRequest]] = {
-    "simulate_action": SimulateRequest,
-    "dry_run_plan": PlanRequest,
-    "check_constraints": CheckRequest,
-    "world": WorldRequest,
-    "job": JobRequest,
-    "guard": GuardRequest,
-}

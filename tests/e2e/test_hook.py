@@ -112,7 +112,7 @@ def test_model_work_goes_to_the_running_server_and_the_real_result_anchors_its_w
 
 def test_the_hook_reads_what_a_command_does_not_its_text():
     """The same commands as the guard tool's test, as Claude Code sends them, with no server and no model."""
-    from .test_guard import DANGEROUS, LOOKALIKES, OPAQUE
+    from ..integration.test_guard import DANGEROUS, LOOKALIKES, OPAQUE
 
     for command in LOOKALIKES:
         out, _ = _hook(_bash(command), "--event", "pre")

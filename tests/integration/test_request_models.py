@@ -20,10 +20,12 @@ from agentworld_mcp.server.cli import _parser
 from agentworld_mcp.server.commands import FLAG_FIELDS, NO_FLAG
 from agentworld_mcp.server.gym_env import EPISODE_FIELDS, NOT_IN_AN_EPISODE
 from agentworld_mcp.server.python_api import InputError, parse_arguments
+from agentworld_mcp.server.tool_registry import BY_NAME
 from agentworld_mcp.tools.context import ToolContext
-from agentworld_mcp.tools.requests import REQUESTS, PlanRequest, SimulateRequest
-
+from agentworld_mcp.tools.requests import PlanRequest, SimulateRequest
 from agentworld_mcp.engine.fake import FakeBackend
+
+REQUESTS = {name: tool.request for name, tool in BY_NAME.items()}
 
 # The fields each request needs to validate; everything else has a default.
 REQUIRED = {
@@ -53,6 +55,21 @@ async def published():
 
 def test_every_tool_has_a_request_model(published):
     assert set(published) == set(REQUESTS)
+
+
+async def test_every_front_end_offers_every_tool_of_the_registry():
+    from agentworld_mcp.server.python_api import TOOL_NAMES
+
+    ctx = ToolContext(engine=Engine(FakeBackend()), domains=builtin_domains())
+    async with Client(create_server(ctx)) as client:
+        listed = (await client.list_tools()).tools
+    assert [tool.name for tool in listed] == list(BY_NAME)  # MCP, in the registry's order
+    for tool in listed:  # a structured reply publishes its result model; the guard's host document does not
+        entry = BY_NAME[tool.name]
+        assert (tool.output_schema is not None) == entry.structured
+        assert tool.annotations.read_only_hint == entry.hints.read_only
+    assert TOOL_NAMES == tuple(BY_NAME)  # the Python API, batch and the CLI's batch command
+    assert all(type(parse_arguments(name, _every_field(name))) is BY_NAME[name].request for name in BY_NAME)
 
 
 @pytest.mark.parametrize("tool", sorted(REQUESTS))

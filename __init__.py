@@ -3,8 +3,8 @@ MCP tools (`agentworld-mcp`, server/) and usable from Python.
 
 The public surface is what this module exports. Each name loads on first use, so that starting
 the MCP server or the guard's hook imports only what it runs:
-- `Simulator`: the tools in-process, no MCP (server/python_api.py);
-- `WorldModelEnv`: a Gymnasium-style environment over a Simulator (server/gym_env.py);
+- `Simulator`: the tools in-process, no MCP (server/api/python_api.py);
+- `WorldModelEnv`: a Gymnasium-style environment over a Simulator (server/api/gym_env.py);
 - `AgentWorldError` and its kinds `InputError`, `ConfigurationError`, `EngineError`: every
   anticipated failure, each with a one-line message that says what to do (engine/errors.py).
 """
@@ -15,8 +15,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 _HOMES = {
-    "Simulator": "server.python_api",
-    "WorldModelEnv": "server.gym_env",
+    "Simulator": "server.api.python_api",
+    "WorldModelEnv": "server.api.gym_env",
     "AgentWorldError": "engine.errors",
     "InputError": "engine.errors",
     "ConfigurationError": "engine.errors",
@@ -27,8 +27,8 @@ __all__ = ["AgentWorldError", "ConfigurationError", "EngineError", "InputError",
 
 if TYPE_CHECKING:
     from .engine.errors import AgentWorldError, ConfigurationError, EngineError, InputError
-    from .server.gym_env import WorldModelEnv
-    from .server.python_api import Simulator
+    from .server.api.gym_env import WorldModelEnv
+    from .server.api.python_api import Simulator
 
     __version__: str
 

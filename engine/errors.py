@@ -6,7 +6,7 @@ of the project's.
 - ConfigurationError: how the server was set up (flags, model file, store, a pack, a policy);
 - EngineError: the model could not answer (busy, expired, unloaded, too long a prompt, a model server).
 
-The MCP surface turns them into the SDK's ToolError at its edge (server/signatures.py); the CLI
+The MCP surface turns them into the SDK's ToolError at its edge (server/surface/signatures.py); the CLI
 prints them as one line and exits 2; the Python API raises them as they are.
 """
 

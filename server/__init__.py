@@ -9,19 +9,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .gym_env import WorldModelEnv
-    from .python_api import Simulator
+    from .api.gym_env import WorldModelEnv
+    from .api.python_api import Simulator
 
 __all__ = ["Simulator", "WorldModelEnv"]
 
 
 def __getattr__(name: str) -> Any:
     if name == "Simulator":
-        from .python_api import Simulator
+        from .api.python_api import Simulator
 
         return Simulator
     if name == "WorldModelEnv":
-        from .gym_env import WorldModelEnv
+        from .api.gym_env import WorldModelEnv
 
         return WorldModelEnv
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

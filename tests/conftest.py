@@ -13,7 +13,7 @@ import tempfile
 
 import pytest
 
-from agentworld_mcp.server.app import create_server
+from agentworld_mcp.server.surface.app import create_server
 from agentworld_mcp.server.runtime import build_context, open_store, resolve_model
 from agentworld_mcp.server.settings import load_settings
 

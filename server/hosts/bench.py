@@ -36,7 +36,7 @@ async def guard_costs(ctx, calls: int = 50, hooks: int = 10) -> None:
 
 
 async def _measure(ctx, calls: int, hooks: int) -> None:
-    from ..app import create_server
+    from ..surface.app import create_server
 
     print("8. the guard before a tool call: a zero-token denial (MCP tool, hook command) and one model decision")
     async with Client(create_server(ctx), mode="legacy") as client:

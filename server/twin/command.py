@@ -16,7 +16,7 @@ import anyio
 
 from ...domains import DomainPack
 from ...tools.store import Store
-from ..http_serving import HttpOptions
+from ..surface.http_serving import HttpOptions
 from ..settings import Settings
 from .twin import MODES, TwinError, TwinOptions
 
@@ -122,7 +122,7 @@ async def _serve(ctx: Any, real: Any, options: TwinOptions, http: HttpOptions | 
 async def _serve_http(server: Any, http: HttpOptions) -> None:
     import uvicorn
 
-    from ..http_serving import StaticTokenVerifier, auth_settings, transport_security
+    from ..surface.http_serving import StaticTokenVerifier, auth_settings, transport_security
 
     app = server.streamable_http_app(
         stateless_http=http.stateless,

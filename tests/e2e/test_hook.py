@@ -13,7 +13,7 @@ import uuid
 import httpx2
 import pytest
 
-from agentworld_mcp.server.llama_server import free_port
+from agentworld_mcp.server.measure.llama_server import free_port
 
 TOKEN = "hook-test-token-0123456789"
 HOOK = [sys.executable, "-m", "agentworld_mcp", "hook"]

@@ -15,7 +15,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
-from agentworld_mcp.server.llama_server import free_port
+from agentworld_mcp.server.measure.llama_server import free_port
 
 from ..third_party import CONFORMANCE, CONFORMANCE_INSTALL, installed
 

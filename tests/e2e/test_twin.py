@@ -20,7 +20,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
-from agentworld_mcp.server.llama_server import free_port
+from agentworld_mcp.server.measure.llama_server import free_port
 from agentworld_mcp.server.twin.observations import observation_of
 from agentworld_mcp.tools.store import StepRow, Store
 

@@ -11,7 +11,7 @@ from mcp.types import PromptReference, ResourceTemplateReference
 
 from agentworld_mcp.domains import PackError, builtin_domains, load_domains
 from agentworld_mcp.domains.protocol import system_prompt
-from agentworld_mcp.server.app import create_server
+from agentworld_mcp.server.surface.app import create_server
 from agentworld_mcp.tools.context import ToolContext
 
 QUICK = {"temperature": 0, "max_tokens": 24}

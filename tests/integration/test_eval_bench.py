@@ -91,7 +91,7 @@ def test_no_samples_is_one_line_and_exit_2(tmp_path, server_argv, server_env):
 
 def test_a_model_server_predicts_and_a_judge_on_it_grades_each_prediction_on_five_dimensions(tmp_path, model_info, server_argv,
                                                                                    server_env):
-    from agentworld_mcp.server.llama_server import free_port, llama_server
+    from agentworld_mcp.server.measure.llama_server import free_port, llama_server
 
     with llama_server(model_info.path, slots=1, n_ctx=4096) as judge:
         graded = subprocess.run([*server_argv, "eval", "bench", str(BENCH), "--out", str(tmp_path / "graded"),

@@ -26,8 +26,8 @@ from hypothesis_jsonschema import from_schema
 from mcp import Client
 
 from agentworld_mcp.tools.limits import Limits
-from agentworld_mcp.server.app import create_server
-from agentworld_mcp.server.short_errors import LONGEST_ERROR
+from agentworld_mcp.server.surface.app import create_server
+from agentworld_mcp.server.surface.short_errors import LONGEST_ERROR
 
 EXAMPLES = int(os.environ.get("AGENTWORLD_FUZZ_EXAMPLES", "30"))
 RANDOM_RUN = "AGENTWORLD_FUZZ_EXAMPLES" in os.environ

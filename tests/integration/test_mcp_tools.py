@@ -9,7 +9,7 @@ import threading
 import pytest
 from mcp import Client
 
-from agentworld_mcp.server.app import create_server
+from agentworld_mcp.server.surface.app import create_server
 from agentworld_mcp.engine import Engine
 from agentworld_mcp.tools.context import ToolContext
 

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from agentworld_mcp.server import Simulator, WorldModelEnv
-from agentworld_mcp.server.batch import BatchOptions, run_batch
-from agentworld_mcp.server.gym_env import failure_penalty
-from agentworld_mcp.server.python_api import InputError
+from agentworld_mcp.server.api.batch import BatchOptions, run_batch
+from agentworld_mcp.server.api.gym_env import failure_penalty
+from agentworld_mcp.server.api.python_api import InputError
 from agentworld_mcp.tools.constraints import ConstraintReport
 from agentworld_mcp.tools.results import Effects, PlanResult, Prediction, Usage
 

@@ -14,8 +14,8 @@ from mcp import Client
 from pydantic import SecretStr
 
 from agentworld_mcp.engine import GenerationRequest, Sampling
-from agentworld_mcp.server import llama_server
-from agentworld_mcp.server.app import create_server
+from agentworld_mcp.server.measure import llama_server
+from agentworld_mcp.server.surface.app import create_server
 from agentworld_mcp.server.runtime import build_context, open_store, resolve_source
 from agentworld_mcp.tools.requests import SimulateRequest
 from agentworld_mcp.tools.simulate import simulate_action
@@ -260,7 +260,7 @@ def test_the_batch_command_and_the_simulator_take_the_model_server_too(remote, s
     import subprocess
     import sys
 
-    from agentworld_mcp.server.python_api import Simulator
+    from agentworld_mcp.server.api.python_api import Simulator
 
     lines = [json.dumps({"id": i, "arguments": {"domain": "terminal", "action": action, **QUICK}})
              for i, action in enumerate(["ls", "pwd", "whoami", "id"])]

@@ -14,12 +14,12 @@ from mcp import Client
 from agentworld_mcp.domains import builtin_domains
 from agentworld_mcp.engine import Engine
 from agentworld_mcp.server import Simulator, WorldModelEnv
-from agentworld_mcp.server.app import create_server
-from agentworld_mcp.server.batch import Rejected, Request, read_requests
-from agentworld_mcp.server.cli import _parser
-from agentworld_mcp.server.commands import FLAG_FIELDS, NO_FLAG
-from agentworld_mcp.server.gym_env import EPISODE_FIELDS, NOT_IN_AN_EPISODE
-from agentworld_mcp.server.python_api import InputError, parse_arguments
+from agentworld_mcp.server.surface.app import create_server
+from agentworld_mcp.server.api.batch import Rejected, Request, read_requests
+from agentworld_mcp.server.cli.main import _parser
+from agentworld_mcp.server.cli.commands import FLAG_FIELDS, NO_FLAG
+from agentworld_mcp.server.api.gym_env import EPISODE_FIELDS, NOT_IN_AN_EPISODE
+from agentworld_mcp.server.api.python_api import InputError, parse_arguments
 from agentworld_mcp.server.tool_registry import BY_NAME
 from agentworld_mcp.tools.context import ToolContext
 from agentworld_mcp.tools.requests import PlanRequest, SimulateRequest
@@ -58,7 +58,7 @@ def test_every_tool_has_a_request_model(published):
 
 
 async def test_every_front_end_offers_every_tool_of_the_registry():
-    from agentworld_mcp.server.python_api import TOOL_NAMES
+    from agentworld_mcp.server.api.python_api import TOOL_NAMES
 
     ctx = ToolContext(engine=Engine(FakeBackend()), domains=builtin_domains())
     async with Client(create_server(ctx)) as client:

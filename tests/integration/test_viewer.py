@@ -16,7 +16,7 @@ import httpx2
 import pytest
 
 from agentworld_mcp.server.evals.drift import StepScore, summarize_drift
-from agentworld_mcp.server.llama_server import free_port
+from agentworld_mcp.server.measure.llama_server import free_port
 from agentworld_mcp.server.viewer.site import CONTENT_SECURITY_POLICY
 from agentworld_mcp.tools.store import StepRow, Store
 from agentworld_mcp.tools.plan import dry_run_plan

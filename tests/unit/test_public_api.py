@@ -18,7 +18,7 @@ def test_the_public_surface_is_pinned_and_every_name_resolves():
         assert getattr(agentworld_mcp, name) is not None
     assert issubclass(agentworld_mcp.InputError, agentworld_mcp.AgentWorldError)
     assert issubclass(agentworld_mcp.EngineError, agentworld_mcp.AgentWorldError)
-    assert agentworld_mcp.Simulator.__module__ == "agentworld_mcp.server.python_api"
+    assert agentworld_mcp.Simulator.__module__ == "agentworld_mcp.server.api.python_api"
 
 
 def test_the_engine_exports_each_name_it_loads_on_first_use():

@@ -21,7 +21,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from ..engine.errors import AgentWorldError
+from ...engine.errors import AgentWorldError
 
 Handler = TypeVar("Handler", bound=Callable[..., Any])
 

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 
-from ..engine.errors import AgentWorldError, InputError
-from ..tools.context import ToolContext
+from ...engine.errors import AgentWorldError, InputError
+from ...tools.context import ToolContext
 from .python_api import call_tool, parse_arguments
 
 log = logging.getLogger("agentworld_mcp.batch")

@@ -9,7 +9,7 @@ from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError
 from mcp.types import Completion, PromptReference, ResourceTemplateReference
 
-from ..tools.context import ToolContext
+from ...tools.context import ToolContext
 
 _DOMAIN_ARGUMENTS = {"name", "domain"}
 

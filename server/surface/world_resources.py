@@ -8,9 +8,9 @@ import json
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError
 
-from ..engine.errors import AgentWorldError
-from ..tools.context import ToolContext
-from ..tools.worlds import world_listing, world_view
+from ...engine.errors import AgentWorldError
+from ...tools.context import ToolContext
+from ...tools.worlds import world_listing, world_view
 
 
 def register_world_resources(server: MCPServer, ctx: ToolContext) -> None:

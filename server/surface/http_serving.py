@@ -18,7 +18,7 @@ from mcp.server.auth.settings import AuthSettings
 from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import AnyHttpUrl
 
-from ..engine.errors import ConfigurationError
+from ...engine.errors import ConfigurationError
 
 MAX_BODY_BYTES = 4 * 1024 * 1024  # a plan of 50 steps with a large state fits many times over
 

@@ -15,7 +15,7 @@ import string
 from collections.abc import Callable
 from typing import Any
 
-from ..tools.results import Prediction
+from ...tools.results import Prediction
 from .python_api import Simulator, parse_arguments
 
 try:

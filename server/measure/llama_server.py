@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..engine.errors import ConfigurationError
+from ...engine.errors import ConfigurationError
 
 
 class LlamaServerMissing(ConfigurationError):

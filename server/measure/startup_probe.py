@@ -1,6 +1,6 @@
 """How long the stdio server takes to answer `initialize`, next to the floor it cannot go under.
 
-    python -m agentworld_mcp.server.startup_probe [--runs 7] [-- extra server args]
+    python -m agentworld_mcp.server.measure.startup_probe [--runs 7] [-- extra server args]
 
 Each run spawns the real server (`python -m agentworld_mcp`), writes a raw JSON-RPC `initialize`
 to its stdin at once and times spawn -> answer. The floors, spawned and timed the same way:
@@ -68,7 +68,7 @@ def _until_initialized(argv: list[str], env: dict[str, str] | None = None) -> fl
 def _first_start(argv: list[str]) -> float:
     """A start that finds no record of checked model files: an empty cache folder of its own."""
     if "--model" not in argv:
-        from .model_files import default_model_path  # the cache folder will not have it
+        from ..model_files import default_model_path  # the cache folder will not have it
 
         argv = [*argv, "--model", str(default_model_path())]
     with tempfile.TemporaryDirectory(prefix="startup-probe-") as cache:

@@ -15,13 +15,13 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from ..engine.errors import AgentWorldError
-from .evals.command import add_eval_parser
+from ...engine.errors import AgentWorldError
+from ..evals.command import add_eval_parser
 from .commands import COMMANDS, add_parsers, run
-from .http_serving import HttpOptions
-from .settings import Settings, load_settings
-from .twin.command import add_twin_parser
-from .viewer.command import add_view_parser
+from ..surface.http_serving import HttpOptions
+from ..settings import Settings, load_settings
+from ..twin.command import add_twin_parser
+from ..viewer.command import add_view_parser
 
 log = logging.getLogger("agentworld_mcp")
 
@@ -134,7 +134,7 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("serve", parents=[model_flags, serving_flags], help="serve MCP (the default: stdio)")
     add_twin_parser(commands, [model_flags, serving_flags])
     add_view_parser(commands)
-    # Listed for --help; `agentworld-mcp hook` itself is handled before this parser loads (server/entry.py).
+    # Listed for --help; `agentworld-mcp hook` itself is handled before this parser loads (server/cli/entry.py).
     commands.add_parser("hook", add_help=False,
                         help="for hosts' command hooks: a decision for the tool call on stdin (see `hook --help`)")
     commands.add_parser("model", parents=[model_flags], help="prepare and check the model file, print what it is")
@@ -161,10 +161,10 @@ def _settings_from(args: argparse.Namespace) -> Settings:
 
 
 def _describe_model(model) -> int:
-    from ..engine.remote import RemoteSettings
+    from ...engine.remote import RemoteSettings
 
     if isinstance(model, RemoteSettings):  # ask the server what it serves, as the first call would
-        from ..engine.remote import OpenAICompatibleBackend
+        from ...engine.remote import OpenAICompatibleBackend
 
         backend = OpenAICompatibleBackend(model)
         try:
@@ -201,10 +201,10 @@ def main(argv: list[str] | None = None) -> int:
         stderr.setLevel(settings.log_level)  # a client that asks for more gets it over MCP (client_log), not here
         logging.basicConfig(handlers=[stderr], level=settings.log_level,
                             format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-        from .runtime import build_context, guard_settings, load_domain_packs, open_store, resolve_source
+        from ..runtime import build_context, guard_settings, load_domain_packs, open_store, resolve_source
 
         if args.command == "view":  # it reads the store only: no model, no domains; jobs are left as they are
-            from .viewer.command import run_view
+            from ..viewer.command import run_view
 
             return run_view(args, open_store(settings, settle_jobs=False))
         domains = load_domain_packs(settings)
@@ -224,8 +224,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "bench":
         import asyncio
 
-        from .bench import run_bench
-        from .model_files import GGUFInfo
+        from ..measure.bench import run_bench
+        from ..model_files import GGUFInfo
 
         if not isinstance(model, GGUFInfo):
             print("agentworld-mcp: bench measures the in-process model (and starts its own llama-server to compare); "
@@ -234,31 +234,31 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(run_bench(settings, model, set(args.section or ())))
 
     if args.command == "eval":
-        from .evals.command import run_eval
+        from ..evals.command import run_eval
 
         return run_eval(args, settings, model, domains)
     if args.command == "soak":
         import asyncio
 
-        from .settings import settings_env
-        from .soak import run_soak
+        from ..settings import settings_env
+        from ..measure.soak import run_soak
 
         transports = ["stdio", "http"] if args.transport == "both" else [args.transport]
         return asyncio.run(run_soak(settings_env(settings), args.clients, args.calls, args.cancel_rate, transports))
 
     if args.command == "twin":
-        from .twin.command import run_twin
+        from ..twin.command import run_twin
 
         assert store is not None  # a twin serves: its store was opened above
         return run_twin(args, settings, model, domains, store, http)
-    from .app import create_server
+    from ..surface.app import create_server
 
     ctx = build_context(settings, model, domains, store)
     server = create_server(ctx, http, guard)
     ctx.engine.start()  # loads in the background: initialize and tools/list answer at once
     try:
         if http is not None:
-            from .http_serving import serve
+            from ..surface.http_serving import serve
 
             serve(server, http)
         else:

@@ -1,5 +1,5 @@
 """The scripted ways in: `batch` (JSON Lines of tool calls in, one result line out per call; the
-runner is server/batch.py) and the one-shot `simulate` and `plan` commands. They run the tools in
+runner is server/api/batch.py) and the one-shot `simulate` and `plan` commands. They run the tools in
 this process, not through MCP.
 
 stdout carries nothing but results: while a command runs, file descriptor 1 points at stderr and
@@ -22,17 +22,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 
-from ..engine.errors import AgentWorldError, InputError
-from ..domains import DomainPack
-from ..tools.store import StoreError
-from ..tools.context import ToolContext
-from .batch import BatchOptions, ContextFactory, OutputError, run_batch
-from .python_api import call_tool, parse_arguments
-from .tool_registry import BY_NAME
-from .settings import Settings
+from ...engine.errors import AgentWorldError, InputError
+from ...domains import DomainPack
+from ...tools.store import StoreError
+from ...tools.context import ToolContext
+from ..api.batch import BatchOptions, ContextFactory, OutputError, run_batch
+from ..api.python_api import call_tool, parse_arguments
+from ..tool_registry import BY_NAME
+from ..settings import Settings
 
 if TYPE_CHECKING:
-    from .runtime import ModelSource
+    from ..runtime import ModelSource
 
 log = logging.getLogger("agentworld_mcp.commands")
 
@@ -149,7 +149,7 @@ def _engine_for(
     `queue_deadline`, requests wait in the queue as long as it takes. With `worlds`, the server's
     world store is open (no jobs: a command runs each call to the end). A failed model load ends
     the command with exit status 1 (each request has also said so)."""
-    from .runtime import build_context, open_store
+    from ..runtime import build_context, open_store
 
     try:
         store = open_store(settings, settle_jobs=False) if worlds else None  # a server may be running its jobs

@@ -24,15 +24,15 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from ..domains import DomainPack
-from ..engine.errors import AgentWorldError, ConfigurationError, EngineError, InputError, validation_line
-from ..tools.constraints import ConstraintReport
-from ..tools.context import ToolContext
-from ..tools.plan import ProgressCallback
-from ..tools.requests import CheckRequest, JobRequest, PlanRequest, SimulateRequest, ToolRequest, WorldRequest
-from ..tools.results import PlanResult, Prediction, WorldView
-from .settings import Settings, load_settings
-from .tool_registry import BY_NAME, BY_REQUEST, CallOptions
+from ...domains import DomainPack
+from ...engine.errors import AgentWorldError, ConfigurationError, EngineError, InputError, validation_line
+from ...tools.constraints import ConstraintReport
+from ...tools.context import ToolContext
+from ...tools.plan import ProgressCallback
+from ...tools.requests import CheckRequest, JobRequest, PlanRequest, SimulateRequest, ToolRequest, WorldRequest
+from ...tools.results import PlanResult, Prediction, WorldView
+from ..settings import Settings, load_settings
+from ..tool_registry import BY_NAME, BY_REQUEST, CallOptions
 
 __all__ = [
     "AgentWorldError",
@@ -148,7 +148,7 @@ class Simulator:
             if self._closed:
                 raise RuntimeError("this Simulator is closed; create a new one")
             if self._ctx is None:
-                from .runtime import build_context, open_store, resolve_source
+                from ..runtime import build_context, open_store, resolve_source
 
                 model = resolve_source(self.settings)
                 store = open_store(self.settings, settle_jobs=False)
@@ -162,7 +162,7 @@ class Simulator:
     # --- domains (no model needed) -----------------------------------------------------------
     def _packs(self) -> dict[str, DomainPack]:
         if self._domains is None:
-            from .runtime import load_domain_packs
+            from ..runtime import load_domain_packs
 
             self._domains = load_domain_packs(self.settings)
         return self._domains

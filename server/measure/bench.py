@@ -18,17 +18,17 @@ from pathlib import Path
 
 from mcp import Client, StdioServerParameters
 
-from ..domains.protocol import render_messages
-from ..engine import GenerationRequest, Sampling
-from ..tools.store import Store
-from ..tools.plan import dry_run_plan
-from ..tools.requests import PlanRequest, SimulateRequest
-from ..tools.simulate import simulate_action
-from ..tools.worlds import open_world
-from .app import create_server
-from .model_files import GGUFInfo
-from .runtime import build_context, load_domain_packs
-from .settings import Settings
+from ...domains.protocol import render_messages
+from ...engine import GenerationRequest, Sampling
+from ...tools.store import Store
+from ...tools.plan import dry_run_plan
+from ...tools.requests import PlanRequest, SimulateRequest
+from ...tools.simulate import simulate_action
+from ...tools.worlds import open_world
+from ..surface.app import create_server
+from ..model_files import GGUFInfo
+from ..runtime import build_context, load_domain_packs
+from ..settings import Settings
 
 _MAX_TOKENS = 32
 _PLAN = ["mkdir notes", "cd notes", "touch a.txt", "ls -la", "echo hi > b.txt", "cat b.txt", "cd ..", "du -sh notes"]
@@ -201,7 +201,7 @@ async def _run_rollouts(ctx, concurrently: bool) -> tuple[float, int]:
 async def _remote_backend(settings: Settings, model: GGUFInfo, local) -> None:
     """6. A model server with parallel slots against the in-process model, and what the remote backend adds per call."""
     from . import llama_server
-    from .runtime import resolve_source
+    from ..runtime import resolve_source
 
     print(f"6. {_ROLLOUTS} rollouts of {_ROLLOUT_STEPS} steps: concurrently on llama-server -np {_SERVER_SLOTS} "
           "vs one after another in process (same GGUF, same threads)")
@@ -281,11 +281,11 @@ async def run_bench(settings: Settings, model: GGUFInfo, sections: set[int] | No
     if wanted & {2, 3, 4, 5, 6, 8, 10}:
         await _model_sections(settings, model, wanted)
     if 7 in wanted:
-        from .twin.bench import twin_overhead
+        from ..twin.bench import twin_overhead
 
         await twin_overhead()
     if 11 in wanted:
-        from .twin.bench import schema_refusals
+        from ..twin.bench import schema_refusals
 
         await schema_refusals()
     return 0
@@ -312,7 +312,7 @@ async def _model_sections(settings: Settings, model: GGUFInfo, wanted: set[int])
         if 6 in wanted:
             await _remote_backend(settings, model, uncached)
         if 8 in wanted:
-            from .hosts.bench import guard_costs
+            from ..hosts.bench import guard_costs
 
             await guard_costs(cached)
         if 10 in wanted:

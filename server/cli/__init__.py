@@ -1,0 +1,1 @@
+"""The command line: the entry point, the argument table and the subcommands that run tools."""

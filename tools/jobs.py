@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -18,7 +19,7 @@ from pydantic import BaseModel
 from ..engine.errors import AgentWorldError, InputError
 from .context import ToolContext
 from .requests import JobRequest
-from .results import JobStatus
+from .results import JobStatus, PlanResult, Prediction
 from .store import Store
 
 log = logging.getLogger(__name__)
@@ -120,3 +121,27 @@ async def follow_job(ctx: ToolContext, request: JobRequest) -> JobStatus:
     if ctx.jobs is None:
         raise InputError("there are no jobs to follow here: only the MCP server keeps jobs")
     return await ctx.jobs.status(request.job_id, min(request.wait_seconds, ctx.budget_seconds), request.cancel)
+
+
+async def within_budget(
+    ctx: ToolContext, tool: str, work: Work, budget_seconds: float | None, pending: Callable[[str, Progress], Any]
+):
+    """Run `work`; past the budget, hand back `pending(job_id, progress)` and let the job go on."""
+
+    async def timed(progress: Progress) -> BaseModel:
+        started = time.perf_counter()
+        result = await work(progress)
+        assert isinstance(result, (Prediction, PlanResult))  # the two tools that may outlive a budget
+        result.usage.seconds = round(time.perf_counter() - started, 4)
+        return result
+
+    if ctx.jobs is None:
+        if budget_seconds is not None:  # a job id nobody could poll would be worse than an error
+            raise InputError(
+                "budget_seconds hands back a job to poll, but only the MCP server keeps jobs: here every call "
+                "runs to the end, so leave it out"
+            )
+        return await timed(Progress())
+    budget = ctx.budget_seconds if budget_seconds is None else budget_seconds
+    outcome = await ctx.jobs.run(tool, timed, budget)
+    return pending(*outcome) if isinstance(outcome, tuple) else outcome

@@ -15,14 +15,14 @@ from collections.abc import Awaitable, Callable, Sequence
 from ..domains import Turn
 from ..engine import Priority
 from ..engine.errors import InputError
-from .checks import run_checks
+from .checks import planned_check, review, run_checks
 from .constraints import ConstraintResult, blocking, constraint_set, pre_constraints, violations
 from .context import ToolContext
 from .inputs import Scene, check_world_arguments, validated_action, validated_history, validated_scene
-from .jobs import Progress
+from .jobs import Progress, within_budget
 from .requests import PlanRequest
 from .results import PlanResult, PlanStep, PlanVerdict, Prediction
-from .simulate import planned_check, predict, review, sampling_overrides, total_usage, within_budget
+from .simulate import predict, sampling_overrides, total_usage
 from .tracking import Tracker
 from .worlds import world_session
 

@@ -11,12 +11,9 @@ cache keeps a snapshot of it.
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, cast
-
-from pydantic import BaseModel
 
 from ..domains import DomainPack, Turn
 from ..domains.boundaries import StopReason, observation_end
@@ -27,12 +24,9 @@ from ..domains.shell import Requirement, Semantics
 from ..domains.shell.state import failed_commands
 from ..engine import Completion, EngineError, GenerationRequest, Priority, Sampling
 from ..engine.errors import InputError
-from .checks import run_checks
+from .checks import blocked_prediction, planned_check, review, run_checks
 from .constraints import (
-    Constraint,
-    ConstraintResult,
     blocking,
-    check_input,
     constraint_set,
     post_constraints,
     pre_constraints,
@@ -41,9 +35,9 @@ from .constraints import (
 )
 from .context import ToolContext, is_world_model
 from .inputs import Scene, check_world_arguments, validated_action, validated_history, validated_scene
-from .jobs import Progress, Work
+from .jobs import Progress, within_budget
 from .requests import SceneRequest, SimulateRequest
-from .results import Change, Effects, ModelInfo, PlanResult, Prediction, Usage
+from .results import Change, Effects, ModelInfo, Prediction, Usage
 from .state_check import (
     command_effects,
     corrected_screen,
@@ -341,86 +335,3 @@ async def simulate_action(ctx: ToolContext, request: SimulateRequest) -> Predict
         return prediction
 
     return await within_budget(ctx, "simulate_action", work, request.budget_seconds, lambda job_id, _: Prediction.pending(job_id))
-
-
-async def review(
-    ctx: ToolContext,
-    scene: Scene,
-    action: str,
-    step: int | None,
-    turns: Sequence[Turn],
-    prediction: Prediction,
-    rules: Sequence[Constraint],
-    tracker: Tracker,
-    priority: Priority,
-) -> list[ConstraintResult]:
-    """After a prediction: its post constraints, and its consistency with the world's past; then the
-    tracker moves on past this step. `step` is the plan step (None for a single action)."""
-    check = outcome_check(scene.pack, action, step, turns, prediction, tracker)
-    results = await run_checks(ctx, post_constraints(rules), check, priority)
-    if prediction.parse_error is None:
-        effects = prediction.effects.model_dump()
-        shown = new_part(prediction.observation, turns[-1].observation if turns else "")  # not the screen before
-        prediction.warnings += [warning for warning in tracker.ledger.warnings(
-            effects, shown, scene.pack.action_text(action), scene.pack.error_markers
-        ) if warning not in prediction.warnings]
-        tracker.advance(action, prediction.observation, real=False,
-                        effects=effects if prediction.effects.source != "command" else None)
-    return results
-
-
-def planned_check(pack: DomainPack, action: str, step: int | None, turns: Sequence[Turn], tracker: Tracker):
-    """The variables of a pre constraint: the action and what it does from where the world stands."""
-    return check_input(pack, action, step, turns, location=tracker.location,
-                       state=tracker.world.tree if tracker.world else None)
-
-
-async def within_budget(
-    ctx: ToolContext, tool: str, work: Work, budget_seconds: float | None, pending: Callable[[str, Progress], Any]
-):
-    """Run `work`; past the budget, hand back `pending(job_id, progress)` and let the job go on."""
-
-    async def timed(progress: Progress) -> BaseModel:
-        started = time.perf_counter()
-        result = await work(progress)
-        assert isinstance(result, (Prediction, PlanResult))  # the two tools that may outlive a budget
-        result.usage.seconds = round(time.perf_counter() - started, 4)
-        return result
-
-    if ctx.jobs is None:
-        if budget_seconds is not None:  # a job id nobody could poll would be worse than an error
-            raise InputError(
-                "budget_seconds hands back a job to poll, but only the MCP server keeps jobs: here every call "
-                "runs to the end, so leave it out"
-            )
-        return await timed(Progress())
-    budget = ctx.budget_seconds if budget_seconds is None else budget_seconds
-    outcome = await ctx.jobs.run(tool, timed, budget)
-    return pending(*outcome) if isinstance(outcome, tuple) else outcome
-
-
-def outcome_check(pack: DomainPack, action: str, step: int | None, history: Sequence[Turn], prediction: Prediction,
-                  tracker: Tracker | None = None):
-    """The variables of a post constraint; an unparsable prediction leaves the outcome unknown."""
-    known = prediction.parse_error is None
-    return check_input(
-        pack, action, step, history, prediction.observation if known else None,
-        prediction.effects.model_dump(exclude={"source"}) if known else None,
-        location=tracker.location if tracker else None,
-        state=tracker.world.tree if tracker and tracker.world else None,
-    )
-
-
-def blocked_prediction(results: Sequence[ConstraintResult]) -> Prediction:
-    """What an action forbidden by a pre constraint gets instead of a simulation: no model call."""
-    reasons = "; ".join(f"{r.id}: {r.reason}" for r in blocking(results))
-    return Prediction(
-        blocked=f"not simulated: {reasons}",
-        observation="",
-        effects=Effects(success=None, source="none"),
-        parse_error=None,
-        truncated=False,
-        usage=Usage.nothing(),
-        model=None,
-        constraints=report(results),
-    )

@@ -1,7 +1,7 @@
-"""Stopping llama.cpp in the middle of a decode, the moment a job is cancelled.
+"""Stopping llama.cpp in the middle of a decode, the moment a generation is cancelled.
 
 Reading a long prompt is one `llama_decode` per batch of up to n_batch tokens: seconds on a CPU,
-and more for a large model. Between-token checks cannot interrupt it, so a cancelled job would
+and more for a large model. Between-token checks cannot interrupt it, so a cancelled generation would
 hold the model until the batch is read. llama.cpp asks an abort callback `bool cb(void *data)`
 before each operation of a decode. A Python callback there would take the GIL hundreds of times
 per token, so the check is done in C instead: libc's `strlen` on a two-byte buffer returns 0

@@ -1,11 +1,11 @@
-"""The engine: worker threads that feed the backend from the job queue, awaited from asyncio.
+"""The engine: worker threads that feed the backend from the generation queue, awaited from asyncio.
 
 The model loads on the first worker thread in the background, so the MCP handshake answers at
-once; jobs submitted meanwhile wait in the queue and run when the load finishes (or fail with
+once; generations submitted meanwhile wait in the queue and run when the load finishes (or fail with
 the load error). A backend that takes several requests at once (`slots`, a model server with
 parallel slots) gets one worker per slot, all taking from the same queue, so priorities,
 deadlines and the bound keep their meaning. Cancelling the awaiting coroutine withdraws a
-waiting job or stops a running one; its worker then moves on to the next job.
+waiting generation or stops a running one; its worker then moves on to the next generation.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 
-from .queue import Job, JobQueue
+from .queue import Generation, GenerationQueue
 from .result_cache import ResultCache
 from .types import (
     Backend,
@@ -30,7 +30,7 @@ from .types import (
 )
 
 log = logging.getLogger(__name__)
-_RECENT = 256  # how many finished jobs the wait/speed figures are computed over
+_RECENT = 256  # how many finished generations the wait/speed figures are computed over
 
 
 @dataclass
@@ -63,13 +63,13 @@ class Engine:
     def __init__(self, backend: Backend, max_waiting: int = 64, result_cache: int = 256):
         self._backend = backend
         self._cache = ResultCache(result_cache)
-        self._queue = JobQueue(max_waiting)
+        self._queue = GenerationQueue(max_waiting)
         self._ready = threading.Event()
         self._model: ModelDescription | None = None
         self._load_error: str | None = None
         self._load_seconds: float | None = None
-        self._running: set[Job] = set()
-        self._figures_lock = threading.Lock()  # workers finish jobs concurrently
+        self._running: set[Generation] = set()
+        self._figures_lock = threading.Lock()  # workers finish generations concurrently
         self._counts = {"completed": 0, "cancelled": 0, "failed": 0}
         self._tokens = {"prompt": 0, "reused": 0, "completion": 0}
         self._recent: deque[tuple[float, int, float]] = deque(maxlen=_RECENT)  # wait, tokens, seconds
@@ -83,10 +83,10 @@ class Engine:
         self._queue.close()
         with self._figures_lock:
             running = list(self._running)
-        for job in running:
-            job.stop.set()
-        for job in self._queue.drain():
-            job.finish(error=ModelUnavailable("the server is shutting down"))
+        for generation in running:
+            generation.stop.set()
+        for generation in self._queue.drain():
+            generation.finish(error=ModelUnavailable("the server is shutting down"))
         deadline = time.monotonic() + timeout
         for thread in self._threads:
             if thread.is_alive():
@@ -128,20 +128,20 @@ class Engine:
             except RuntimeError:  # the caller's event loop is gone; nobody is waiting
                 pass
 
-        job = Job(request, priority, deadline, on_done=wake)
-        self._queue.put(job)
+        generation = Generation(request, priority, deadline, on_done=wake)
+        self._queue.put(generation)
         try:
             await done.wait()
         except BaseException:  # cancelled by the client (or the task group): stop the model work
-            if not self._queue.withdraw(job):
-                job.stop.set()
+            if not self._queue.withdraw(generation):
+                generation.stop.set()
             raise
-        if job.error is not None:
-            raise job.error
-        assert job.result is not None
+        if generation.error is not None:
+            raise generation.error
+        assert generation.result is not None
         if key is not None:
-            self._cache.put(key, job.result)
-        return job.result
+            self._cache.put(key, generation.result)
+        return generation.result
 
     def stats(self) -> EngineStats:
         waits = sorted(wait for wait, _, _ in self._recent)
@@ -187,8 +187,8 @@ class Engine:
         finally:
             self._ready.set()
         if self._model is None:
-            for job in self._queue.drain():
-                job.finish(error=ModelUnavailable(self._load_error or "the model failed to load"))
+            for generation in self._queue.drain():
+                generation.finish(error=ModelUnavailable(self._load_error or "the model failed to load"))
             return
         for _ in range(self._backend.slots - 1):
             worker = threading.Thread(target=self._serve, name="agentworld-model", daemon=True)
@@ -197,31 +197,31 @@ class Engine:
         self._serve()
 
     def _serve(self) -> None:
-        while (job := self._queue.take()) is not None:
-            self._run(job)
+        while (generation := self._queue.take()) is not None:
+            self._run(generation)
 
-    def _run(self, job: Job) -> None:
+    def _run(self, generation: Generation) -> None:
         with self._figures_lock:
-            self._running.add(job)
-        queue_seconds = (job.started_at or job.submitted_at) - job.submitted_at
+            self._running.add(generation)
+        queue_seconds = (generation.started_at or generation.submitted_at) - generation.submitted_at
         try:
-            completion = self._backend.generate(job.request, job.stop)
+            completion = self._backend.generate(generation.request, generation.stop)
         except Exception as exc:
             with self._figures_lock:
                 self._counts["failed"] += 1
             if not isinstance(exc, EngineError):
                 log.exception("generation failed")
-            job.finish(error=exc)
+            generation.finish(error=exc)
             return
         finally:
             with self._figures_lock:
-                self._running.discard(job)
+                self._running.discard(generation)
         completion.queue_seconds = queue_seconds
-        self._queue.ran(job.request, completion.text)
+        self._queue.ran(generation.request, completion.text)
         with self._figures_lock:
             self._counts["cancelled" if completion.finish_reason == "cancelled" else "completed"] += 1
             self._tokens["prompt"] += completion.prompt_tokens
             self._tokens["reused"] += completion.reused_tokens
             self._tokens["completion"] += completion.completion_tokens
             self._recent.append((queue_seconds, completion.completion_tokens, completion.generation_seconds))
-        job.finish(result=completion)
+        generation.finish(result=completion)

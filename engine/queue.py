@@ -1,12 +1,13 @@
-"""A bounded priority queue of generation jobs, shared by the event loop and the worker thread.
+"""A bounded priority queue of generations (one model request each), shared by the event loop and
+the worker thread.
 
-The event loop puts jobs and may withdraw them; the worker thread takes them. Jobs cancelled or
+The event loop puts generations and may withdraw them; the worker thread takes them. Generations cancelled or
 past their deadline while waiting are never run.
 
-Within one priority the queue prefers *prefix affinity*: the job whose conversation shares the
+Within one priority the queue prefers *prefix affinity*: the generation whose conversation shares the
 most leading messages with what the model ran last goes first, because the model's cache still
 holds those tokens (several candidate actions from one state, say, run back to back instead of
-interleaved with another world's). Ties go first in, first out. Fairness is bounded: a job passed
+interleaved with another world's). Ties go first in, first out. Fairness is bounded: a generation passed
 over `max_skips` times by later arrivals runs next.
 """
 
@@ -20,11 +21,11 @@ from dataclasses import dataclass, field
 
 from .types import Completion, DeadlineExpired, EngineBusy, GenerationRequest, Priority, StopSignal
 
-MAX_SKIPS = 4  # later jobs that may overtake a waiting one through affinity
+MAX_SKIPS = 4  # later generations that may overtake a waiting one through affinity
 
 
 @dataclass(eq=False)
-class Job:
+class Generation:
     request: GenerationRequest
     priority: Priority
     deadline: float | None  # time.monotonic() value, None for no deadline
@@ -34,7 +35,7 @@ class Job:
     stop: StopSignal = field(default_factory=StopSignal)
     result: Completion | None = None
     error: BaseException | None = None
-    skipped: int = 0  # times a later job went first because of affinity
+    skipped: int = 0  # times a later generation went first because of affinity
 
     def finish(self, result: Completion | None = None, error: BaseException | None = None) -> None:
         self.result, self.error = result, error
@@ -46,7 +47,7 @@ class QueueCounters:
     rejected: int = 0
     expired: int = 0
     withdrawn: int = 0
-    affinity_picks: int = 0  # jobs run ahead of an older one because they shared more with the cache
+    affinity_picks: int = 0  # generations run ahead of an older one because they shared more with the cache
 
 
 def shared_messages(left: Sequence[dict], right: Sequence[dict]) -> int:
@@ -58,12 +59,12 @@ def shared_messages(left: Sequence[dict], right: Sequence[dict]) -> int:
     return count
 
 
-class JobQueue:
+class GenerationQueue:
     def __init__(self, max_waiting: int, max_skips: int = MAX_SKIPS):
         self.max_waiting = max_waiting
         self.max_skips = max_skips
         self.counters = QueueCounters()
-        self._waiting: list[Job] = []  # in arrival order
+        self._waiting: list[Generation] = []  # in arrival order
         self._condition = threading.Condition()
         self._closed = False
         # The conversation the model ran last (its messages and reply); only the worker sets it.
@@ -73,20 +74,20 @@ class JobQueue:
         with self._condition:
             return len(self._waiting)
 
-    def put(self, job: Job) -> None:
+    def put(self, generation: Generation) -> None:
         with self._condition:
             if len(self._waiting) >= self.max_waiting:
                 self.counters.rejected += 1
                 raise EngineBusy(len(self._waiting), self.max_waiting)
-            self._waiting.append(job)
+            self._waiting.append(generation)
             self._condition.notify()
 
-    def withdraw(self, job: Job) -> bool:
-        """Remove a waiting job; False if the worker already took it (or it is done)."""
+    def withdraw(self, generation: Generation) -> bool:
+        """Remove a waiting generation; False if the worker already took it (or it is done)."""
         with self._condition:
-            if job not in self._waiting:
+            if generation not in self._waiting:
                 return False
-            self._waiting.remove(job)
+            self._waiting.remove(generation)
             self.counters.withdrawn += 1
             return True
 
@@ -94,34 +95,34 @@ class JobQueue:
         """The worker ran `request`: later picks favour conversations that continue it."""
         self._held = (*request.messages, {"role": "assistant", "content": reply})
 
-    def take(self) -> Job | None:
-        """Block until a runnable job arrives; None once the queue is closed."""
+    def take(self) -> Generation | None:
+        """Block until a runnable generation arrives; None once the queue is closed."""
         while True:
-            expired: list[Job] = []
+            expired: list[Generation] = []
             with self._condition:
-                job = self._pop_runnable(expired)
-                while job is None and not expired and not self._closed:
+                generation = self._pop_runnable(expired)
+                while generation is None and not expired and not self._closed:
                     self._condition.wait()
-                    job = self._pop_runnable(expired)
+                    generation = self._pop_runnable(expired)
             for stale in expired:  # finished outside the lock: on_done may call into the event loop
                 stale.finish(error=DeadlineExpired(time.monotonic() - stale.submitted_at))
-            if job is not None or self._closed:
-                return job
+            if generation is not None or self._closed:
+                return generation
 
-    def _pop_runnable(self, expired: list[Job]) -> Job | None:
+    def _pop_runnable(self, expired: list[Generation]) -> Generation | None:
         now = time.monotonic()
-        for stale in [job for job in self._waiting if job.deadline is not None and now > job.deadline]:
+        for stale in [generation for generation in self._waiting if generation.deadline is not None and now > generation.deadline]:
             self._waiting.remove(stale)
             self.counters.expired += 1
             expired.append(stale)
         if not self._waiting:
             return None
-        first = min(job.priority for job in self._waiting)
-        candidates = [job for job in self._waiting if job.priority == first]
+        first = min(generation.priority for generation in self._waiting)
+        candidates = [generation for generation in self._waiting if generation.priority == first]
         chosen = candidates[0]
         if chosen.skipped < self.max_skips and len(candidates) > 1:
-            chosen = max(candidates, key=lambda job: shared_messages(job.request.messages, self._held))  # first of equals
-        for passed in itertools.takewhile(lambda job: job is not chosen, candidates):
+            chosen = max(candidates, key=lambda generation: shared_messages(generation.request.messages, self._held))  # first of equals
+        for passed in itertools.takewhile(lambda generation: generation is not chosen, candidates):
             passed.skipped += 1
         if chosen is not candidates[0]:
             self.counters.affinity_picks += 1
@@ -129,12 +130,12 @@ class JobQueue:
         chosen.started_at = now
         return chosen
 
-    def drain(self) -> list[Job]:
-        """Take every waiting job out at once (used when the model cannot run them)."""
+    def drain(self) -> list[Generation]:
+        """Take every waiting generation out at once (used when the model cannot run them)."""
         with self._condition:
-            jobs = sorted(self._waiting, key=lambda job: job.priority)  # stable: arrival order within a priority
+            generations = sorted(self._waiting, key=lambda generation: generation.priority)  # stable: arrival order within a priority
             self._waiting.clear()
-            return jobs
+            return generations
 
     def close(self) -> None:
         with self._condition:

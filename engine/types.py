@@ -151,7 +151,7 @@ class StopCheck(Protocol):
 
 
 class StopSignal:
-    """A job's cancellation: backends poll it between tokens (call it), and may `watch` it to be
+    """A generation's cancellation: backends poll it between tokens (call it), and may `watch` it to be
     told at once (the llama.cpp backend aborts a decode under way)."""
 
     def __init__(self) -> None:

@@ -37,7 +37,7 @@ async def engine(backend):
 
 
 async def _hold_worker(engine, backend, blocking: GenerationRequest | None = None) -> asyncio.Task:
-    """Occupy the worker with a job that waits on the gate, so later jobs queue up."""
+    """Occupy the worker with a generation that waits on the gate, so later generations queue up."""
     backend.gate = threading.Event()
     blocker = asyncio.create_task(engine.generate(blocking or request("blocker")))
     while not backend.started.is_set():
@@ -196,7 +196,7 @@ async def test_a_zero_capacity_cache_is_off(backend):
 
 
 async def test_a_backend_with_slots_gets_one_worker_per_slot_and_keeps_priorities():
-    backend = FakeBackend(slots=2, token_seconds=0.04)  # 0.2 s a job: the third to start ends last
+    backend = FakeBackend(slots=2, token_seconds=0.04)  # 0.2 s a generation: the third to start ends last
     backend.gate = threading.Event()
     engine = Engine(backend, max_waiting=8)
     engine.start()
@@ -213,7 +213,7 @@ async def test_a_backend_with_slots_gets_one_worker_per_slot_and_keeps_prioritie
         backend.gate.set()
         await asyncio.gather(*first, *later)
         assert len(backend.thread_ids) == 2
-        # Two slots free at once take the interactive job and the older plan step; the newer one waits.
+        # Two slots free at once take the interactive generation and the older plan step; the newer one waits.
         assert backend.ran[-1] == "plan2" and set(backend.ran[2:4]) == {"interactive", "plan1"}
     finally:
         engine.close()

@@ -22,7 +22,7 @@ try:
     import gymnasium
     from gymnasium import spaces
 except ImportError:  # the optional `gym` extra is not installed
-    gymnasium = None  # type: ignore[assignment]
+    gymnasium = None  # type: ignore[assignment, unused-ignore]  # an Any module where the extra is not installed
 
 History = list[dict[str, str]]
 RewardFn = Callable[[Prediction, History], "float | tuple[float, bool]"]

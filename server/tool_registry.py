@@ -2,8 +2,8 @@
 the function that runs the tool, its MCP annotations, its description (with this server's limits)
 and how its result reads as text.
 
-The MCP surface (app.py), the Python API and batch (python_api.py, batch.py) and the CLI
-(commands.py) are derived from it, and a test pins that each of them offers every tool here. A
+The MCP surface (surface/app.py), the Python API and batch (api/), and the CLI's simulate and plan
+(cli/one_shot.py) are derived from it, and a test pins that each of them offers every tool here. A
 new tool is one entry, plus its request model (tools/requests.py) and its function (tools/).
 """
 

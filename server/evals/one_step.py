@@ -1,4 +1,4 @@
-"""`eval bench`: predict each sample's observation with the configured backend and score it.
+"""`eval samples`: predict each sample's observation with the configured backend and score it.
 
 Results are appended to a JSONL file as they finish, so a rerun skips the samples already done
 (an interrupted run resumes). Samples run concurrently up to the backend's slots; the engine's

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import os
 from typing import Any
 
@@ -26,10 +27,13 @@ from mcp.types import (
 )
 
 from ...tools.worlds import world_view
-from .twin import Twin
+from ..surface.http_serving import HttpOptions
+from .twin import Twin, TwinOptions
 
 STATUS_URI = "status://server"
 REPORT_URI = "twin://report"
+
+log = logging.getLogger("agentworld_mcp.twin")
 
 
 def create_twin_server(twin: Twin) -> Server:
@@ -74,3 +78,33 @@ def create_twin_server(twin: Twin) -> Server:
         on_list_resources=list_resources,
         on_read_resource=read_resource,
     )
+
+
+async def serve_twin(ctx: Any, real: Any, options: TwinOptions, http: HttpOptions | None) -> None:
+    """Start the twin of `real` and serve it over stdio, or HTTP with `http`, until the client goes."""
+    async with Twin(ctx, real, options) as twin:
+        server = create_twin_server(twin)
+        log.info("twin of %s (%s mode) in world %s", real.info.name, options.mode, twin.world_id)
+        if http is None:
+            from mcp.server.stdio import stdio_server
+
+            async with stdio_server() as (read_stream, write_stream):
+                await server.run(read_stream, write_stream, server.create_initialization_options())
+        else:
+            await _serve_http(server, http)
+
+
+async def _serve_http(server: Any, http: HttpOptions) -> None:
+    import uvicorn
+
+    from ..surface.http_serving import StaticTokenVerifier, auth_settings, transport_security
+
+    app = server.streamable_http_app(
+        stateless_http=http.stateless,
+        max_request_body_size=http.max_body_bytes,
+        transport_security=transport_security(http),
+        host=http.host,
+        token_verifier=StaticTokenVerifier(http.auth_token) if http.auth_token else None,
+        auth=auth_settings(http) if http.auth_token else None,
+    )
+    await uvicorn.Server(uvicorn.Config(app, host=http.host, port=http.port, log_level="warning")).serve()

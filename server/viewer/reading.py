@@ -77,7 +77,7 @@ class WorldPage:
 
 @dataclass(frozen=True)
 class Report:
-    """An evaluation report found on disk: `eval bench` (report.json) or `eval drift` (drift.json)."""
+    """An evaluation report found on disk: `eval samples` (report.json) or `eval drift` (drift.json)."""
 
     kind: str  # "bench" or "drift"
     path: Path

@@ -1,4 +1,4 @@
-"""`eval bench`: AgentWorldBench-format samples in, judge-free scores out; resumable; planted cases
+"""`eval samples` (or `eval bench`): AgentWorldBench-format samples in, judge-free scores out; resumable; planted cases
 move the metrics the right way."""
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def test_a_broken_line_names_its_file_and_line(tmp_path, domains):
 
 def test_the_command_scores_every_domain_and_a_rerun_skips_what_is_done(tmp_path, server_argv, server_env):
     out = tmp_path / "run"
-    command = [*server_argv, "eval", "bench", str(BENCH), "--out", str(out), "--max-tokens", "24"]
+    command = [*server_argv, "eval", "samples", str(BENCH), "--out", str(out), "--max-tokens", "24"]
     first = subprocess.run([*command, "--limit", "1"], env=server_env, capture_output=True, text=True, timeout=600)
     assert first.returncode == 0, first.stderr
     assert first.stdout.splitlines()[0].startswith("| domain |")  # the table, and nothing else, on stdout

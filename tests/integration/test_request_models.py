@@ -16,8 +16,8 @@ from agentworld_mcp.engine import Engine
 from agentworld_mcp.server import Simulator, WorldModelEnv
 from agentworld_mcp.server.surface.app import create_server
 from agentworld_mcp.server.api.batch import Rejected, Request, read_requests
-from agentworld_mcp.server.cli.main import _parser
-from agentworld_mcp.server.cli.commands import FLAG_FIELDS, NO_FLAG
+from agentworld_mcp.server.cli.main import parser
+from agentworld_mcp.server.cli.one_shot import FLAG_FIELDS, NO_FLAG
 from agentworld_mcp.server.api.gym_env import EPISODE_FIELDS, NOT_IN_AN_EPISODE
 from agentworld_mcp.server.api.python_api import InputError, parse_arguments
 from agentworld_mcp.server.tool_registry import BY_NAME
@@ -139,7 +139,7 @@ def test_the_env_takes_every_simulate_field_it_does_not_own():
 
 
 def _subcommand(name: str) -> argparse.ArgumentParser:
-    commands = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction))
+    commands = next(a for a in parser()._actions if isinstance(a, argparse._SubParsersAction))
     return commands.choices[name]
 
 

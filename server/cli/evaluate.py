@@ -1,5 +1,6 @@
-"""`agentworld-mcp eval bench FILES...` (one-step predictions), `eval gate` (a gate's accuracy) and `eval drift` (whole scenarios
-against a real shell) from the command line."""
+"""`agentworld-mcp eval`: how right the model is. `eval samples FILES...` scores one-step predictions on
+AgentWorldBench-format samples (`eval bench` is its older name), `eval drift` whole scenarios against a
+real shell, and `eval gate` a gate's decisions. The evaluations themselves live in server/evals/."""
 
 from __future__ import annotations
 
@@ -11,16 +12,19 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .flags import Parents
+from .prepared import Prepared
+
 if TYPE_CHECKING:  # the rest loads only when the command runs: every server start parses these flags
-    from ...domains import DomainPack
-    from .samples import BenchSample
+    from ..evals.samples import BenchSample
 
 
-def add_eval_parser(commands: argparse._SubParsersAction, model_flags: argparse.ArgumentParser) -> None:
+def add_parser(commands: argparse._SubParsersAction, parents: Parents) -> None:
+    model_flags = parents.model
     evaluate = commands.add_parser("eval", help="measure how right the model is")
     kinds = evaluate.add_subparsers(dest="evaluation", required=True)
     bench = kinds.add_parser(
-        "bench", parents=[model_flags], help="one-step predictions on AgentWorldBench-format samples, scored without a judge",
+        "samples", aliases=["bench"], parents=[model_flags], help="one-step predictions on AgentWorldBench-format samples, scored without a judge",
         description="Teacher-forced: each sample's real earlier turns are the history. Reruns skip samples already "
         "in OUT/results.jsonl. Prints a Markdown table; OUT/report.json holds every figure.",
     )
@@ -73,12 +77,13 @@ def _positive(text: str) -> int:
     return value
 
 
-def run_eval(args: argparse.Namespace, settings, model, domains: dict[str, DomainPack]) -> int:
+def run(args: argparse.Namespace, prepared: Prepared) -> int:
+    settings, model, domains = prepared.settings, prepared.model, prepared.domains
     if args.evaluation == "drift":
         return asyncio.run(_drift(args, settings, model, domains))
     if args.evaluation == "gate":
         return asyncio.run(_gate(args, settings, model, domains))
-    from .samples import SampleError, load_samples
+    from ..evals.samples import SampleError, load_samples
 
     try:
         samples = load_samples(args.paths, domains)
@@ -102,11 +107,11 @@ def _first_per_domain(samples: list[BenchSample], limit: int) -> list[BenchSampl
 
 async def _bench(args, settings, model, domains, samples) -> int:
     from ...engine import Sampling
-    from ..runtime import build_context
     from ...tools.simulate import SamplingOverrides, thinking_budget
-    from .judge import Judge
-    from .one_step import progress_line, run_bench
-    from .report import markdown, summarize
+    from ..evals.judge import Judge
+    from ..evals.one_step import progress_line, run_bench
+    from ..evals.report import markdown, summarize
+    from ..runtime import build_context
 
     sampling = Sampling(temperature=args.temperature, max_tokens=args.max_tokens, seed=0)
     ctx = build_context(settings.model_copy(update={"result_cache": 0}), model, domains)
@@ -138,11 +143,11 @@ async def _bench(args, settings, model, domains, samples) -> int:
 async def _drift(args, settings, model, domains) -> int:
     import tempfile
 
-    from ..runtime import build_context
     from ...tools.store import Store
-    from .drift import drift_markdown, load_scenarios, recorded, run_for_real, simulate_modes, summarize_drift
-    from .make_scenarios import SHIPPED
-    from .one_step import progress_line
+    from ..evals.drift import drift_markdown, load_scenarios, recorded, run_for_real, simulate_modes, summarize_drift
+    from ..evals.make_scenarios import SHIPPED
+    from ..evals.one_step import progress_line
+    from ..runtime import build_context
 
     path = args.scenarios or SHIPPED
     try:
@@ -177,11 +182,11 @@ async def _drift(args, settings, model, domains) -> int:
 async def _gate(args, settings, model, domains) -> int:
     import tempfile
 
-    from ..runtime import build_context
     from ...tools.store import Store
-    from .gate import MODES, CaseError, gate_markdown, load_cases, run_gate
-    from .make_gate_cases import SHIPPED
-    from .one_step import progress_line
+    from ..evals.gate import MODES, CaseError, gate_markdown, load_cases, run_gate
+    from ..evals.make_gate_cases import SHIPPED
+    from ..evals.one_step import progress_line
+    from ..runtime import build_context
 
     modes = list(dict.fromkeys(mode.strip() for mode in args.modes.split(",") if mode.strip()))  # each once
     unknown = [mode for mode in modes if mode not in MODES]

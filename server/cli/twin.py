@@ -10,22 +10,20 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from typing import Any
 
 import anyio
 
-from ...domains import DomainPack
-from ...tools.store import Store
-from ..surface.http_serving import HttpOptions
 from ..settings import Settings
-from .twin import MODES, TwinError, TwinOptions
+from ..twin.twin import MODES, TwinError, TwinOptions
+from .flags import Parents, http_options
+from .prepared import Prepared
 
 log = logging.getLogger("agentworld_mcp.twin")
 
 
-def add_twin_parser(commands: Any, parents: list[argparse.ArgumentParser]) -> None:
+def add_parser(commands: argparse._SubParsersAction, parents: Parents) -> None:
     twin = commands.add_parser(
-        "twin", parents=parents,
+        "twin", parents=[parents.model, parents.serving],
         help="stand in for a real MCP server: the same tools, answered by the world model (simulate), "
              "by the real server and recorded (record), or both and compared (shadow)",
         description="Give the real server's command after --, e.g. "
@@ -50,21 +48,17 @@ def add_twin_parser(commands: Any, parents: list[argparse.ArgumentParser]) -> No
     twin.add_argument("real_command", nargs=argparse.REMAINDER, help="-- then the real server's command and arguments")
 
 
-def run_twin(
-    args: argparse.Namespace,
-    settings: Settings,
-    model: Any,
-    domains: dict[str, DomainPack],
-    store: Store,
-    http: HttpOptions | None,
-) -> int:
+def run(args: argparse.Namespace, prepared: Prepared) -> int:
     from ..runtime import build_context
-    from .real_server import RealServer, RealServerAddress
+    from ..twin.real_server import RealServer, RealServerAddress
+    from ..twin.surface import serve_twin
 
+    settings, domains, model, http = prepared.settings, prepared.domains, prepared.model, http_options(args)
+    # A twin is a server too, but it leaves the jobs in the store to the server that runs them.
+    store = prepared.store(settle_jobs=False)
     command = args.real_command[1:] if args.real_command[:1] == ["--"] else args.real_command
     problem = _flag_problem(args, settings, command)
     if problem:
-        store.close()
         print(f"agentworld-mcp: {problem}", file=sys.stderr)
         return 2
     options = TwinOptions(mode=args.mode, world=args.world, real_reads=args.real_reads, fresh=args.fresh,
@@ -74,7 +68,7 @@ def run_twin(
     if options.mode != "record":
         ctx.engine.start()  # loads in the background while the real server starts
     try:
-        anyio.run(_serve, ctx, RealServer(RealServerAddress(tuple(command), args.url), args.start_timeout), options, http)
+        anyio.run(serve_twin, ctx, RealServer(RealServerAddress(tuple(command), args.url), args.start_timeout), options, http)
     except TwinError as exc:
         print(f"agentworld-mcp: {exc}", file=sys.stderr)
         return 2
@@ -82,7 +76,6 @@ def run_twin(
         pass
     finally:
         ctx.engine.close()
-        store.close()
     return 0
 
 
@@ -101,36 +94,3 @@ def _flag_problem(args: argparse.Namespace, settings: Settings, command: list[st
     if args.mode == "record" and (args.max_tokens is not None or args.state):
         log.warning("--max-tokens and --state do nothing in record mode: it never asks the model")
     return ""
-
-
-async def _serve(ctx: Any, real: Any, options: TwinOptions, http: HttpOptions | None) -> None:
-    from .surface import create_twin_server
-    from .twin import Twin
-
-    async with Twin(ctx, real, options) as twin:
-        server = create_twin_server(twin)
-        log.info("twin of %s (%s mode) in world %s", real.info.name, options.mode, twin.world_id)
-        if http is None:
-            from mcp.server.stdio import stdio_server
-
-            async with stdio_server() as (read_stream, write_stream):
-                await server.run(read_stream, write_stream, server.create_initialization_options())
-        else:
-            await _serve_http(server, http)
-
-
-async def _serve_http(server: Any, http: HttpOptions) -> None:
-    import uvicorn
-
-    from ..surface.http_serving import StaticTokenVerifier, auth_settings, transport_security
-
-    app = server.streamable_http_app(
-        stateless_http=http.stateless,
-        max_request_body_size=http.max_body_bytes,
-        transport_security=transport_security(http),
-        host=http.host,
-        token_verifier=StaticTokenVerifier(http.auth_token) if http.auth_token else None,
-        auth=auth_settings(http) if http.auth_token else None,
-    )
-    await uvicorn.Server(uvicorn.Config(app, host=http.host, port=http.port, log_level="warning")).serve()
-

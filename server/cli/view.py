@@ -6,14 +6,14 @@ import argparse
 import ipaddress
 import sys
 from pathlib import Path
-from typing import Any
 
-from ...tools.store import Store
+from .flags import Parents
+from .prepared import Prepared
 
 DEFAULT_REPORTS = Path("eval-results")  # where the eval commands write by default
 
 
-def add_view_parser(commands: Any) -> None:
+def add_parser(commands: argparse._SubParsersAction, parents: Parents) -> None:
     view = commands.add_parser(
         "view",
         help="a local web page of the worlds (fork tree, step cards, drift) and the evaluation reports; read-only")
@@ -24,30 +24,28 @@ def add_view_parser(commands: Any) -> None:
     view.add_argument("--port", type=int, default=8766, help="port (8766)")
     view.add_argument("--export", type=Path, metavar="DIR", help="write the pages as static HTML into DIR instead")
     view.add_argument("--reports", type=Path, action="append", metavar="DIR",
-                      help=f"a folder of eval bench / eval drift outputs (repeatable; default ./{DEFAULT_REPORTS})")
+                      help=f"a folder of eval samples / eval drift outputs (repeatable; default ./{DEFAULT_REPORTS})")
 
 
-def run_view(args: argparse.Namespace, store: Store) -> int:
-    from .site import Pages, create_app
+def run(args: argparse.Namespace, prepared: Prepared) -> int:
+    from ..viewer.site import Pages, create_app
 
+    store = prepared.store(settle_jobs=False)  # it reads the store only: jobs are left to the server that runs them
     pages = Pages(store, args.reports or [DEFAULT_REPORTS])
-    try:
-        if args.export is not None:
-            written = pages.export(args.export)
-            print(f"wrote {written} pages to {args.export}/index.html", file=sys.stderr)
-            return 0
-        if not _loopback(args.host):
-            print(f"agentworld-mcp: --host {args.host}: the viewer has no login, so it serves this machine only; "
-                  "reach it from elsewhere through an SSH tunnel", file=sys.stderr)
-            return 2
-        import uvicorn
-
-        shown = f"[{args.host}]" if ":" in args.host else args.host
-        print(f"viewing {store.path} at http://{shown}:{args.port}/", file=sys.stderr)
-        uvicorn.run(create_app(pages), host=args.host, port=args.port, log_level="warning")
+    if args.export is not None:
+        written = pages.export(args.export)
+        print(f"wrote {written} pages to {args.export}/index.html", file=sys.stderr)
         return 0
-    finally:
-        store.close()
+    if not _loopback(args.host):
+        print(f"agentworld-mcp: --host {args.host}: the viewer has no login, so it serves this machine only; "
+              "reach it from elsewhere through an SSH tunnel", file=sys.stderr)
+        return 2
+    import uvicorn
+
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"viewing {store.path} at http://{shown}:{args.port}/", file=sys.stderr)
+    uvicorn.run(create_app(pages), host=args.host, port=args.port, log_level="warning")
+    return 0
 
 
 def _loopback(host: str) -> bool:

@@ -1,0 +1,24 @@
+"""`agentworld-mcp hook`: a decision for an agent host's tool call (server/hosts/hook.py).
+
+It must start fast, so server/cli/entry.py sends it on before this table is even imported; the entry
+here is for --help and for a hook reached after top-level flags.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from .flags import Parents
+from .prepared import Prepared
+
+
+def add_parser(commands: argparse._SubParsersAction, parents: Parents) -> None:
+    hook = commands.add_parser("hook", add_help=False,
+                               help="for hosts' command hooks: a decision for the tool call on stdin (see `hook --help`)")
+    hook.add_argument("arguments", nargs=argparse.REMAINDER)
+
+
+def run(args: argparse.Namespace, prepared: Prepared) -> int:
+    from ..hosts.hook import main
+
+    return main(args.arguments)

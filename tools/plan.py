@@ -16,48 +16,40 @@ from ..domains import Turn
 from ..engine import Priority
 from ..engine.errors import InputError
 from .checks import planned_check, review, run_checks
-from .constraints import ConstraintResult, blocking, constraint_set, pre_constraints, violations
+from .constraints import ConstraintResult, blocking, pre_constraints, violations
 from .context import ToolContext
-from .inputs import Scene, check_world_arguments, validated_action, validated_history, validated_scene
 from .jobs import Progress, within_budget
 from .requests import PlanRequest
 from .results import PlanResult, PlanStep, PlanVerdict, Prediction
 from .simulate import predict, sampling_overrides, total_usage
-from .tracking import Tracker
-from .worlds import world_session
+from .situation import Situation, check_where, situation
 
 ProgressCallback = Callable[[int, int, str], Awaitable[None]]
 
 
 async def dry_run_plan(ctx: ToolContext, request: PlanRequest, on_progress: ProgressCallback | None = None) -> PlanResult:
     """Without `commit`, a rollout from a world leaves the world as it was."""
-    domain, steps, world_id, commit = request.domain or "", request.steps, request.world_id, request.commit
-    given = (request.history, request.state, request.task, request.tools)
-    check_world_arguments(ctx, domain, world_id, commit, given, "the plan's steps")
+    steps = request.steps
+    check_where(ctx, request, "the plan's steps")
     overrides = sampling_overrides(request)
     pre_found: dict[int, list[ConstraintResult]] = {}  # step -> what the zero-token pass found on it
 
     async def work(progress: Progress) -> PlanResult:
-        if not world_id:
-            scene = validated_scene(ctx, domain, request.state, request.task, request.tools)
-            turns = validated_history(ctx, scene.pack, request.history)
-            return await _roll_out(scene, turns, Tracker.replay(scene.pack, scene.state, turns), progress)
-        async with world_session(ctx, world_id, domain) as session:
-            result = await _roll_out(session.scene, list(session.turns), session.tracker, progress)
-            if commit:
-                # A world keeps, per step, what it broke: the zero-token pass's findings and the step's own.
-                session.commit([(step.action, step.prediction, [*pre_found.get(step.step, []), *step.violations])
-                                for step in result.steps])
-            return result
-
-    async def _roll_out(scene: Scene, turns: list[Turn], tracker: Tracker, progress: Progress) -> PlanResult:
-        name = scene.pack.name
         if not steps:
             raise InputError("steps is empty; give the plan as a list of actions, one per step")
         if len(steps) > ctx.limits.max_plan_steps:
             raise InputError(f"the plan has {len(steps)} steps; the limit is {ctx.limits.max_plan_steps}")
-        actions = [validated_action(ctx, scene, step, f"steps[{index}]") for index, step in enumerate(steps)]
-        rules = constraint_set(scene.pack, request.constraints, request.presets)
+        async with situation(ctx, request, [(step, f"steps[{index}]") for index, step in enumerate(steps)]) as where:
+            result = await _roll_out(where, progress)
+            if where.session is not None and request.commit:
+                # A world keeps, per step, what it broke: the zero-token pass's findings and the step's own.
+                where.session.commit([(step.action, step.prediction, [*pre_found.get(step.step, []), *step.violations])
+                                      for step in result.steps])
+            return result
+
+    async def _roll_out(where: Situation, progress: Progress) -> PlanResult:
+        scene, turns, tracker, actions, rules = where.scene, where.turns, where.tracker, where.actions, where.rules
+        name = scene.pack.name
 
         # The zero-token pass: every pre constraint on every step, with the earlier steps as history.
         found: list[ConstraintResult] = []

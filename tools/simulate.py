@@ -27,17 +27,17 @@ from ..engine.errors import InputError
 from .checks import blocked_prediction, planned_check, review, run_checks
 from .constraints import (
     blocking,
-    constraint_set,
     post_constraints,
     pre_constraints,
     report,
     violations,
 )
 from .context import ToolContext, is_world_model
-from .inputs import Scene, check_world_arguments, validated_action, validated_history, validated_scene
+from .inputs import Scene
 from .jobs import Progress, within_budget
 from .requests import SceneRequest, SimulateRequest
 from .results import Change, Effects, ModelInfo, Prediction, Usage
+from .situation import Situation, check_where, situation
 from .state_check import (
     command_effects,
     corrected_screen,
@@ -49,7 +49,6 @@ from .state_check import (
 )
 from .tool_definitions import reply_problem
 from .tracking import Tracker
-from .worlds import world_session
 
 # The reference model card's sampling for Qwen-AgentWorld (thinking on, long outputs).
 _WORLD_MODEL_SAMPLING = Sampling(temperature=0.6, top_p=0.95, top_k=20, max_tokens=8192)
@@ -302,34 +301,26 @@ def sampling_overrides(request: SceneRequest) -> SamplingOverrides:
 
 
 async def simulate_action(ctx: ToolContext, request: SimulateRequest) -> Prediction:
-    domain, action, world_id, commit = request.domain or "", request.action, request.world_id, request.commit
-    given = (request.history, request.state, request.task, request.tools)
-    check_world_arguments(ctx, domain, world_id, commit, given, "the step")
+    check_where(ctx, request, "the step")
     overrides = sampling_overrides(request)
 
     async def work(progress: Progress) -> Prediction:
-        if not world_id:
-            scene = validated_scene(ctx, domain, request.state, request.task, request.tools)
-            normalized = validated_action(ctx, scene, action)
-            turns = validated_history(ctx, scene.pack, request.history)
-            return await _simulate(scene, normalized, turns, Tracker.replay(scene.pack, scene.state, turns))
-        async with world_session(ctx, world_id, domain) as session:
-            normalized = validated_action(ctx, session.scene, action)
-            prediction = await _simulate(session.scene, normalized, session.turns, session.tracker)
-            if commit and prediction.blocked is None:
+        async with situation(ctx, request, [(request.action, "action")]) as where:
+            prediction = await _simulate(where, where.actions[0])
+            if where.session is not None and request.commit and prediction.blocked is None:
                 results = prediction.constraints.results if prediction.constraints is not None else []
-                session.commit([(normalized, prediction, violations(results))])
+                where.session.commit([(where.actions[0], prediction, violations(results))])
             return prediction
 
-    async def _simulate(scene: Scene, normalized: str, turns: list[Turn], tracker: Tracker) -> Prediction:
-        rules = constraint_set(scene.pack, request.constraints, request.presets)
-        planned = planned_check(scene.pack, normalized, None, turns, tracker)  # no outcome yet: post rules say unknown
+    async def _simulate(where: Situation, action: str) -> Prediction:
+        scene, turns, tracker, rules = where.scene, where.turns, where.tracker, where.rules
+        planned = planned_check(scene.pack, action, None, turns, tracker)  # no outcome yet: post rules say unknown
         before = await run_checks(ctx, pre_constraints(rules), planned, Priority.INTERACTIVE)
         if request.stop_on_violation and blocking(before):
             return blocked_prediction(before + await run_checks(ctx, post_constraints(rules), planned, Priority.INTERACTIVE))
-        prediction = await predict(ctx, scene, turns, normalized, overrides, request.include_reasoning,
+        prediction = await predict(ctx, scene, turns, action, overrides, request.include_reasoning,
                                    Priority.INTERACTIVE, tracker)
-        after = await review(ctx, scene, normalized, None, turns, prediction, rules, tracker, Priority.INTERACTIVE)
+        after = await review(ctx, scene, action, None, turns, prediction, rules, tracker, Priority.INTERACTIVE)
         if rules:
             prediction.constraints = report(before + after)
         return prediction

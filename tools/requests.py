@@ -132,13 +132,14 @@ class JobRequest(ToolRequest):
 
 
 GuardFormat = Literal["claude-code", "cursor", "gemini", "plain"]
+GuardEvent = Literal["pre", "post"]
 
 
 class GuardRequest(ToolRequest):
     """A host's hook payload, split into its parts. Hosts substitute objects as JSON text, so every
     argument may be given as a string."""
 
-    event: Literal["pre", "post"] = Field(description="pre: before the real tool runs; post: after, with its output.")
+    event: GuardEvent = Field(description="pre: before the real tool runs; post: after, with its output.")
     tool_name: str = Field(default="", description="The host's tool: Bash, Write, Edit, mcp__server__tool, WebFetch, ...")
     tool_input: dict[str, Any] | str | None = Field(
         default=None, description="The tool's arguments: an object, or its JSON text (as hook substitutions give it).")

@@ -26,16 +26,28 @@ def _figures(results: list[SampleResult]) -> dict[str, Any]:
 
 
 def _judged(results: list[SampleResult]) -> dict[str, Any]:
-    rated = [r for r in results if r.judge is not None]
+    rated = _ratings(results)
     errors = sum(r.judge_error is not None for r in results)
     if not rated:
         return {"judge_score": None, "judge_errors": errors}
     return {
-        "judge_score": round(mean(r.judge_score for r in rated), 2),
-        "judge_dimensions": {name: round(mean(r.judge[name] for r in rated), 3) for name in DIMENSIONS},
+        "judge_score": round(mean(score for _, score in rated), 2),
+        "judge_dimensions": {name: round(mean(ratings[name] for ratings, _ in rated), 3) for name in DIMENSIONS},
         "judged": len(rated),
         "judge_errors": errors,
     }
+
+
+def _ratings(results: list[SampleResult]) -> list[tuple[dict[str, int], float]]:
+    """The judged samples' ratings and score, which one_step sets together from one verdict."""
+    rated = []
+    for r in results:
+        if r.judge is None:
+            continue
+        if r.judge_score is None:
+            raise ValueError(f"sample {r.id}: judge ratings without a judge score")
+        rated.append((r.judge, r.judge_score))
+    return rated
 
 
 def summarize(results: list[SampleResult], about: dict[str, Any]) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from pathlib import Path
 from mcp import Client
 
 from ...tools.store import Store
+from ..surface.replies import reply_text
 
 _FORBIDDEN = {"tool_name": "Bash", "tool_input": {"command": "rm -rf / --no-preserve-root"}, "format": "plain"}
 
@@ -45,7 +46,7 @@ async def _measure(ctx, calls: int, hooks: int) -> None:
             started = time.perf_counter()
             result = await client.call_tool("guard", {"event": "pre", "session_id": "bench", **_FORBIDDEN})
             seen = time.perf_counter() - started
-            verdict = json.loads(result.content[0].text)
+            verdict = json.loads(reply_text(result))
             assert verdict["decision"] == "deny", verdict
             if index >= 3:
                 at_server.append(verdict["seconds"])
@@ -67,6 +68,6 @@ async def _measure(ctx, calls: int, hooks: int) -> None:
               f"{statistics.median(walls):.3f} s   (goal: under 0.3 s)")
         result = await client.call_tool("guard", {"event": "pre", "tool_name": "Bash", "tool_input": {"command": "ls"},
                                                   "session_id": f"bench-{uuid.uuid4().hex[:6]}", "format": "plain"})
-        verdict = json.loads(result.content[0].text)
+        verdict = json.loads(reply_text(result))
         print(f"  one decision that needs the prediction (predicted-success on `ls`): {verdict['decision']} in "
               f"{verdict['seconds']:.2f} s, {verdict['model_tokens']} model tokens ({verdict['reason'].splitlines()[0]})")

@@ -13,12 +13,12 @@ import re
 from typing import Any
 
 from ...tools.guard_policy import GuardVerdict
-from ...tools.requests import GuardRequest
+from ...tools.requests import GuardEvent, GuardFormat, GuardRequest
 
-FORMATS = ("claude-code", "cursor", "gemini", "plain")
+FORMATS: tuple[GuardFormat, ...] = ("claude-code", "cursor", "gemini", "plain")
 
 
-def request_from_payload(format: str, event: str, payload: dict[str, Any]) -> GuardRequest:
+def request_from_payload(format: GuardFormat, event: GuardEvent, payload: dict[str, Any]) -> GuardRequest:
     """A hook's stdin JSON as the guard tool's arguments; raises ValueError (pydantic's) if it cannot be one."""
     if format == "cursor":
         return _cursor(event, payload)
@@ -39,7 +39,7 @@ def _text(payload: dict[str, Any], key: str) -> str:
     return "" if value is None else str(value)
 
 
-def _cursor(event: str, payload: dict[str, Any]) -> GuardRequest:
+def _cursor(event: GuardEvent, payload: dict[str, Any]) -> GuardRequest:
     session = _text(payload, "conversation_id") or _text(payload, "session_id")
     cwd = _text(payload, "cwd") or str((payload.get("workspace_roots") or [""])[0] or "")
     if "command" in payload and "tool_name" not in payload:  # before/afterShellExecution
@@ -71,7 +71,7 @@ def _gemini_response(response: Any) -> Any:
     return response
 
 
-def render(format: str, verdict: GuardVerdict) -> dict[str, Any]:
+def render(format: GuardFormat, verdict: GuardVerdict) -> dict[str, Any]:
     """The host's decision document; `{}` is no decision (the host's own permission rules apply)."""
     if format == "plain":
         return verdict.model_dump()

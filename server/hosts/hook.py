@@ -27,7 +27,15 @@ sys.modules.setdefault("cel.cli", types.ModuleType("cel.cli"))
 
 from ...domains import load_domains  # noqa: E402  (after the line above, on purpose)
 from ...tools.constraints import preset_problem  # noqa: E402
-from ...tools.guard_policy import GuardVerdict, PolicyError, load_policy, parsed_call, policy_path, zero_token_check  # noqa: E402
+from ...tools.guard_policy import (  # noqa: E402
+    Decision,
+    GuardVerdict,
+    PolicyError,
+    load_policy,
+    parsed_call,
+    policy_path,
+    zero_token_check,
+)
 from ...tools.requests import GuardRequest  # noqa: E402
 from ..settings import load_settings  # noqa: E402
 from .formats import FORMATS, render, request_from_payload  # noqa: E402
@@ -54,7 +62,7 @@ def main(argv: list[str]) -> int:
 
 def _trouble(args: argparse.Namespace, why: str, domain: str | None = None) -> GuardVerdict:
     """What the guard answers when it cannot decide: --on-failure before a call; after one, nothing to block."""
-    decision = args.on_failure if args.event == "pre" else "none"
+    decision: Decision = args.on_failure if args.event == "pre" else "none"
     return GuardVerdict(event=args.event, decision=decision, domain=domain,
                         reason=f"agentworld guard could not decide ({why})")
 
@@ -70,6 +78,7 @@ def decide(args: argparse.Namespace, raw: str) -> GuardVerdict:
         return GuardVerdict(event=event, decision="none", reason=f"malformed hook payload: {str(exc).splitlines()[0]}")
     action, undecided = parsed_call(request)
     if action is None:
+        assert undecided is not None  # no action to check comes with the verdict saying why
         return undecided
     try:
         settings = load_settings({})  # the server's own AGENTWORLD_* variables, read the same way
@@ -99,6 +108,8 @@ def _ask_server(args: argparse.Namespace, request: GuardRequest) -> GuardVerdict
         from mcp.client.streamable_http import streamable_http_client
         from mcp.shared._httpx_utils import create_mcp_http_client
 
+        from ..surface.replies import reply_text
+
         token = args.auth_token or os.environ.get("AGENTWORLD_AUTH_TOKEN")
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         arguments = {**request.model_dump(exclude_defaults=True), "event": request.event, "format": "plain"}
@@ -107,8 +118,8 @@ def _ask_server(args: argparse.Namespace, request: GuardRequest) -> GuardVerdict
                 async with Client(streamable_http_client(args.url, http_client=http), mode="legacy") as client:
                     result = await client.call_tool("guard", arguments)
         if result.is_error:
-            raise RuntimeError(result.content[0].text if result.content else "the guard tool failed")
-        return json.loads(result.content[0].text)
+            raise RuntimeError(reply_text(result) if result.content else "the guard tool failed")
+        return json.loads(reply_text(result))
 
     try:
         return GuardVerdict.model_validate(anyio.run(call))

@@ -15,11 +15,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TypedDict
 
 from mcp import Client, StdioServerParameters
 
 from ...domains.protocol import render_messages
 from ...engine import GenerationRequest, Sampling
+from ...engine.llama_backend import LlamaCppBackend
 from ...tools.store import Store
 from ...tools.plan import dry_run_plan
 from ...tools.requests import PlanRequest, SimulateRequest
@@ -32,6 +34,14 @@ from ..settings import Settings
 
 _MAX_TOKENS = 32
 _PLAN = ["mkdir notes", "cd notes", "touch a.txt", "ls -la", "echo hi > b.txt", "cat b.txt", "cd ..", "du -sh notes"]
+
+
+class _Greedy(TypedDict):
+    """The scene and sampling both requests of section 2 share."""
+
+    domain: str
+    temperature: float
+    max_tokens: int
 
 
 def _line(label: str, ours: float, baseline: float, unit: str = "s", goal: str = "") -> None:
@@ -54,6 +64,7 @@ async def _server_overhead(settings: Settings, model: GGUFInfo) -> None:
 
     ctx = build_context(settings.model_copy(update={"effects": "parser", "result_cache": 0}), model, load_domain_packs(settings))
     backend = ctx.engine._backend  # the bench drives the model itself: no queue, no MCP, no parsing
+    assert isinstance(backend, LlamaCppBackend)  # a model file always gets the in-process backend (make_backend)
     backend.load()
     pack = ctx.domains["terminal"]
     sampling = Sampling(temperature=0, max_tokens=_MAX_TOKENS)
@@ -62,7 +73,7 @@ async def _server_overhead(settings: Settings, model: GGUFInfo) -> None:
         messages = render_messages(pack, [], pack.normalize_action(action), "", pack.initial_state, True)
         tokens_in = backend.render(GenerationRequest(tuple(messages), sampling))
         began = time.perf_counter()
-        backend._llm.create_completion(prompt=tokens_in, max_tokens=tokens, temperature=0, top_k=sampling.top_k)
+        backend._loaded.create_completion(prompt=tokens_in, max_tokens=tokens, temperature=0, top_k=sampling.top_k)
         return time.perf_counter() - began
 
     direct("echo warm")
@@ -73,7 +84,7 @@ async def _server_overhead(settings: Settings, model: GGUFInfo) -> None:
 async def _plan_vs_cold(ctx) -> None:
     """2. An 8-step dry_run_plan vs the same 8 steps each rendered and evaluated from scratch."""
     print(f"2. an {len(_PLAN)}-step dry_run_plan vs the same steps each evaluated from scratch (max_tokens {_MAX_TOKENS})")
-    greedy = {"domain": "terminal", "temperature": 0, "max_tokens": _MAX_TOKENS}
+    greedy: _Greedy = {"domain": "terminal", "temperature": 0, "max_tokens": _MAX_TOKENS}
     started = time.perf_counter()
     plan = await dry_run_plan(ctx, PlanRequest(steps=_PLAN, **greedy))
     rolled = time.perf_counter() - started

@@ -29,7 +29,9 @@ import anyio
 from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.types import TextResourceContents
 
+from ..surface.replies import reply_text
 from .llama_server import free_port
 
 _QUICK = {"temperature": 0, "max_tokens": 16}
@@ -65,7 +67,10 @@ class Tally:
 
 
 async def _status(client: Client) -> dict[str, Any]:
-    return json.loads((await client.read_resource("status://server")).contents[0].text)
+    contents = (await client.read_resource("status://server")).contents[0]
+    if not isinstance(contents, TextResourceContents):
+        raise TypeError(f"the status resource came back as {type(contents).__name__}, not JSON text")
+    return json.loads(contents.text)
 
 
 def _one_call(rng: random.Random, world_id: str) -> tuple[str, dict[str, Any]]:
@@ -97,7 +102,7 @@ async def _client_run(client: Client, index: int, calls: int, cancel_rate: float
         if scope.cancelled_caught:
             tally.add("cancelled" if cancel_after is not None else "hung")
             continue
-        text = result.content[0].text if result.content else ""
+        text = reply_text(result) if result.content else ""
         if not result.is_error:
             tally.add("completed")
         elif "is busy" in text:

@@ -47,17 +47,19 @@ def _until_initialized(argv: list[str], env: dict[str, str] | None = None) -> fl
     child = subprocess.Popen(
         argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={**os.environ, **(env or {})}
     )
+    stdin, stdout = child.stdin, child.stdout
+    assert stdin is not None and stdout is not None  # both asked for as pipes, so Popen made them
     try:
-        child.stdin.write(_INITIALIZE.encode())
-        child.stdin.flush()
-        line = child.stdout.readline()
+        stdin.write(_INITIALIZE.encode())
+        stdin.flush()
+        line = stdout.readline()
         elapsed = time.perf_counter() - started
         answer = json.loads(line) if line else {}
         if "result" not in answer:
             raise RuntimeError(f"{argv}: no initialize answer, got {line[:200]!r} (exit {child.poll()})")
         return elapsed
     finally:
-        child.stdin.close()  # end of input: the server shuts down by itself
+        stdin.close()  # end of input: the server shuts down by itself
         try:
             child.wait(30)
         except subprocess.TimeoutExpired:

@@ -17,6 +17,8 @@ from pathlib import Path
 
 from mcp import Client, StdioServerParameters
 
+from ..surface.replies import reply_text
+
 
 def _time_server() -> list[str] | None:
     beside = Path(sys.executable).parent / "mcp-server-time"
@@ -112,7 +114,7 @@ async def schema_refusals(rounds: int = 2, max_tokens: int = 192) -> None:
                                   read_timeout_seconds=600) as twin:
                     for tool, arguments in calls_for(folder):
                         calls += mode == "free"
-                        text = (await twin.call_tool(tool, arguments)).content[0].text
+                        text = reply_text(await twin.call_tool(tool, arguments))
                         if text.startswith("agentworld twin: the predicted result breaks"):
                             refused[mode].append(tool + (" (cut off)" if "cut off at max_tokens" in text else ""))
         print(f"  {name:<10} refused: free {len(refused['free'])}/{calls}, under the schema "

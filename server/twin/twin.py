@@ -33,7 +33,7 @@ from ...tools.inputs import validated_scene
 from ...tools.requests import SimulateRequest
 from ...tools.simulate import SamplingOverrides, simulate_action
 from ...tools.tool_definitions import ToolSet
-from ...tools.worlds import record_reality, rounded_mean, world_view
+from ...tools.worlds import record_reality, rounded_mean, store_of, world_view
 from .observations import BrokenPrediction, observation_of, predicts_error, protocol_error_observation, result_of
 from .real_server import RealServer, RealServerGone
 
@@ -122,7 +122,7 @@ class Twin:
             raise TwinError(f"the real server ({self.real.address.describe()}) did not start: {reason}") from None
 
     def _open_world(self) -> None:
-        store = self.ctx.store
+        store = store_of(self.ctx)
         name = self.options.world or "twin-" + re.sub(r"[^A-Za-z0-9_.-]", "-", self.real.info.name or "server")[:58]
         if not _WORLD_NAME.fullmatch(name):
             raise TwinError(f"world name {name!r}: use 1-64 letters, digits, '_', '.' or '-', starting with a letter or digit")
@@ -172,6 +172,8 @@ class Twin:
             return await self._real_call(name, arguments, hindsight=self.options.mode == "shadow")
         if not served:
             raise self._unknown(name)
+        # A served tool means _open_world ran, and an mcp scene always has its tool definitions.
+        assert self._tool_set is not None
         problem = self._tool_set.call_problem(name, arguments)
         if problem is not None:
             self.counts["refused"] += 1
@@ -209,7 +211,8 @@ class Twin:
             result = result_of(prediction.observation, tool.output_schema)
         except BrokenPrediction as exc:
             # The agent is told nothing happened, so the world must not keep the step either.
-            self.ctx.store.truncate(self.world_id, len(self.ctx.store.steps(self.world_id)) - 1)
+            store = store_of(self.ctx)
+            store.truncate(self.world_id, len(store.steps(self.world_id)) - 1)
             self.counts["broke_output_schema"] += 1
             # The result was generated under the schema: only a reply cut off at max_tokens can break it.
             cut = " (the reply was cut off at max_tokens, also when asked again with twice the room: raise --max-tokens)"

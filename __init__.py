@@ -4,7 +4,8 @@ MCP tools (`agentworld-mcp`, server/) and usable from Python.
 The public surface is what this module exports. Each name loads on first use, so that starting
 the MCP server or the guard's hook imports only what it runs:
 - `Simulator`: the tools in-process, no MCP (server/api/python_api.py);
-- `WorldModelEnv`: a Gymnasium-style environment over a Simulator (server/api/gym_env.py);
+- `WorldModelEnv`: a Gymnasium environment over a Simulator (server/api/gym_env.py);
+- `WorldModelVectorEnv`: N of its episodes stepped at once (server/api/vector_env.py);
 - `AgentWorldError` and its kinds `InputError`, `ConfigurationError`, `EngineError`: every
   anticipated failure, each with a one-line message that says what to do (engine/errors.py).
 """
@@ -17,18 +18,20 @@ from typing import TYPE_CHECKING, Any
 _HOMES = {
     "Simulator": "server.api.python_api",
     "WorldModelEnv": "server.api.gym_env",
+    "WorldModelVectorEnv": "server.api.vector_env",
     "AgentWorldError": "engine.errors",
     "InputError": "engine.errors",
     "ConfigurationError": "engine.errors",
     "EngineError": "engine.errors",
 }
 __all__ = ["AgentWorldError", "ConfigurationError", "EngineError", "InputError", "Simulator", "WorldModelEnv",
-           "__version__"]
+           "WorldModelVectorEnv", "__version__"]
 
 if TYPE_CHECKING:
     from .engine.errors import AgentWorldError, ConfigurationError, EngineError, InputError
     from .server.api.gym_env import WorldModelEnv
     from .server.api.python_api import Simulator
+    from .server.api.vector_env import WorldModelVectorEnv
 
     __version__: str
 

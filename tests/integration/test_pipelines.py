@@ -1,5 +1,5 @@
 """Scripted use without an MCP host: the batch command, the one-shot commands, the Python API, the
-Gymnasium-style environment and the self-checking agent example, all on the real default model.
+self-checking agent example, all on the real default model.
 
 One Simulator (its own engine, effects from the parser to halve the model calls) serves the
 in-process tests; the command-line tests start real processes.
@@ -16,12 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from agentworld_mcp.server import Simulator, WorldModelEnv
+from agentworld_mcp.server import Simulator
 from agentworld_mcp.server.api.batch import BatchOptions, run_batch
-from agentworld_mcp.server.api.gym_env import failure_penalty
 from agentworld_mcp.server.api.python_api import InputError
 from agentworld_mcp.tools.constraints import ConstraintReport
-from agentworld_mcp.tools.results import Effects, PlanResult, Prediction, Usage
+from agentworld_mcp.tools.results import PlanResult, Prediction
 
 from ..conftest import TEST_N_CTX
 
@@ -225,51 +224,6 @@ async def test_batch_runs_world_calls_and_refuses_budgets(simulator):
 def test_unknown_settings_are_refused():
     with pytest.raises(TypeError, match="n_ctxx"):
         Simulator(n_ctxx=4096)
-
-
-# --- the Gymnasium-style environment -------------------------------------------------------------
-def test_the_env_keeps_history_scores_with_a_custom_reward_and_truncates(simulator):
-    rewards = []
-
-    def reward(prediction, history):
-        rewards.append(len(history))
-        return 0.5
-
-    env = WorldModelEnv(simulator, "terminal", task="look around", reward_fn=reward, max_steps=2, **QUICK)
-    observation, info = env.reset(seed=1)
-    assert observation == simulator.initial_state("terminal") and isinstance(info, dict)
-    outcomes = []
-    for action in ("ls", "pwd"):
-        observation, score, terminated, truncated, info = env.step(action)
-        assert isinstance(observation, str) and isinstance(score, float)
-        assert isinstance(terminated, bool) and isinstance(truncated, bool) and isinstance(info, dict)
-        assert isinstance(env.last_prediction, Prediction) and observation == env.last_prediction.observation
-        assert info["step"] == len(env.history) and set(info["effects"]) >= {"success", "error", "changed"}
-        outcomes.append((score, terminated, truncated, len(env.history)))
-    assert outcomes == [(0.5, False, False, 1), (0.5, False, True, 2)]
-    assert rewards == [1, 2] and [turn["action"] for turn in env.history] == ["ls", "pwd"]
-    with pytest.raises(RuntimeError, match="reset"):
-        env.step("whoami")
-    try:
-        import gymnasium
-    except ImportError:
-        return
-    assert isinstance(env, gymnasium.Env) and env.action_space.contains("ls -la")
-
-
-def test_the_env_starts_from_a_given_state_and_ends_when_done_fn_says_so(simulator):
-    env = WorldModelEnv(simulator, "terminal", state="dev@box:~$", done_fn=lambda p, h: True, **QUICK)
-    assert env.reset()[0] == "dev@box:~$"
-    _, score, terminated, truncated, _ = env.step("ls")
-    assert terminated and not truncated and score in (0.0, -1.0)
-
-
-def test_the_default_reward_penalises_a_predicted_failure():
-    def outcome(success):
-        return Prediction(observation="", effects=Effects(success=success, source="parser"), parse_error=None,
-                          truncated=False, usage=Usage.nothing(), model=None)
-
-    assert [failure_penalty(outcome(s), []) for s in (True, None, False)] == [0.0, 0.0, -1.0]
 
 
 # --- the self-checking agent example -------------------------------------------------------------

@@ -9,7 +9,7 @@ import sys
 import agentworld_mcp
 
 PUBLIC = ["AgentWorldError", "ConfigurationError", "EngineError", "InputError", "Simulator", "WorldModelEnv",
-          "__version__"]
+          "WorldModelVectorEnv", "__version__"]
 
 
 def test_the_public_surface_is_pinned_and_every_name_resolves():
@@ -34,3 +34,14 @@ def test_importing_the_package_loads_no_server_sdk_or_model():
     loaded = set(json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                                            check=True).stdout))
     assert not loaded & {"mcp", "llama_cpp", "gymnasium", "asyncio"}
+
+
+def test_the_environments_import_and_construct_without_gymnasium():
+    # The base install has no gymnasium: the environments are then plain classes with the same methods.
+    code = ("import sys; sys.modules['gymnasium'] = None; "
+            "from agentworld_mcp import Simulator, WorldModelEnv, WorldModelVectorEnv; "
+            "sim = Simulator(); WorldModelEnv(sim, 'terminal'); WorldModelVectorEnv(sim, 'terminal', num_envs=2); "
+            "print(WorldModelEnv.__mro__[1].__name__, WorldModelVectorEnv.__mro__[1].__name__)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["object", "object"]

@@ -1,0 +1,133 @@
+"""The RL environments on the real default model: WorldModelEnv passes Gymnasium's own checker,
+WorldModelVectorEnv keeps N episodes apart and resets them as Gymnasium's modes say, and rules
+give rewards and end episodes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agentworld_mcp import Simulator, WorldModelEnv, WorldModelVectorEnv
+from agentworld_mcp.server.api.gym_env import failure_penalty
+from agentworld_mcp.tools.results import Effects, Prediction, Usage
+
+from ..conftest import TEST_N_CTX
+
+QUICK = {"temperature": 0, "max_tokens": 16}
+LISTED = [{"id": "listed", "kind": "rule", "expr": "action.startsWith('ls')"}]  # decided by the action alone
+
+
+@pytest.fixture(scope="module")
+def simulator():
+    with Simulator(n_ctx=TEST_N_CTX, effects="parser") as sim:
+        yield sim
+
+
+def test_the_env_keeps_history_scores_with_a_custom_reward_and_truncates(simulator):
+    rewards = []
+
+    def reward(prediction, history):
+        rewards.append(len(history))
+        return 0.5
+
+    env = WorldModelEnv(simulator, "terminal", task="look around", reward_fn=reward, max_steps=2, **QUICK)
+    observation, info = env.reset(seed=1)
+    assert observation == simulator.initial_state("terminal") and isinstance(info, dict)
+    outcomes = []
+    for action in ("ls", "pwd"):
+        observation, score, terminated, truncated, info = env.step(action)
+        assert isinstance(observation, str) and isinstance(score, float)
+        assert isinstance(terminated, bool) and isinstance(truncated, bool) and isinstance(info, dict)
+        assert isinstance(env.last_prediction, Prediction) and observation == env.last_prediction.observation
+        assert info["step"] == len(env.history) and set(info["effects"]) >= {"success", "error", "changed"}
+        outcomes.append((score, terminated, truncated, len(env.history)))
+    assert outcomes == [(0.5, False, False, 1), (0.5, False, True, 2)]
+    assert rewards == [1, 2] and [turn["action"] for turn in env.history] == ["ls", "pwd"]
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step("whoami")
+    try:
+        import gymnasium
+    except ImportError:
+        return
+    assert isinstance(env, gymnasium.Env) and env.action_space.contains("ls -la")
+
+
+def test_the_env_starts_from_a_given_state_and_ends_when_done_fn_says_so(simulator):
+    env = WorldModelEnv(simulator, "terminal", state="dev@box:~$", done_fn=lambda p, h: True, **QUICK)
+    assert env.reset()[0] == "dev@box:~$"
+    _, score, terminated, truncated, _ = env.step("ls")
+    assert terminated and not truncated and score in (0.0, -1.0)
+
+
+def test_the_default_reward_penalises_a_predicted_failure():
+    def outcome(success):
+        return Prediction(observation="", effects=Effects(success=success, source="parser"), parse_error=None,
+                          truncated=False, usage=Usage.nothing(), model=None)
+
+    assert [failure_penalty(outcome(s), []) for s in (True, None, False)] == [0.0, 0.0, -1.0]
+
+
+def test_the_env_passes_gymnasiums_env_checker(simulator):
+    gymnasium = pytest.importorskip("gymnasium")
+    from gymnasium.utils.env_checker import check_env
+
+    # Random actions of up to 64 printable characters: the env must answer each, valid or not.
+    env = WorldModelEnv(simulator, "terminal", max_steps=5, max_action_chars=64, **QUICK)
+    assert isinstance(env, gymnasium.Env)
+    check_env(env, skip_render_check=True)
+
+
+def test_reset_options_set_the_episode_and_unknown_ones_are_refused(simulator):
+    env = WorldModelEnv(simulator, "terminal", **QUICK)
+    observation, info = env.reset(options={"state": "ops@db:/srv$", "task": "check the disk"})
+    assert observation == "ops@db:/srv$" and info["task"] == "check the disk"
+    with pytest.raises(ValueError, match="statee"):
+        env.reset(options={"statee": "x"})
+
+
+def test_rules_reward_violations_and_success_ends_the_episode(simulator):
+    env = WorldModelEnv(simulator, "terminal", presets=["no-recursive-force-delete"], success=LISTED, **QUICK)
+    env.reset(seed=0)
+    observation, reward, terminated, truncated, info = env.step("rm -rf build")
+    assert info["blocked"] and observation == info["blocked"] and info["violations"] == ["no-recursive-force-delete"]
+    assert reward == -1.0 and not terminated and env.history == []  # a blocked action never ran
+    observation, reward, terminated, truncated, info = env.step("ls -la")
+    assert info["success"] is True and terminated and not truncated and reward == 1.0
+    assert [turn["action"] for turn in env.history] == ["ls -la"]
+
+
+def test_an_action_the_domain_refuses_is_an_error_observation_not_a_crash(simulator):
+    env = WorldModelEnv(simulator, "terminal", max_steps=2, **QUICK)
+    env.reset()
+    observation, reward, terminated, truncated, info = env.step("x" * (simulator.settings.max_action_chars + 1))
+    assert observation.startswith("error: ") and info["error"] and reward == -1.0
+    assert not terminated and not truncated and env.history == []
+    *_, truncated, _ = env.step("pwd")
+    assert truncated  # a refused action still counts toward max_steps
+
+
+def test_the_vector_env_keeps_each_episode_apart_and_autoresets_at_the_next_step(simulator):
+    envs = WorldModelVectorEnv(simulator, "terminal", num_envs=3, max_steps=2, **QUICK)
+    states = ["a@one:~$", "b@two:~$", "c@three:~$"]
+    observations, infos = envs.reset(seed=7, options={"state": states})
+    assert observations == tuple(states) and list(infos["step"]) == [0, 0, 0] and infos["_step"].all()
+    first = ["ls", "pwd", "whoami"]
+    observations, rewards, terminations, truncations, infos = envs.step(first)
+    assert len(observations) == 3 and rewards.dtype == np.float64 and not truncations.any()
+    assert [[turn["action"] for turn in history] for history in envs.histories] == [[a] for a in first]
+    observations, rewards, terminations, truncations, infos = envs.step(["cd /", "date", "id"])
+    assert truncations.all() and list(infos["step"]) == [2, 2, 2]
+    assert [h[1]["action"] for h in envs.histories] == ["cd /", "date", "id"]
+    # next_step: this step only resets (each env to its own state); its actions are not taken
+    observations, rewards, terminations, truncations, infos = envs.step(["echo x", "echo y", "echo z"])
+    assert observations == tuple(states) and not rewards.any() and envs.histories == [[], [], []]
+
+
+def test_the_vector_env_same_step_mode_returns_the_final_observation_in_infos(simulator):
+    envs = WorldModelVectorEnv(simulator, "terminal", num_envs=2, max_steps=1, autoreset_mode="same_step", **QUICK)
+    envs.reset(options={"state": "me@here:~$"})
+    observations, rewards, terminations, truncations, infos = envs.step(["ls", "pwd"])
+    assert truncations.all() and observations == ("me@here:~$", "me@here:~$")
+    assert infos["_final_obs"].all() and all(isinstance(text, str) for text in infos["final_obs"])
+    with pytest.raises(ValueError, match="2 actions"):
+        envs.step(["ls"])

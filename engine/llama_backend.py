@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .abort import DecodeAbort
+from .cpu_kernels import CpuKernels, ensure_loaded
 from .reply_end import EndWatcher
 from .snapshots import SnapshotCache
 from .thinking import CLOSING, ThinkingWatcher, prompt_opens_thinking
@@ -112,6 +113,7 @@ class LlamaCppBackend:
         self._snapshots = SnapshotCache(settings.snapshot_bytes)
         self._abort: DecodeAbort | None = None
         self._description: ModelDescription | None = None
+        self._kernels: CpuKernels | None = None
 
     def figures(self) -> dict[str, Any]:
         """What the status resource shows about this backend."""
@@ -122,6 +124,7 @@ class LlamaCppBackend:
             "snapshots_saved": cache.saved,
             "snapshots_restored": cache.restored,
             "snapshot_bytes": cache.bytes_held,
+            "cpu": self._kernels.as_dict() if self._kernels is not None else None,
         }
 
     def refresh(self) -> None:
@@ -135,6 +138,7 @@ class LlamaCppBackend:
         from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
         native = NativeLog.capture()
+        self._kernels = ensure_loaded()  # the CPU kernels first: the model is placed on their backend
         s = self.settings
         log.info("loading %s (n_ctx %d, %s threads)", s.model_path, s.n_ctx, s.n_threads or "default")
         chatter = io.StringIO()

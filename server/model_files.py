@@ -220,9 +220,11 @@ def check_loadable(path, kv_overrides: dict | None = None) -> None:
     in well under a second, before the MCP transport opens. Raises ModelFileError."""
     import llama_cpp
 
+    from ..engine.cpu_kernels import ensure_loaded
     from ..engine.llama_backend import NativeLog
 
     native = NativeLog.capture()
+    ensure_loaded()  # llama.cpp reads no model before its CPU kernels are chosen
     try:
         with contextlib.redirect_stderr(io.StringIO()):
             llama_cpp.Llama(model_path=str(path), vocab_only=True, kv_overrides=kv_overrides or None, verbose=True)

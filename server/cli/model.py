@@ -1,4 +1,5 @@
-"""`agentworld-mcp model`: prepare and check the model file (or ask the model server), and print what it is."""
+"""`agentworld-mcp model`: prepare and check the model file (or ask the model server), and print what it
+is, with the CPU kernels llama.cpp runs it on (a slow machine shows why here)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,9 @@ def run(args: argparse.Namespace, prepared: Prepared) -> int:
         print(json.dumps({"url": described.file, "server": described.architecture, "name": described.name,
                           "slots": figures["slots"], "n_ctx": described.n_ctx or None}, indent=2))
         return 0
+    from ...engine.cpu_kernels import ensure_loaded
+
     print(json.dumps({"path": str(model.path), "name": model.name, "architecture": model.architecture,
-                      "quantization": model.quantization, "size_bytes": model.size_bytes}, indent=2))
+                      "quantization": model.quantization, "size_bytes": model.size_bytes,
+                      "cpu": ensure_loaded().as_dict()}, indent=2))
     return 0

@@ -279,8 +279,8 @@ async def _remote_overhead(remote, base_url: str, calls: int = 30) -> None:
 
 
 async def run_bench(settings: Settings, model: GGUFInfo, sections: set[int] | None = None) -> int:
-    """Sections 1-11 (all by default)."""
-    wanted = sections or set(range(1, 12))
+    """Sections 1-12 (all by default)."""
+    wanted = sections or set(range(1, 13))
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {platform.python_implementation()} {platform.python_version()}")
     print(f"model: {model.name} ({model.quantization}, {model.size_bytes / 1e6:.0f} MB), threads {settings.threads()}, n_ctx {settings.n_ctx}")
     if 1 in wanted:
@@ -299,6 +299,10 @@ async def run_bench(settings: Settings, model: GGUFInfo, sections: set[int] | No
         from ..twin.bench import schema_refusals
 
         await schema_refusals()
+    if 12 in wanted:
+        from .kernels_bench import kernel_speeds
+
+        kernel_speeds(str(model.path), settings.threads())
     return 0
 
 

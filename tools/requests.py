@@ -2,7 +2,7 @@
 
 The tool registry (server/tool_registry.py) pairs each with its tool; the MCP signatures, the
 Python API and the batch runner are derived from them there, and the tool functions take them. A
-field added here appears everywhere; tests/integration/test_request_models.py fails if a front end drifts.
+field added here appears everywhere; tests/unit/test_request_models.py fails if a front end drifts.
 
 Fields stay flat and typed (no nested models), so the published input schemas have no $ref.
 Descriptions here are what holds on every server; what only a running server knows (its

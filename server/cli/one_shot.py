@@ -41,7 +41,7 @@ def request_flags() -> argparse.ArgumentParser:
 
 
 # The request fields the one-shot flags set (each flag's dest), and those with no flag and why;
-# tests/integration/test_request_models.py checks that together they cover every field of the requests.
+# tests/unit/test_request_models.py checks that together they cover every field of the requests.
 FLAG_FIELDS = ("history", "state", "task", "tools", "constraints", "presets", "stop_on_violation", "world_id",
                "commit", "temperature", "max_tokens", "seed", "include_reasoning")
 NO_FLAG = {

@@ -1,14 +1,17 @@
 """The RL environments on the real default model: WorldModelEnv passes Gymnasium's own checker,
-WorldModelVectorEnv keeps N episodes apart and resets them as Gymnasium's modes say, and rules
-give rewards and end episodes."""
+WorldModelVectorEnv keeps N episodes apart and resets them as Gymnasium's modes say, rules give
+rewards and end episodes, and the TRL class works the way GRPOTrainer drives it."""
 
 from __future__ import annotations
+
+import inspect
 
 import numpy as np
 import pytest
 
 from agentworld_mcp import Simulator, WorldModelEnv, WorldModelVectorEnv
 from agentworld_mcp.server.api.gym_env import failure_penalty
+from agentworld_mcp.server.api.trl_env import OVER, trl_environment
 from agentworld_mcp.tools.results import Effects, Prediction, Usage
 
 from ..conftest import TEST_N_CTX
@@ -131,3 +134,18 @@ def test_the_vector_env_same_step_mode_returns_the_final_observation_in_infos(si
     assert infos["_final_obs"].all() and all(isinstance(text, str) for text in infos["final_obs"])
     with pytest.raises(ValueError, match="2 actions"):
         envs.step(["ls"])
+
+
+def test_the_trl_class_works_the_way_the_trainer_calls_it(simulator):
+    environment_class = trl_environment(simulator, "terminal", max_steps=3, success=LISTED, **QUICK)
+    env = environment_class()  # the trainer builds it with no arguments
+    tools = [name for name, _ in inspect.getmembers(env, inspect.ismethod) if not name.startswith("_")]
+    assert sorted(tools) == ["act", "reset"]  # reset is the trainer's; every other public method is a tool
+    assert "Args:\n    action: " in env.act.__doc__ and "Returns:" in env.act.__doc__
+    assert env.reset(prompt=[{"role": "user", "content": "list"}], task="list the files", state="dev@box:~$") == "dev@box:~$"
+    assert isinstance(env.act("pwd"), str) and not env.done and env.reward == 0.0
+    env.act("ls")
+    assert env.done and env.reward == 1.0  # the success rule held
+    assert env.act("whoami") == OVER
+    env.reset()
+    assert not env.done and env.reward == 0.0 and env.episode.history == []

@@ -9,7 +9,7 @@ import sys
 import agentworld_mcp
 
 PUBLIC = ["AgentWorldError", "ConfigurationError", "EngineError", "InputError", "Simulator", "WorldModelEnv",
-          "WorldModelVectorEnv", "__version__"]
+          "WorldModelVectorEnv", "__version__", "trl_environment"]
 
 
 def test_the_public_surface_is_pinned_and_every_name_resolves():

@@ -70,7 +70,8 @@ class EpisodeRules:
             raise ValueError(f"max_steps must be at least 1, got {max_steps}")
         for name in simulate_options:
             if name in EPISODE_FIELDS:
-                raise ValueError(f"{name} is set by the episode itself; domain, task and state are arguments of the env")
+                raise ValueError(f"{name} is set by the episode itself; domain, task and state are arguments "
+                                 "of the env")
             if name in NOT_IN_AN_EPISODE:
                 raise ValueError(f"{name} cannot be used in an episode: {NOT_IN_AN_EPISODE[name]}")
         parse_arguments("simulate_action", {"domain": domain, "action": "", **simulate_options})  # InputError if bad

@@ -1,7 +1,8 @@
 """A world-model environment in the shape TRL's GRPOTrainer takes as `environment_factory`.
 
     Env = trl_environment(Simulator(base_url=...), "terminal", max_steps=8)
-    trainer = GRPOTrainer(..., environment_factory=Env, reward_funcs=[lambda environments, **_: [e.reward for e in environments]])
+    trainer = GRPOTrainer(..., environment_factory=Env,
+                          reward_funcs=[lambda environments, **_: [env.reward for env in environments]])
 
 The trainer builds the class with no arguments, calls `reset(**row)` with each dataset row (its
 `task`, `state` and, for mcp, `tools` set the episode; other columns are ignored), and offers the

@@ -40,7 +40,8 @@ AUTORESET_MODES = {"next_step": "NEXT_STEP", "same_step": "SAME_STEP", "disabled
 class WorldModelVectorEnv(_VectorBase):
     """`num_envs` copies of WorldModelEnv's episode (same arguments; see server/api/gym_env.py),
     stepped together. Reset options may be one value for every env or a list of `num_envs` values,
-    e.g. `options={"task": [...]}`."""
+    e.g. `options={"task": [...]}`; each env keeps them (autoresets included) until a reset gives
+    new ones."""
 
     def __init__(
         self,
@@ -92,7 +93,8 @@ class WorldModelVectorEnv(_VectorBase):
         seeds = self._seeds(seed)
         infos: dict[str, Any] = {}
         for index in np.flatnonzero(mask):
-            self._reset_one(int(index), seeds[index], _option_for(options, int(index), self.num_envs))
+            chosen = _option_for(options, int(index), self.num_envs) if options else None  # None: keep its last
+            self._reset_one(int(index), seeds[index], chosen)
             _add_info(infos, self.episodes[index].reset_info(), int(index), self.num_envs)  # type: ignore[union-attr]
         self._needs_reset[mask] = False
         return self._observations(), infos
@@ -123,7 +125,8 @@ class WorldModelVectorEnv(_VectorBase):
                 self._needs_reset[index] = False
                 continue
             outcome = outcomes[index]
-            rewards[index], terminations[index], truncations[index] = outcome.reward, outcome.terminated, outcome.truncated
+            rewards[index] = outcome.reward
+            terminations[index], truncations[index] = outcome.terminated, outcome.truncated
             observations[index] = outcome.observation
             info = outcome.info
             ended = outcome.terminated or outcome.truncated

@@ -35,6 +35,7 @@ def add_parser(commands: argparse._SubParsersAction, parents: Parents) -> None:
 
 
 def run(args: argparse.Namespace, prepared: Prepared) -> int:
+    prepared.check()
     return run_scripted(lambda stdout: _batch(args, prepared, stdout))
 
 

@@ -23,6 +23,7 @@ def run(args: argparse.Namespace, prepared: Prepared) -> int:
     from ..measure.bench import run_bench
     from ..model_files import GGUFInfo
 
+    prepared.check()
     model = prepared.model
     if not isinstance(model, GGUFInfo):
         print("agentworld-mcp: bench measures the in-process model (and starts its own llama-server to compare); "

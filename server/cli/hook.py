@@ -13,8 +13,9 @@ from .prepared import Prepared
 
 
 def add_parser(commands: argparse._SubParsersAction, parents: Parents) -> None:
-    hook = commands.add_parser("hook", add_help=False,
-                               help="for hosts' command hooks: a decision for the tool call on stdin (see `hook --help`)")
+    hook = commands.add_parser(
+        "hook", add_help=False,
+        help="for hosts' command hooks: a decision for the tool call on stdin (see `hook --help`)")
     hook.add_argument("arguments", nargs=argparse.REMAINDER)
 
 

@@ -18,6 +18,7 @@ def add_parser(commands: argparse._SubParsersAction, parents: Parents) -> None:
 def run(args: argparse.Namespace, prepared: Prepared) -> int:
     from ...engine.remote import RemoteSettings
 
+    prepared.check()  # the user's packs too: `model` checks the whole set-up
     model = prepared.model
     if isinstance(model, RemoteSettings):  # ask the server what it serves, as the first call would
         from ...engine.remote import OpenAICompatibleBackend

@@ -24,6 +24,7 @@ def add_parser(commands: argparse._SubParsersAction, parents: Parents) -> None:
 
 
 def run(args: argparse.Namespace, prepared: Prepared) -> int:
+    prepared.check()
     return run_scripted(lambda stdout: call_once("dry_run_plan", _arguments(args), prepared, args.json, stdout))
 
 

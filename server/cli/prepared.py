@@ -35,6 +35,11 @@ class Prepared:
 
         return resolve_source(self.settings)
 
+    def check(self) -> None:
+        """The packs and the model, each checked now: a command that runs the model says what is wrong
+        with either before it starts its work."""
+        _ = self.domains, self.model
+
     def store(self, settle_jobs: bool = True) -> Store:
         """The world store, opened once. `settle_jobs=False` leaves unfinished jobs to the server that runs them."""
         if self._store is None:

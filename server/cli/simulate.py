@@ -21,6 +21,7 @@ def add_parser(commands: argparse._SubParsersAction, parents: Parents) -> None:
 
 
 def run(args: argparse.Namespace, prepared: Prepared) -> int:
+    prepared.check()
     return run_scripted(lambda stdout: call_once("simulate_action", _arguments(args), prepared, args.json, stdout))
 
 

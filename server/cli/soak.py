@@ -23,6 +23,7 @@ def run(args: argparse.Namespace, prepared: Prepared) -> int:
     from ..measure.soak import run_soak
     from ..settings import settings_env
 
-    _ = prepared.model  # a bad model file ends here in one line, not in each server the soak starts
+    prepared.check()  # a bad pack or model file ends here in one line, not in each server the soak starts
     transports = ["stdio", "http"] if args.transport == "both" else [args.transport]
-    return asyncio.run(run_soak(settings_env(prepared.settings), args.clients, args.calls, args.cancel_rate, transports))
+    env = settings_env(prepared.settings)
+    return asyncio.run(run_soak(env, args.clients, args.calls, args.cancel_rate, transports))

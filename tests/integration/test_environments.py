@@ -149,3 +149,27 @@ def test_the_trl_class_works_the_way_the_trainer_calls_it(simulator):
     assert env.act("whoami") == OVER
     env.reset()
     assert not env.done and env.reward == 0.0 and env.episode.history == []
+
+
+def test_an_mcp_episode_takes_its_tools_from_the_reset_options(simulator):
+    tools = [{"name": "close_issue", "description": "Close one issue.",
+              "inputSchema": {"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]}}]
+    env = WorldModelEnv(simulator, "mcp", **QUICK)
+    env.reset(options={"tools": tools, "task": "close issue 7"})
+    observation, reward, _, _, info = env.step('{"name": "close_issue", "arguments": {"id": 7}}')
+    assert info["error"] is None and isinstance(observation, str)
+    observation, reward, _, _, info = env.step('{"name": "delete_repo", "arguments": {}}')  # not a tool it has
+    assert observation.startswith("error: ") and "delete_repo" in info["error"] and reward == -1.0
+    assert [turn["action"] for turn in env.history] == ['{"name": "close_issue", "arguments": {"id": 7}}']
+
+
+def test_the_vector_env_with_autoreset_disabled_resets_only_the_masked_envs(simulator):
+    envs = WorldModelVectorEnv(simulator, "terminal", num_envs=2, max_steps=1, autoreset_mode="disabled", **QUICK)
+    envs.reset(options={"state": ["one$", "two$"]})
+    *_, truncations, _ = envs.step(["ls", "pwd"])
+    assert truncations.all()
+    with pytest.raises(RuntimeError, match="reset_mask"):
+        envs.step(["ls", "pwd"])
+    observations, infos = envs.reset(options={"reset_mask": [True, False]})
+    assert observations[0] == "one$" and list(infos["_step"]) == [True, False]
+    assert envs.histories[0] == [] and [turn["action"] for turn in envs.histories[1]] == ["pwd"]

@@ -49,8 +49,9 @@ def choose(scores: dict[str, int], wanted: str = "") -> str:
             raise ConfigurationError(f"AGENTWORLD_CPU_VARIANT={wanted!r} is not a CPU variant of this build; "
                                      f"it has {', '.join(sorted(scores))}")
         if scores[wanted] <= 0:
+            runnable = ", ".join(name for name, score in sorted(scores.items()) if score > 0)
             raise ConfigurationError(f"AGENTWORLD_CPU_VARIANT={wanted!r} needs instructions this CPU lacks; "
-                                     f"it runs {', '.join(name for name, score in sorted(scores.items()) if score > 0)}")
+                                     f"it runs {runnable}")
         return wanted
     usable = {name: score for name, score in scores.items() if score > 0 and name not in AMX_VARIANTS}
     if not usable:

@@ -22,7 +22,15 @@ from ..tools.guard import guard
 from ..tools.guard_policy import GuardSettings, GuardVerdict
 from ..tools.jobs import follow_job
 from ..tools.plan import ProgressCallback, dry_run_plan
-from ..tools.requests import CheckRequest, GuardRequest, JobRequest, PlanRequest, SimulateRequest, ToolRequest, WorldRequest
+from ..tools.requests import (
+    CheckRequest,
+    GuardRequest,
+    JobRequest,
+    PlanRequest,
+    SimulateRequest,
+    ToolRequest,
+    WorldRequest,
+)
 from ..tools.results import JobStatus, PlanResult, Prediction, WorldView
 from ..tools.simulate import simulate_action
 from ..tools.worlds import world_operation

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...tools.results import Prediction
 from .episodes import (
     EPISODE_FIELDS,
     NOT_IN_AN_EPISODE,
@@ -24,7 +25,6 @@ from .episodes import (
     failure_penalty,
     text_spaces,
 )
-from ...tools.results import Prediction
 from .python_api import Simulator, run_sync
 
 try:

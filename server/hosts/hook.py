@@ -41,7 +41,6 @@ from ..settings import load_settings  # noqa: E402
 from .formats import FORMATS, render, request_from_payload  # noqa: E402
 
 
-
 def main(argv: list[str]) -> int:
     try:
         args = _parser().parse_args(argv)

@@ -22,15 +22,15 @@ from mcp import Client, StdioServerParameters
 from ...domains.protocol import render_messages
 from ...engine import GenerationRequest, Sampling
 from ...engine.llama_backend import LlamaCppBackend
-from ...tools.store import Store
 from ...tools.plan import dry_run_plan
 from ...tools.requests import PlanRequest, SimulateRequest
 from ...tools.simulate import simulate_action
+from ...tools.store import Store
 from ...tools.worlds import open_world
-from ..surface.app import create_server
 from ..model_files import GGUFInfo
 from ..runtime import build_context, load_domain_packs
 from ..settings import Settings
+from ..surface.app import create_server
 
 _MAX_TOKENS = 32
 _PLAN = ["mkdir notes", "cd notes", "touch a.txt", "ls -la", "echo hi > b.txt", "cat b.txt", "cd ..", "du -sh notes"]
@@ -211,8 +211,8 @@ async def _run_rollouts(ctx, concurrently: bool) -> tuple[float, int]:
 
 async def _remote_backend(settings: Settings, model: GGUFInfo, local) -> None:
     """6. A model server with parallel slots against the in-process model, and what the remote backend adds per call."""
-    from . import llama_server
     from ..runtime import resolve_source
+    from . import llama_server
 
     print(f"6. {_ROLLOUTS} rollouts of {_ROLLOUT_STEPS} steps: concurrently on llama-server -np {_SERVER_SLOTS} "
           "vs one after another in process (same GGUF, same threads)")

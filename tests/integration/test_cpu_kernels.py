@@ -9,7 +9,6 @@ import subprocess
 import sys
 
 import pytest
-
 from agentworld_mcp.engine.cpu_kernels import ensure_loaded
 
 GENERATE = """

@@ -8,7 +8,6 @@ import inspect
 
 import numpy as np
 import pytest
-
 from agentworld_mcp import Simulator, WorldModelEnv, WorldModelVectorEnv
 from agentworld_mcp.server.api.gym_env import failure_penalty
 from agentworld_mcp.server.api.trl_env import OVER, trl_environment

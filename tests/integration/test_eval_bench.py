@@ -8,7 +8,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from agentworld_mcp.server.evals.metrics import score
 from agentworld_mcp.server.evals.samples import SampleError, load_samples
 from agentworld_mcp.server.runtime import load_domain_packs

@@ -15,7 +15,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-
 from agentworld_mcp.server import Simulator
 from agentworld_mcp.server.api.batch import BatchOptions, run_batch
 from agentworld_mcp.server.api.python_api import InputError

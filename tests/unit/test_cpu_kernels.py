@@ -4,7 +4,6 @@ error for a name that does not exist or does not run here."""
 from __future__ import annotations
 
 import pytest
-
 from agentworld_mcp.engine.cpu_kernels import _on_flags, choose
 from agentworld_mcp.engine.errors import ConfigurationError
 

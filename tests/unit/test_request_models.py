@@ -9,21 +9,20 @@ import inspect
 import json
 
 import pytest
-from mcp import Client
-
 from agentworld_mcp.domains import builtin_domains
 from agentworld_mcp.engine import Engine
+from agentworld_mcp.engine.fake import FakeBackend
 from agentworld_mcp.server import Simulator, WorldModelEnv
-from agentworld_mcp.server.surface.app import create_server
 from agentworld_mcp.server.api.batch import Rejected, Request, read_requests
-from agentworld_mcp.server.cli.main import parser
-from agentworld_mcp.server.cli.one_shot import FLAG_FIELDS, NO_FLAG
 from agentworld_mcp.server.api.gym_env import EPISODE_FIELDS, NOT_IN_AN_EPISODE
 from agentworld_mcp.server.api.python_api import InputError, parse_arguments
+from agentworld_mcp.server.cli.main import parser
+from agentworld_mcp.server.cli.one_shot import FLAG_FIELDS, NO_FLAG
+from agentworld_mcp.server.surface.app import create_server
 from agentworld_mcp.server.tool_registry import BY_NAME
 from agentworld_mcp.tools.context import ToolContext
 from agentworld_mcp.tools.requests import PlanRequest, SimulateRequest
-from agentworld_mcp.engine.fake import FakeBackend
+from mcp import Client
 
 REQUESTS = {name: tool.request for name, tool in BY_NAME.items()}
 

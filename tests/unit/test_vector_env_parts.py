@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-
 from agentworld_mcp.server.api.vector_env import _add_info, _option_for
 
 TOOLS = [{"name": "a", "inputSchema": {"type": "object"}}]

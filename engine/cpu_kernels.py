@@ -73,8 +73,13 @@ def _load(wanted: str) -> CpuKernels:
     import llama_cpp  # loads libllama and the libggml it links: the registry the model will use
 
     ggml = _loaded_ggml()
-    ggml.ggml_backend_reg_count.restype = ctypes.c_size_t
-    if ggml.ggml_backend_reg_count() > 0:  # kernels built in (or loaded already): nothing to choose
+    if ggml is not None:
+        ggml.ggml_backend_reg_count.restype = ctypes.c_size_t
+    if ggml is None or ggml.ggml_backend_reg_count() > 0:  # kernels built in (or loaded already): nothing to choose
+        if wanted:
+            raise ConfigurationError(f"AGENTWORLD_CPU_VARIANT={wanted!r} needs a llama-cpp-python built with "
+                                     "GGML_BACKEND_DL=ON and GGML_CPU_ALL_VARIANTS=ON (the README's install); "
+                                     "this one has its kernels built in")
         return CpuKernels("built in", _features(llama_cpp), {})
     files = _variant_files(Path(llama_cpp.__file__).resolve().parent)
     if not files:
@@ -89,15 +94,23 @@ def _load(wanted: str) -> CpuKernels:
     return CpuKernels(variant, _features(llama_cpp), scores)
 
 
-def _loaded_ggml() -> ctypes.CDLL:
-    """The libggml that libllama linked. A wheel stores its soname links as copies, so opening a
-    file by another name would load a second registry that the model never sees: open the very file
-    this process mapped."""
-    for line in Path("/proc/self/maps").read_text().splitlines():
+def _loaded_ggml() -> ctypes.CDLL | None:
+    """The libggml that libllama linked, or None where none is found (not Linux: variants are a
+    Linux build here, and other builds have their kernels built in). A wheel stores its soname links
+    as copies, so opening a file by another name would load a second registry that the model never
+    sees: open the very file this process mapped."""
+    try:
+        maps = Path("/proc/self/maps").read_text().splitlines()
+    except OSError:
+        maps = []
+    for line in maps:
         path = line.split(maxsplit=5)[-1]
         if re.search(r"/libggml\.so[.\d]*$", path):
             return ctypes.CDLL(path)
-    return ctypes.CDLL("libggml.so.0")  # no /proc: the soname finds the loaded copy
+    try:
+        return ctypes.CDLL("libggml.so.0")  # no /proc: the soname finds the loaded copy
+    except OSError:
+        return None
 
 
 def _variant_files(package: Path) -> dict[str, Path]:
@@ -115,7 +128,10 @@ def _score(path: Path) -> int:
     """How well the variant fits this CPU (ggml's own check, run without loading it as a backend)."""
     import _ctypes
 
-    library = ctypes.CDLL(str(path), mode=os.RTLD_LOCAL)
+    try:
+        library = ctypes.CDLL(str(path), mode=os.RTLD_LOCAL)
+    except OSError:  # unreadable or built for another system: it cannot run here
+        return 0
     try:
         library.ggml_backend_score.restype = ctypes.c_int
         return int(library.ggml_backend_score())

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...engine.errors import InputError
+from ...tools.inputs import validated_scene
 from ...tools.results import Prediction
 from .python_api import Simulator, parse_arguments
 
@@ -68,6 +69,9 @@ class EpisodeRules:
         """Every option checked now, so a bad one fails before the first step (and before any model loads)."""
         if max_steps < 1:
             raise ValueError(f"max_steps must be at least 1, got {max_steps}")
+        if max_steps > simulator.settings.max_history_turns:  # every step becomes a turn of the next one's history
+            raise ValueError(f"max_steps {max_steps} is above the history limit of "
+                             f"{simulator.settings.max_history_turns} turns (the max_history_turns setting)")
         for name in simulate_options:
             if name in EPISODE_FIELDS:
                 raise ValueError(f"{name} is set by the episode itself; domain, task and state are arguments "
@@ -131,9 +135,11 @@ class Episode:
         if unknown:
             raise ValueError(f"unknown reset option {unknown[0]!r}; the options are {', '.join(RESET_OPTIONS)}")
         domain = options.get("domain", rules.domain)
-        state = options.get("state", rules.state)
-        return cls(rules, domain, options.get("task", rules.task), state, options.get("tools"), seed,
-                   state or simulator.initial_state(domain))
+        state, task, tools = options.get("state", rules.state), options.get("task", rules.task), options.get("tools")
+        # The scene is checked now (domain, state, task, tools): a setup mistake is an error here, not a
+        # penalty at every step. Only the action is left to judge per step.
+        validated_scene(simulator.context, domain, state, task, tools)
+        return cls(rules, domain, task, state, tools, seed, state or simulator.initial_state(domain))
 
     def first_observation(self) -> str:
         return self.initial_state
@@ -147,13 +153,18 @@ class Episode:
             options["tools"] = self.tools
         if self.seed is not None and "seed" not in options:
             options["seed"] = self.seed + self.steps  # reproducible, yet not the same draw every step
-        self.steps += 1
+        if self._history_full(simulator):  # the next prompt could not hold it: the episode ends here
+            self.over = True
+            return Outcome("", 0.0, False, True, {**self._info(None, [], None, "the history is full"),
+                                                  "step": self.steps}, None)
         try:
             prediction = await simulator.simulate(self.domain, action, history=list(self.history), state=self.state,
                                                   task=self.task, **options)
-        except InputError as exc:  # no step in the world: the agent learns why, and pays for it
+        except InputError as exc:  # the scene was checked at reset: this is the action's fault, and it pays
+            self.steps += 1
             return self._end(Outcome(f"error: {exc}", self.rules.invalid_action_reward, False, False,
                                      self._info(None, [], None, str(exc)), None))
+        self.steps += 1
         results = prediction.constraints.results if prediction.constraints is not None else []
         violated = [result.id for result in results if result.status == "violated"]
         if prediction.blocked is None:  # a blocked action never ran: the world has no turn for it
@@ -163,6 +174,11 @@ class Episode:
         observation = prediction.observation if prediction.blocked is None else prediction.blocked
         return self._end(Outcome(observation, reward, terminated, False,
                                  self._info(prediction, violated, succeeded, None), prediction))
+
+    def _history_full(self, simulator: Simulator) -> bool:
+        settings = simulator.settings
+        chars = sum(len(turn["action"]) + len(turn["observation"]) for turn in self.history)
+        return len(self.history) >= settings.max_history_turns or chars >= settings.max_history_chars
 
     async def _succeeded(self, simulator: Simulator, action: str, prediction: Prediction) -> bool:
         if prediction.blocked is not None:

@@ -18,6 +18,7 @@ once, the last one in `infos["final_obs"]`), or "disabled" (reset ended envs wit
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -71,6 +72,7 @@ class WorldModelVectorEnv(_VectorBase):
         self.episodes: list[Episode | None] = [None] * num_envs
         self._options: list[dict[str, Any]] = [{} for _ in range(num_envs)]  # an autoreset keeps the env's task
         self._needs_reset = np.zeros(num_envs, dtype=bool)  # next_step: ended at the last step
+        self._seeder: random.Random | None = None  # after a seeded reset, each autoreset's seed comes from it
         self.metadata: dict[str, Any] = {"render_modes": [], "autoreset_mode": autoreset_mode}
         if gymnasium is not None:
             self.metadata["autoreset_mode"] = AutoresetMode[AUTORESET_MODES[autoreset_mode]]
@@ -91,6 +93,8 @@ class WorldModelVectorEnv(_VectorBase):
         if mask.shape != (self.num_envs,):
             raise ValueError(f"reset_mask must hold {self.num_envs} booleans")
         seeds = self._seeds(seed)
+        if seed is not None:
+            self._seeder = random.Random(repr(seed))
         infos: dict[str, Any] = {}
         for index in np.flatnonzero(mask):
             chosen = _option_for(options, int(index), self.num_envs) if options else None  # None: keep its last
@@ -109,8 +113,8 @@ class WorldModelVectorEnv(_VectorBase):
         stepping = [index for index in range(self.num_envs) if not self._needs_reset[index]]
         for index in stepping:
             if self.episodes[index].over:  # type: ignore[union-attr]
-                raise RuntimeError(f"env {index}'s episode is over: with autoreset_mode 'disabled', reset it first "
-                                   "(reset(options={'reset_mask': ...}))")
+                raise RuntimeError(f"env {index}'s episode is over: reset it first "
+                                   "(reset(options={'reset_mask': ...}) resets only the envs marked)")
         outcomes = run_sync(self._step_all(stepping, actions))
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         terminations = np.zeros(self.num_envs, dtype=bool)
@@ -144,11 +148,22 @@ class WorldModelVectorEnv(_VectorBase):
         """Every stepping env's action sent to the engine at once."""
         episodes = [self.episodes[index] for index in stepping]
         done = await asyncio.gather(*(episode.step(self.simulator, actions[index])  # type: ignore[union-attr]
-                                      for index, episode in zip(stepping, episodes, strict=True)))
-        return dict(zip(stepping, done, strict=True))
+                                      for index, episode in zip(stepping, episodes, strict=True)),
+                                    return_exceptions=True)
+        failed = [(index, outcome) for index, outcome in zip(stepping, done, strict=True)
+                  if isinstance(outcome, BaseException)]
+        if failed:  # the others stepped: their episodes moved on, so the whole vector must start again
+            index, error = failed[0]
+            for episode in episodes:
+                episode.over = True  # type: ignore[union-attr]
+            raise RuntimeError(f"env {index} could not step ({len(failed)} of {len(stepping)} failed): {error}; "
+                               "call reset() to start every env again") from error
+        return dict(zip(stepping, done, strict=True))  # type: ignore[arg-type]  # no exceptions left
 
     def _reset_one(self, index: int, seed: int | None, options: dict[str, Any] | None = None) -> None:
         """A new episode for env `index`, with these options or, on an autoreset, its last ones."""
+        if seed is None and self._seeder is not None:  # reproducible runs stay reproducible past autoresets
+            seed = self._seeder.randrange(2**31)
         if options is not None:
             self._options[index] = options
         self.episodes[index] = Episode.begin(self.simulator, self.rules, seed, self._options[index])
@@ -188,11 +203,13 @@ def _option_for(options: dict[str, Any], index: int, num_envs: int) -> dict[str,
 
 
 def _add_info(infos: dict[str, Any], info: dict[str, Any], index: int, num_envs: int) -> None:
-    """Gymnasium's vector info form: each key an array over the envs, `_key` the mask of those that have it."""
+    """Gymnasium's vector info form: each key an array over the envs, `_key` the mask of those that have
+    it, a dict (effects, final_info) the same form one level down; `final_obs` an array of observations."""
     for key, value in info.items():
-        if isinstance(value, dict) and key not in ("effects", "final_info"):
-            nested = infos.setdefault(key, {})
-            _add_info(nested, value, index, num_envs)
+        if isinstance(value, dict):
+            _add_info(infos.setdefault(key, {}), value, index, num_envs)
+            mask = infos.setdefault(f"_{key}", np.zeros(num_envs, dtype=bool))
+            mask[index] = True
         else:
             if key not in infos:
                 typed = type(value) in (bool, int, float)  # as Gymnasium batches them; anything else: objects

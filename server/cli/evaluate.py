@@ -78,7 +78,7 @@ def _positive(text: str) -> int:
 
 
 def run(args: argparse.Namespace, prepared: Prepared) -> int:
-    settings, model, domains = prepared.settings, prepared.model, prepared.domains
+    settings, domains, model = prepared.settings, prepared.domains, prepared.model  # packs first, as elsewhere
     if args.evaluation == "drift":
         return asyncio.run(_drift(args, settings, model, domains))
     if args.evaluation == "gate":

@@ -1,7 +1,7 @@
 """`agentworld-mcp hook`: a decision for an agent host's tool call (server/hosts/hook.py).
 
-It must start fast, so server/cli/entry.py sends it on before this table is even imported; the entry
-here is for --help and for a hook reached after top-level flags.
+It must start fast, so server/cli/entry.py sends `agentworld-mcp hook ...` on before this table is even
+imported: `hook` has to be the first word. The entry here lists it in the top-level --help.
 """
 
 from __future__ import annotations

@@ -18,9 +18,10 @@ SLOTS = 4
 MAX_TOKENS = 32
 
 
-def _episode(index: int) -> list[str]:
-    """Each episode its own first command, so no two share a prefix past the system prompt."""
-    return [f"mkdir run{index}", f"cd run{index}", "touch a.txt", "ls"][:STEPS]
+def _episode(index: int, side: str) -> list[str]:
+    """Each episode its own first command, so no two share a prefix past the system prompt; each side
+    (`serial`, `vector`) its own names, so the side measured second finds none of the first's prompts cached."""
+    return [f"mkdir {side}{index}", f"cd {side}{index}", "touch a.txt", "ls"][:STEPS]
 
 
 def episodes_at_once(settings: Settings, model_path: Path) -> None:
@@ -42,7 +43,7 @@ def episodes_at_once(settings: Settings, model_path: Path) -> None:
             for index in range(EPISODES):
                 env = WorldModelEnv(sim, "terminal", max_steps=STEPS, temperature=0, max_tokens=MAX_TOKENS)
                 env.reset(seed=index)
-                for action in _episode(index):
+                for action in _episode(index, "serial"):
                     env.step(action)
             serial = time.perf_counter() - began
             before = sim.context.engine.stats()
@@ -51,7 +52,7 @@ def episodes_at_once(settings: Settings, model_path: Path) -> None:
             envs.reset(seed=0)
             began = time.perf_counter()
             for step in range(STEPS):
-                envs.step([_episode(index)[step] for index in range(EPISODES)])
+                envs.step([_episode(index, "vector")[step] for index in range(EPISODES)])
             together = time.perf_counter() - began
             after = sim.context.engine.stats()
     finally:

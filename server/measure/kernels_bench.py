@@ -29,6 +29,10 @@ def kernel_speeds(model_path: str, threads: int) -> None:
         print(f"  this llama-cpp-python has its kernels built in (no variants to compare): prompt "
               f"{chosen['prompt']:.0f} tokens/s, decode {chosen['decode']:.1f} tokens/s")
         return
+    if chosen["variant"] == PORTABLE or chosen["scores"].get(PORTABLE, 0) <= 0:
+        print(f"  skipped the comparison: the chosen kernels are {chosen['variant']}, and {PORTABLE} "
+              f"{'is them' if chosen['variant'] == PORTABLE else 'does not run on this CPU'}")
+        return
     portable = _measure(model_path, threads, PORTABLE)
     for measured, variant in ((chosen, ""), (portable, PORTABLE)):  # a second turn each, so drift hits both
         again = _measure(model_path, threads, variant)
@@ -69,7 +73,7 @@ def _child(model_path: str, threads: int) -> None:
         for token in prompt[:DECODED_TOKENS]:  # one token at a time, as decoding runs
             llm.eval([token])
         best_decode = max(best_decode, DECODED_TOKENS / (time.perf_counter() - began))
-    print(json.dumps({"variant": kernels.variant, "features": list(kernels.features),
+    print(json.dumps({"variant": kernels.variant, "features": list(kernels.features), "scores": kernels.scores,
                       "prompt": best_prompt, "decode": best_decode}))
 
 

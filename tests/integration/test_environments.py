@@ -8,7 +8,7 @@ import inspect
 
 import numpy as np
 import pytest
-from agentworld_mcp import Simulator, WorldModelEnv, WorldModelVectorEnv
+from agentworld_mcp import InputError, Simulator, WorldModelEnv, WorldModelVectorEnv
 from agentworld_mcp.server.api.gym_env import failure_penalty
 from agentworld_mcp.server.api.trl_env import OVER, trl_environment
 from agentworld_mcp.tools.results import Effects, Prediction, Usage
@@ -79,12 +79,16 @@ def test_the_env_passes_gymnasiums_env_checker(simulator):
     check_env(env, skip_render_check=True)
 
 
-def test_reset_options_set_the_episode_and_unknown_ones_are_refused(simulator):
+def test_reset_options_set_the_episode_and_bad_ones_are_refused_at_reset(simulator):
     env = WorldModelEnv(simulator, "terminal", **QUICK)
     observation, info = env.reset(options={"state": "ops@db:/srv$", "task": "check the disk"})
     assert observation == "ops@db:/srv$" and info["task"] == "check the disk"
     with pytest.raises(ValueError, match="statee"):
         env.reset(options={"statee": "x"})
+    with pytest.raises(InputError, match="unknown domain"):  # a setup mistake, not a penalty at every step
+        env.reset(options={"domain": "terminl", "state": "x$"})
+    with pytest.raises(ValueError, match="history limit"):
+        WorldModelEnv(simulator, "terminal", max_steps=simulator.settings.max_history_turns + 1)
 
 
 def test_rules_reward_violations_and_success_ends_the_episode(simulator):
@@ -131,6 +135,7 @@ def test_the_vector_env_same_step_mode_returns_the_final_observation_in_infos(si
     observations, rewards, terminations, truncations, infos = envs.step(["ls", "pwd"])
     assert truncations.all() and observations == ("me@here:~$", "me@here:~$")
     assert infos["_final_obs"].all() and all(isinstance(text, str) for text in infos["final_obs"])
+    assert infos["_final_info"].all() and list(infos["final_info"]["step"]) == [1, 1]  # Gymnasium's nested form
     with pytest.raises(ValueError, match="2 actions"):
         envs.step(["ls"])
 

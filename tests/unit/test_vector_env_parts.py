@@ -23,4 +23,7 @@ def test_infos_are_arrays_with_a_mask_of_the_envs_that_have_them():
     _add_info(infos, {"step": 1, "error": None, "effects": {}}, 0, 3)
     assert infos["step"].dtype == np.int_ and list(infos["step"]) == [1, 3, 0]
     assert list(infos["_step"]) == [True, True, False]
-    assert list(infos["error"]) == [None, "bad", None] and infos["effects"][1] == {"success": True}
+    assert list(infos["error"]) == [None, "bad", None]
+    assert list(infos["effects"]["success"]) == [False, True, False] and list(infos["effects"]["_success"]) == [
+        False, True, False]
+    assert list(infos["_effects"]) == [True, True, False]  # env 0's effects were empty, yet it has the key

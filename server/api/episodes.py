@@ -135,7 +135,8 @@ class Episode:
         if unknown:
             raise ValueError(f"unknown reset option {unknown[0]!r}; the options are {', '.join(RESET_OPTIONS)}")
         domain = options.get("domain", rules.domain)
-        state, task, tools = options.get("state", rules.state), options.get("task", rules.task), options.get("tools")
+        state, task = options.get("state", rules.state), options.get("task", rules.task)
+        tools = options.get("tools", rules.simulate_options.get("tools"))  # the env's own, unless reset gives some
         # The scene is checked now (domain, state, task, tools): a setup mistake is an error here, not a
         # penalty at every step. Only the action is left to judge per step.
         validated_scene(simulator.context, domain, state, task, tools)
@@ -178,7 +179,8 @@ class Episode:
     def _history_full(self, simulator: Simulator) -> bool:
         settings = simulator.settings
         chars = sum(len(turn["action"]) + len(turn["observation"]) for turn in self.history)
-        return len(self.history) >= settings.max_history_turns or chars >= settings.max_history_chars
+        # The limits tools/inputs.py checks a history against, applied before the call.
+        return len(self.history) > settings.max_history_turns or chars > settings.max_history_chars
 
     async def _succeeded(self, simulator: Simulator, action: str, prediction: Prediction) -> bool:
         if prediction.blocked is not None:

@@ -159,6 +159,9 @@ def test_an_mcp_episode_takes_its_tools_from_the_reset_options(simulator):
     tools = [{"name": "close_issue", "description": "Close one issue.",
               "inputSchema": {"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]}}]
     env = WorldModelEnv(simulator, "mcp", **QUICK)
+    with pytest.raises(InputError, match="tool definitions"):
+        env.reset()  # an mcp episode needs the simulated server's tools, here or in the env's own options
+    assert WorldModelEnv(simulator, "mcp", tools=tools, **QUICK).reset()[1]["step"] == 0
     env.reset(options={"tools": tools, "task": "close issue 7"})
     observation, reward, _, _, info = env.step('{"name": "close_issue", "arguments": {"id": 7}}')
     assert info["error"] is None and isinstance(observation, str)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...engine.errors import InputError
-from ...tools.inputs import validated_scene
+from ...tools.inputs import validated_history, validated_scene
 from ...tools.results import Prediction
 from .python_api import Simulator, parse_arguments
 
@@ -177,10 +177,12 @@ class Episode:
                                  self._info(prediction, violated, succeeded, None), prediction))
 
     def _history_full(self, simulator: Simulator) -> bool:
-        settings = simulator.settings
-        chars = sum(len(turn["action"]) + len(turn["observation"]) for turn in self.history)
-        # The limits tools/inputs.py checks a history against, applied before the call.
-        return len(self.history) > settings.max_history_turns or chars > settings.max_history_chars
+        """The history breaks the limits every call checks (tools/inputs.py), so no call could take it."""
+        try:
+            validated_history(simulator.context, None, self.history)
+        except InputError:
+            return True
+        return False
 
     async def _succeeded(self, simulator: Simulator, action: str, prediction: Prediction) -> bool:
         if prediction.blocked is not None:

@@ -192,13 +192,10 @@ def _option_for(options: dict[str, Any], index: int, num_envs: int) -> dict[str,
     """The reset options of env `index`: a list of `num_envs` values gives each env its own."""
     chosen = {}
     for name, value in options.items():
-        if isinstance(value, list) and len(value) == num_envs and name != "tools":
-            chosen[name] = value[index]
-        elif name == "tools" and isinstance(value, list) and len(value) == num_envs and all(
-                isinstance(item, list) for item in value):
-            chosen[name] = value[index]  # a list of tool lists, one per env
-        else:
-            chosen[name] = value
+        # `tools` is itself a list: it is per env only as a list of `num_envs` tool lists.
+        per_env = isinstance(value, list) and len(value) == num_envs and (
+            name != "tools" or all(isinstance(item, list) for item in value))
+        chosen[name] = value[index] if per_env else value
     return chosen
 
 

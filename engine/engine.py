@@ -4,7 +4,8 @@ The model loads on the first worker thread in the background, so the MCP handsha
 once; generations submitted meanwhile wait in the queue and run when the load finishes (or fail with
 the load error). A backend that takes several requests at once (`slots`, a model server with
 parallel slots) gets one worker per slot, all taking from the same queue, so priorities,
-deadlines and the bound keep their meaning. Cancelling the awaiting coroutine withdraws a
+deadlines and the bound keep their meaning; each worker tells the backend its slot, and the queue
+keeps each conversation on the slot that holds its prefix. Cancelling the awaiting coroutine withdraws a
 waiting generation or stops a running one; its worker then moves on to the next generation.
 """
 
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 
 from .queue import Generation, GenerationQueue
 from .result_cache import ResultCache
+from .slots import HOLD_SECONDS, SlotTable
 from .types import (
     Backend,
     Completion,
@@ -56,14 +58,16 @@ class EngineStats:
     tokens_per_second: float | None
     cache_hits: int
     affinity_picks: int
+    held_back: int  # generations that waited for a slot rather than evict a returning conversation
     backend: dict
 
 
 class Engine:
-    def __init__(self, backend: Backend, max_waiting: int = 64, result_cache: int = 256):
+    def __init__(self, backend: Backend, max_waiting: int = 64, result_cache: int = 256,
+                 hold_seconds: float = HOLD_SECONDS):
         self._backend = backend
         self._cache = ResultCache(result_cache)
-        self._queue = GenerationQueue(max_waiting)
+        self._queue = GenerationQueue(max_waiting, slots=SlotTable(hold_seconds))
         self._ready = threading.Event()
         self._model: ModelDescription | None = None
         self._load_error: str | None = None
@@ -170,6 +174,7 @@ class Engine:
             tokens_per_second=tokens / seconds if seconds > 0 else None,
             cache_hits=self._cache.hits,
             affinity_picks=counters.affinity_picks,
+            held_back=counters.held_back,
             backend=self._backend.figures(),
         )
 
@@ -190,23 +195,24 @@ class Engine:
             for generation in self._queue.drain():
                 generation.finish(error=ModelUnavailable(self._load_error or "the model failed to load"))
             return
-        for _ in range(self._backend.slots - 1):
-            worker = threading.Thread(target=self._serve, name="agentworld-model", daemon=True)
+        for slot in range(1, self._backend.slots):
+            worker = threading.Thread(target=self._serve, args=(slot,), name=f"agentworld-model-{slot}", daemon=True)
             self._threads.append(worker)
             worker.start()
-        self._serve()
+        self._serve(0)
 
-    def _serve(self) -> None:
-        while (generation := self._queue.take()) is not None:
-            self._run(generation)
+    def _serve(self, slot: int) -> None:
+        while (generation := self._queue.take(slot)) is not None:
+            self._run(generation, slot)
 
-    def _run(self, generation: Generation) -> None:
+    def _run(self, generation: Generation, slot: int) -> None:
         with self._figures_lock:
             self._running.add(generation)
         queue_seconds = (generation.started_at or generation.submitted_at) - generation.submitted_at
         try:
-            completion = self._backend.generate(generation.request, generation.stop)
+            completion = self._backend.generate(generation.request, generation.stop, slot)
         except Exception as exc:
+            self._queue.ran(slot, generation.request, None)
             with self._figures_lock:
                 self._counts["failed"] += 1
             if not isinstance(exc, EngineError):
@@ -217,7 +223,7 @@ class Engine:
             with self._figures_lock:
                 self._running.discard(generation)
         completion.queue_seconds = queue_seconds
-        self._queue.ran(generation.request, completion.text)
+        self._queue.ran(slot, generation.request, completion.text)
         with self._figures_lock:
             self._counts["cancelled" if completion.finish_reason == "cancelled" else "completed"] += 1
             self._tokens["prompt"] += completion.prompt_tokens

@@ -12,15 +12,18 @@ from .types import Completion, FinishReason, GenerationRequest, ModelDescription
 class FakeBackend:
     """Generates `tokens` tokens, `token_seconds` apart, and records what it ran and in which order.
 
-    `gate`, when given, holds every generation until it is set, so a test can fill the queue.
+    `gate`, when given, holds every generation until it is set, so a test can fill the queue;
+    with `gated` (labels), only those.
     """
 
     def __init__(self, tokens: int = 5, token_seconds: float = 0.01, fail_load: str | None = None, slots: int = 1):
         self.tokens, self.token_seconds, self.fail_load, self.slots = tokens, token_seconds, fail_load, slots
         self.closed = False
         self.ran: list[str] = []
+        self.slot_of: dict[str, int] = {}  # label: the slot it last ran on
         self.started = threading.Event()
         self.gate: threading.Event | None = None
+        self.gated: set[str] | None = None
         self.thread_ids: set[int] = set()
 
     def load(self) -> ModelDescription:
@@ -42,11 +45,12 @@ class FakeBackend:
     def close(self) -> None:
         self.closed = True
 
-    def generate(self, request: GenerationRequest, should_stop) -> Completion:
+    def generate(self, request: GenerationRequest, should_stop, slot: int = 0) -> Completion:
         self.thread_ids.add(threading.get_ident())
         label = request.messages[-1]["content"]
+        self.slot_of[label] = slot
         self.started.set()
-        if self.gate is not None:
+        if self.gate is not None and (self.gated is None or label in self.gated):
             self.gate.wait(10)
         produced = 0
         started = time.perf_counter()

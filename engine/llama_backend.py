@@ -253,7 +253,7 @@ class LlamaCppBackend:
             llm.reset()
             return False
 
-    def generate(self, request: GenerationRequest, should_stop: StopSignal) -> Completion:
+    def generate(self, request: GenerationRequest, should_stop: StopSignal, slot: int = 0) -> Completion:
         assert self._llm is not None and self._abort is not None, "load() first"
         with self._abort.armed(should_stop):
             return self._generate(request, should_stop)

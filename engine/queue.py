@@ -1,14 +1,15 @@
 """A bounded priority queue of generations (one model request each), shared by the event loop and
-the worker thread.
+the backend's workers (one per slot).
 
-The event loop puts generations and may withdraw them; the worker thread takes them. Generations cancelled or
-past their deadline while waiting are never run.
+The event loop puts generations and may withdraw them; each worker takes them for its slot.
+Generations cancelled or past their deadline while waiting are never run.
 
-Within one priority the queue prefers *prefix affinity*: the generation whose conversation shares the
-most leading messages with what the model ran last goes first, because the model's cache still
-holds those tokens (several candidate actions from one state, say, run back to back instead of
-interleaved with another world's). Ties go first in, first out. Fairness is bounded: a generation passed
-over `max_skips` times by later arrivals runs next.
+Within one priority a worker prefers *prefix affinity*: its slot's own conversation first, then the
+generation that shares the most leading messages with what the slot ran last, because its cache
+still holds those tokens (several candidate actions from one state, say, run back to back instead of
+interleaved with another world's). A new conversation never evicts a returning one that may still
+come back (slots.py says when). Ties go first in, first out. Fairness is bounded: a generation passed
+over `max_skips` times by later arrivals runs next wherever it may.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from .slots import SlotTable, conversation_key
 from .types import Completion, DeadlineExpired, EngineBusy, GenerationRequest, Priority, StopSignal
 
 MAX_SKIPS = 4  # later generations that may overtake a waiting one through affinity
@@ -36,6 +38,11 @@ class Generation:
     result: Completion | None = None
     error: BaseException | None = None
     skipped: int = 0  # times a later generation went first because of affinity
+    conversation: str = ""  # conversation_key of the request's messages
+    held_back: bool = False  # a free slot waited for its returning conversation instead of running this
+
+    def __post_init__(self) -> None:
+        self.conversation = conversation_key(self.request.messages)
 
     def finish(self, result: Completion | None = None, error: BaseException | None = None) -> None:
         self.result, self.error = result, error
@@ -48,6 +55,7 @@ class QueueCounters:
     expired: int = 0
     withdrawn: int = 0
     affinity_picks: int = 0  # generations run ahead of an older one because they shared more with the cache
+    held_back: int = 0  # generations that waited for a slot rather than evict a returning conversation
 
 
 def shared_messages(left: Sequence[dict], right: Sequence[dict]) -> int:
@@ -60,15 +68,14 @@ def shared_messages(left: Sequence[dict], right: Sequence[dict]) -> int:
 
 
 class GenerationQueue:
-    def __init__(self, max_waiting: int, max_skips: int = MAX_SKIPS):
+    def __init__(self, max_waiting: int, max_skips: int = MAX_SKIPS, slots: SlotTable | None = None):
         self.max_waiting = max_waiting
         self.max_skips = max_skips
         self.counters = QueueCounters()
         self._waiting: list[Generation] = []  # in arrival order
         self._condition = threading.Condition()
         self._closed = False
-        # The conversation the model ran last (its messages and reply); only the worker sets it.
-        self._held: tuple[dict, ...] = ()
+        self._slots = slots or SlotTable()
 
     def __len__(self) -> int:
         with self._condition:
@@ -80,7 +87,7 @@ class GenerationQueue:
                 self.counters.rejected += 1
                 raise EngineBusy(len(self._waiting), self.max_waiting)
             self._waiting.append(generation)
-            self._condition.notify()
+            self._condition.notify_all()  # the generation may be for one worker's slot in particular
 
     def withdraw(self, generation: Generation) -> bool:
         """Remove a waiting generation; False if the worker already took it (or it is done)."""
@@ -91,44 +98,68 @@ class GenerationQueue:
             self.counters.withdrawn += 1
             return True
 
-    def ran(self, request: GenerationRequest, reply: str) -> None:
-        """The worker ran `request`: later picks favour conversations that continue it."""
-        self._held = (*request.messages, {"role": "assistant", "content": reply})
+    def ran(self, slot: int, request: GenerationRequest, reply: str | None) -> None:
+        """The worker of `slot` finished `request` (`reply` None: it failed, and the slot's cache is unknown)."""
+        held = (*request.messages, {"role": "assistant", "content": reply}) if reply is not None else ()
+        with self._condition:
+            self._slots.finish(slot, held)
+            self._condition.notify_all()  # a slot fell idle: a held-back generation may now go
 
-    def take(self) -> Generation | None:
-        """Block until a runnable generation arrives; None once the queue is closed."""
+    def take(self, slot: int = 0) -> Generation | None:
+        """Block until a generation may run on `slot`; None once the queue is closed."""
         while True:
             expired: list[Generation] = []
             with self._condition:
-                generation = self._pop_runnable(expired)
+                generation, wait = self._pop_runnable(slot, expired)
                 while generation is None and not expired and not self._closed:
-                    self._condition.wait()
-                    generation = self._pop_runnable(expired)
+                    self._condition.wait(wait)
+                    generation, wait = self._pop_runnable(slot, expired)
             for stale in expired:  # finished outside the lock: on_done may call into the event loop
                 stale.finish(error=DeadlineExpired(time.monotonic() - stale.submitted_at))
             if generation is not None or self._closed:
                 return generation
 
-    def _pop_runnable(self, expired: list[Generation]) -> Generation | None:
+    def _pop_runnable(self, slot: int, expired: list[Generation]) -> tuple[Generation | None, float | None]:
+        """The generation `slot` runs next, or None and how long to wait at most before looking again."""
         now = time.monotonic()
         for stale in [generation for generation in self._waiting if generation.deadline is not None and now > generation.deadline]:
             self._waiting.remove(stale)
             self.counters.expired += 1
             expired.append(stale)
         if not self._waiting:
-            return None
+            return None, None
         first = min(generation.priority for generation in self._waiting)
         candidates = [generation for generation in self._waiting if generation.priority == first]
-        chosen = candidates[0]
-        if chosen.skipped < self.max_skips and len(candidates) > 1:
-            chosen = max(candidates, key=lambda generation: shared_messages(generation.request.messages, self._held))  # first of equals
+        chosen, wait = self._choose(slot, candidates, now)
+        if chosen is None:
+            return None, wait
         for passed in itertools.takewhile(lambda generation: generation is not chosen, candidates):
             passed.skipped += 1
         if chosen is not candidates[0]:
             self.counters.affinity_picks += 1
         self._waiting.remove(chosen)
         chosen.started_at = now
-        return chosen
+        self._slots.start(slot, chosen.conversation, counts=not chosen.request.detour)
+        return chosen, None
+
+    def _choose(self, slot: int, candidates: list[Generation], now: float) -> tuple[Generation | None, float | None]:
+        state = self._slots[slot]
+        reserved = self._slots.reserved_for(slot, now)
+        # What this slot may run: its own conversation, or, unless reserved, one no other idle slot holds.
+        allowed = [generation for generation in candidates if generation.conversation == state.key
+                   or (not reserved and not self._slots.waits_elsewhere(generation.conversation, slot))]
+        if not allowed:
+            for generation in candidates:
+                if reserved and not generation.held_back and not self._slots.waits_elsewhere(generation.conversation, slot):
+                    generation.held_back = True
+                    self.counters.held_back += 1
+            return None, reserved or None
+        oldest = candidates[0]
+        if oldest in allowed and oldest.skipped >= self.max_skips:
+            return oldest, None
+        # A conversation a busy slot runs now goes last: a step of it there would start from its cache.
+        fresh = [generation for generation in allowed if not self._slots.running(generation.conversation)] or allowed
+        return max(fresh, key=lambda generation: shared_messages(generation.request.messages, state.held)), None  # first of equals
 
     def drain(self) -> list[Generation]:
         """Take every waiting generation out at once (used when the model cannot run them)."""

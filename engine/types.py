@@ -123,7 +123,8 @@ class Backend(Protocol):
     """What runs the model: in this process (one call at a time) or a model server (`slots` at once).
 
     The engine calls `load` once, then `generate` from `slots` worker threads (read after `load`),
-    `describe` and `figures` for results and the status resource, and `close` when it stops.
+    each with its own slot number (0 to slots - 1), `describe` and `figures` for results and the
+    status resource, and `close` when it stops.
     """
 
     slots: int
@@ -139,7 +140,7 @@ class Backend(Protocol):
     def refresh(self) -> None:
         """Bring `describe` up to date; raise the EngineError that prevents it."""
 
-    def generate(self, request: GenerationRequest, should_stop: StopSignal) -> Completion: ...
+    def generate(self, request: GenerationRequest, should_stop: StopSignal, slot: int = 0) -> Completion: ...
 
     def figures(self) -> dict[str, Any]: ...
 

@@ -26,7 +26,6 @@ import httpx2
 from ..types import Completion, FinishReason, GenerationRequest, ModelDescription, ReplyEnd, StopSignal
 from .errors import ModelServerError, ModelServerUnreachable, status_error
 from .server_kind import ServerInfo, ServerKind, continuation_fields, dialect_fields, identify
-from .slots import SlotPicker, conversation_key
 from .stream import StreamedReply, stream_chat
 
 log = logging.getLogger(__name__)
@@ -63,7 +62,7 @@ class OpenAICompatibleBackend:
         self._info: ServerInfo | None = None
         self._served = settings.served_model or ""
         self._opens_thinking = False  # the server's generation prompt opens a think block
-        self._picker: SlotPicker | None = None
+        self._pinned_slots = 0  # server slots a request may be pinned to (llama-server's id_slot)
         self._probe_lock = threading.Lock()
         self._figures_lock = threading.Lock()
         self._counts = {"requests": 0, "retries": 0, "failed": 0, "in_flight": 0, "in_flight_peak": 0}
@@ -102,7 +101,7 @@ class OpenAICompatibleBackend:
             n_ctx=(info.n_ctx or 0) if info else 0,
         )
 
-    def generate(self, request: GenerationRequest, should_stop: StopSignal) -> Completion:
+    def generate(self, request: GenerationRequest, should_stop: StopSignal, slot: int = 0) -> Completion:
         assert self._loop is not None, "load() first"
         started = time.perf_counter()
         try:
@@ -111,9 +110,10 @@ class OpenAICompatibleBackend:
             self._count("failed")
             self._note_answering(False, str(exc))
             raise
-        slot = self._picker.acquire(conversation_key(request.messages)) if self._picker else None
+        # The engine's worker for `slot` runs one request at a time, so the server's slot of that number is free.
+        pin = slot if slot < self._pinned_slots else None
         self._count("requests", in_flight=1)
-        future = asyncio.run_coroutine_threadsafe(self._complete(request, slot, should_stop), self._loop)
+        future = asyncio.run_coroutine_threadsafe(self._complete(request, pin, should_stop), self._loop)
         try:
             with should_stop.watch(future.cancel):  # cancels the task on the backend's loop
                 completion = future.result()
@@ -129,8 +129,6 @@ class OpenAICompatibleBackend:
             return completion
         finally:
             self._count(in_flight=-1)
-            if self._picker is not None:
-                self._picker.release(slot)
 
     def _note_answering(self, answering: bool, error: str = "") -> None:
         with self._figures_lock:
@@ -150,7 +148,7 @@ class OpenAICompatibleBackend:
             "url": self.url,
             "served_model": self._served,
             "slots": self.slots,
-            "slot_pinning": self._picker is not None,
+            "slot_pinning": self._pinned_slots > 0,
             **counts,
             "last_error": self._last_error,
             "overhead_ms_p50": round(overheads[len(overheads) // 2] * 1000, 2) if overheads else None,
@@ -217,8 +215,7 @@ class OpenAICompatibleBackend:
         self._served = wanted or (info.models[0] if info.models else "default")
         if info.kind == "llama-server":
             self._opens_thinking = await self._generation_prompt_opens_thinking(root)
-            if info.slots:
-                self._picker = SlotPicker(info.slots)
+            self._pinned_slots = info.slots or 0
         self._info = info
         log.info("model server %s at %s: %s, %s slots", info.kind, self.url, self._served, info.slots or "?")
 

@@ -9,7 +9,6 @@ from agentworld_mcp.engine import ContextOverflow
 from agentworld_mcp.engine.remote import api_root
 from agentworld_mcp.engine.remote.errors import ModelServerError, status_error
 from agentworld_mcp.engine.remote.server_kind import identify
-from agentworld_mcp.engine.remote.slots import SlotPicker, conversation_key
 from agentworld_mcp.engine.remote.stream import StreamedReply
 
 
@@ -76,17 +75,3 @@ def test_each_error_status_says_what_to_fix():
     busy = status_error("U", 503, body("Loading model"), "m")
     assert isinstance(busy, ModelServerError) and busy.retry
     assert not status_error("U", 400, body("bad request"), "m").retry
-
-
-def test_a_conversation_returns_to_its_slot_when_free_and_never_waits_for_it():
-    picker = SlotPicker(2)
-    world, other = conversation_key([{"role": "system", "content": "s"}, {"role": "user", "content": "a"}]), "other"
-    first = picker.acquire(world)
-    picker.release(first)
-    assert picker.acquire(world) == first  # back on the slot holding its prefix
-    second = picker.acquire(other)
-    assert second != first and picker.acquire("third") is None  # all busy: no pin, the server queues it
-    picker.release(first)
-    picker.release(second)
-    two_turns = [{"role": "user", "content": "a"}, {"role": "assistant", "content": "b"}]
-    assert conversation_key([*two_turns, {"role": "user", "content": "c"}]) == conversation_key(two_turns)

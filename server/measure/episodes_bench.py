@@ -1,5 +1,6 @@
 """`bench --section 13`: many episodes at once through WorldModelVectorEnv on a llama-server with
-parallel slots, against the same episodes one after another through WorldModelEnv on the same server.
+parallel slots, against the same episodes one after another through WorldModelEnv on the same server;
+then the decode-bound case, independent calls that each write 64 tokens, at once and one by one.
 
 Both sides use one Simulator on one server, so the ratio is what stepping episodes together buys
 (or costs: a conversation that loses its slot's cached prefix re-reads its history).
@@ -7,6 +8,7 @@ Both sides use one Simulator on one server, so the ratio is what stepping episod
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 
@@ -16,6 +18,7 @@ EPISODES = 8
 STEPS = 4
 SLOTS = 4
 MAX_TOKENS = 32
+DECODE_TOKENS = 64
 
 
 def _episode(index: int, side: str) -> list[str]:
@@ -26,7 +29,7 @@ def _episode(index: int, side: str) -> list[str]:
 
 def episodes_at_once(settings: Settings, model_path: Path) -> None:
     from ..api.gym_env import WorldModelEnv
-    from ..api.python_api import Simulator
+    from ..api.python_api import Simulator, run_sync
     from ..api.vector_env import WorldModelVectorEnv
     from . import llama_server
 
@@ -55,6 +58,7 @@ def episodes_at_once(settings: Settings, model_path: Path) -> None:
                 envs.step([_episode(index, "vector")[step] for index in range(EPISODES)])
             together = time.perf_counter() - began
             after = sim.context.engine.stats()
+            decoding = [run_sync(_decode_bound(sim, at_once)) for at_once in (False, True)]
     finally:
         server.stop()
     read = after.prompt_tokens - before.prompt_tokens
@@ -63,3 +67,27 @@ def episodes_at_once(settings: Settings, model_path: Path) -> None:
           f"throughput ratio {serial / together:5.2f}x   (goal: at least 1.0x on this machine)")
     print(f"  at once: {read} prompt tokens, {reused} of them reused from the slots' caches "
           f"({reused / read if read else 0:.0%})")
+    (serial_decode, serial_tokens), (parallel_decode, parallel_tokens) = decoding
+    one_by_one, together_rate = serial_tokens / serial_decode, parallel_tokens / parallel_decode
+    # A call may end before DECODE_TOKENS: the ratio is of completion tokens per second, not of seconds.
+    print(f"  decode-bound: {SLOTS} independent calls of up to {DECODE_TOKENS} tokens, one after another "
+          f"{one_by_one:5.1f} tokens/s ({serial_tokens} in {serial_decode:.1f} s), at once {together_rate:5.1f} tokens/s "
+          f"({parallel_tokens} in {parallel_decode:.1f} s): {together_rate / one_by_one:5.2f}x   (goal: at least 1.8x)")
+
+
+async def _decode_bound(sim, at_once: bool) -> tuple[float, int]:
+    """SLOTS short prompts that each ask for a long answer, written to DECODE_TOKENS tokens."""
+    from ...engine import GenerationRequest, Sampling
+
+    def request(index: int) -> GenerationRequest:
+        ask = f"Write out the numbers from {index * 1000} upward, one per line, without stopping."
+        return GenerationRequest(({"role": "user", "content": ask},),
+                                 Sampling(temperature=0, max_tokens=DECODE_TOKENS, seed=index))
+
+    engine = sim.context.engine
+    began = time.perf_counter()
+    if at_once:
+        completions = await asyncio.gather(*(engine.generate(request(index)) for index in range(SLOTS)))
+    else:
+        completions = [await engine.generate(request(SLOTS + index)) for index in range(SLOTS)]
+    return time.perf_counter() - began, sum(completion.completion_tokens for completion in completions)

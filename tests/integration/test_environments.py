@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from agentworld_mcp import InputError, Simulator, WorldModelEnv, WorldModelVectorEnv
 from agentworld_mcp.server.api.gym_env import failure_penalty
+from agentworld_mcp.server.api.python_api import run_sync
 from agentworld_mcp.server.api.trl_env import OVER, trl_environment
 from agentworld_mcp.tools.results import Effects, Prediction, Usage
 
@@ -180,3 +181,33 @@ def test_the_vector_env_with_autoreset_disabled_resets_only_the_masked_envs(simu
     observations, infos = envs.reset(options={"reset_mask": [True, False]})
     assert observations[0] == "one$" and list(infos["_step"]) == [True, False]
     assert envs.histories[0] == [] and [turn["action"] for turn in envs.histories[1]] == ["pwd"]
+
+
+def test_more_episodes_than_slots_keep_reusing_their_cached_prompts(model_info):
+    """On llama-server with 2 slots, 4 episodes stepped together reuse as large a share of their prompt
+    tokens from the server's caches as 2 do: conversations beyond the slots cost no reuse."""
+    from agentworld_mcp.server.measure import llama_server
+
+    try:
+        server = llama_server.start(model_info.path, slots=2, n_ctx=2 * TEST_N_CTX)
+    except llama_server.LlamaServerMissing as exc:
+        pytest.skip(str(exc))
+    try:
+        with Simulator(base_url=server.base_url, effects="parser", result_cache=0, n_ctx=TEST_N_CTX) as sim:
+            run_sync(sim.simulate("terminal", "true", **QUICK))  # the system prompt is cached before either side
+
+            def reuse(count: int, name: str) -> float:
+                before = sim.context.engine.stats()
+                envs = WorldModelVectorEnv(sim, "terminal", num_envs=count, max_steps=3, **QUICK)
+                envs.reset(seed=0)
+                for step in range(3):
+                    envs.step([[f"mkdir {name}{index}", f"cd {name}{index}", "ls"][step] for index in range(count)])
+                after = sim.context.engine.stats()
+                read = after.prompt_tokens - before.prompt_tokens
+                return (after.reused_prompt_tokens - before.reused_prompt_tokens) / read
+
+            within, beyond = reuse(2, "few"), reuse(4, "many")
+            assert sim.context.engine.stats().backend["slot_pinning"]
+    finally:
+        server.stop()
+    assert beyond >= within - 0.02, (within, beyond)

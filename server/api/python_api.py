@@ -111,6 +111,13 @@ class Simulator:
         self._closed = False
         self._lock = threading.Lock()
 
+    @classmethod
+    def from_settings(cls, settings: Settings, domains: dict[str, DomainPack] | None = None) -> Simulator:
+        """A Simulator over settings (and packs) already loaded and checked, as the CLI has them."""
+        simulator = cls()
+        simulator.settings, simulator._domains = settings, domains
+        return simulator
+
     # --- lifecycle ---------------------------------------------------------------------------
     def start(self) -> Simulator:
         """Load the model now (blocking) and raise its load error, if any."""

@@ -203,7 +203,7 @@ def _tools(simulator: Simulator, episode: Episode) -> list[Tool]:
     """The episode's tool definitions (checked at reset), as OpenEnv lists tools."""
     if not episode.tools:
         return []
-    definitions = parse_tool_definitions(episode.tools, simulator.context.limits.max_state_chars).definitions
+    definitions = parse_tool_definitions(episode.tools, simulator.settings.limits().max_state_chars).definitions
     return [Tool(name=tool["name"], description=tool["description"], input_schema=tool.get("inputSchema") or {})
             for tool in definitions]
 

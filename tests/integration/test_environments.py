@@ -5,6 +5,7 @@ rewards and end episodes, and the TRL class works the way GRPOTrainer drives it.
 from __future__ import annotations
 
 import inspect
+import json
 
 import numpy as np
 import pytest
@@ -211,3 +212,20 @@ def test_more_episodes_than_slots_keep_reusing_their_cached_prompts(model_info):
     finally:
         server.stop()
     assert beyond >= within - 0.02, (within, beyond)
+
+
+def test_an_mcp_trl_class_offers_the_simulated_servers_tools_as_its_methods(simulator):
+    tools = [{"name": "close-issue", "description": "Close one issue.",
+              "inputSchema": {"type": "object", "required": ["id"], "properties": {
+                  "reason": {"type": "string", "description": "why it is closed"},
+                  "id": {"type": "integer", "description": "the issue number"}}}}]
+    env = trl_environment(simulator, "mcp", tools=tools, max_steps=2, **QUICK)()
+    methods = [name for name, _ in inspect.getmembers(env, inspect.ismethod) if not name.startswith("_")]
+    assert sorted(methods) == ["close_issue", "reset"]  # the tool replaces `act`
+    signature = inspect.signature(env.close_issue)
+    assert list(signature.parameters) == ["id", "reason"] and signature.parameters["reason"].default is None
+    assert signature.parameters["id"].annotation is int and signature.return_annotation is str
+    assert "Args:\n    reason: why it is closed\n    id: the issue number" in env.close_issue.__doc__
+    env.reset(task="close issue 7")
+    assert isinstance(env.close_issue(id=7), str)
+    assert json.loads(env.episode.history[0]["action"]) == {"name": "close-issue", "arguments": {"id": 7}}

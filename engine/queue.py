@@ -145,14 +145,20 @@ class GenerationQueue:
     def _choose(self, slot: int, candidates: list[Generation], now: float) -> tuple[Generation | None, float | None]:
         state = self._slots[slot]
         reserved = self._slots.reserved_for(slot, now)
-        # What this slot may run: its own conversation, or, unless reserved, one no other idle slot holds.
-        allowed = [generation for generation in candidates if generation.conversation == state.key
-                   or (not reserved and not self._slots.waits_elsewhere(generation.conversation, slot))]
+        # What this slot may run: its own conversation, or one no other idle slot holds (while the slot
+        # is reserved for its returning holder, only a live one: a new conversation waits).
+        allowed, waiting = [], []
+        for generation in candidates:
+            key = generation.conversation
+            if key == state.key or not (self._slots.waits_elsewhere(key, slot) or reserved and not self._slots.known(key)):
+                allowed.append(generation)
+            elif reserved and not self._slots.waits_elsewhere(key, slot):
+                waiting.append(generation)
+        for generation in waiting:
+            if not generation.held_back:
+                generation.held_back = True
+                self.counters.held_back += 1
         if not allowed:
-            for generation in candidates:
-                if reserved and not generation.held_back and not self._slots.waits_elsewhere(generation.conversation, slot):
-                    generation.held_back = True
-                    self.counters.held_back += 1
             return None, reserved or None
         oldest = candidates[0]
         if oldest in allowed and oldest.skipped >= self.max_skips:

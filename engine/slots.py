@@ -8,8 +8,11 @@ whose holder is coming back is not handed to another while it may still come:
 - A conversation is *returning* once a second step of it has run: worlds, plans and episodes are;
   a one-off call never is, so its slot is free the moment it ends.
 - A returning holder keeps its idle slot for `hold_seconds` after its step ends. A new conversation
-  waits for it rather than evicting it, unless no slot is busy: then nothing else can free one, so
-  waiting would only stall (a vector env waits for all its steps before any episode goes on).
+  (one that never ran) waits for it rather than evicting it, unless no slot is busy: then nothing
+  else can free one, so waiting would only stall.
+- A conversation that ran before but lost its slot is live too, and never waits: episodes stepped
+  in lockstep (a vector env waits for all of them before any goes on) take turns on the slots, and
+  holding a slot for one of them would only delay the others.
 
 Only the queue uses this, under its own lock.
 """
@@ -55,6 +58,10 @@ class SlotTable:
     def waits_elsewhere(self, key: str, slot: int) -> bool:
         """Another idle slot holds this conversation: its worker takes it there."""
         return any(index != slot and other.key == key and not other.busy for index, other in enumerate(self._slots))
+
+    def known(self, key: str) -> bool:
+        """This conversation has run before (it is live, not new)."""
+        return key in self._steps
 
     def running(self, key: str) -> bool:
         """A step of this conversation runs now (a branch of it may run beside it, on another slot)."""

@@ -106,3 +106,28 @@ async def test_lockstep_episodes_beyond_the_slots_never_stall():
     finally:
         engine.close()
     assert len(backend.ran) == 12
+
+
+async def test_a_live_conversation_that_lost_its_slot_never_waits_for_one():
+    backend = FakeBackend(slots=2, token_seconds=0.002)
+    engine = Engine(backend, result_cache=0, hold_seconds=30)
+    engine.start()
+    try:
+        backend.gate, backend.gated = threading.Event(), {"z1"}
+        busy = asyncio.create_task(engine.generate(_step("z", 1)))  # one slot stays busy throughout
+        await _until(lambda: engine.stats().running == 1)
+        await engine.generate(_step("x", 1))  # x runs on the other slot, then a takes it and comes back
+        await engine.generate(_step("a", 1))
+        await engine.generate(_step("a", 2))
+        await asyncio.wait_for(engine.generate(_step("x", 2)), 5)  # live: it does not wait out a's 30 s
+        assert engine.stats().held_back == 0
+        newcomer = asyncio.create_task(engine.generate(_step("y", 1)))
+        await engine.generate(_step("x", 3))  # x holds the slot now, and comes back
+        await _until(lambda: engine.stats().held_back == 1)  # a new conversation waits for x's next step
+        assert not newcomer.done()
+        backend.gate.set()
+        await asyncio.gather(busy, newcomer)
+    finally:
+        if backend.gate is not None:
+            backend.gate.set()
+        engine.close()

@@ -19,55 +19,49 @@ STEPS = 4
 SLOTS = 4
 MAX_TOKENS = 32
 DECODE_TOKENS = 64
+ROUNDS = 2  # the sides alternate, so a slower minute of this shared machine falls on both
 
 
 def _episode(index: int, side: str) -> list[str]:
     """Each episode its own first command, so no two share a prefix past the system prompt; each side
-    (`serial`, `vector`) its own names, so the side measured second finds none of the first's prompts cached."""
+    and round its own names, so no side finds another's prompts cached."""
     return [f"mkdir {side}{index}", f"cd {side}{index}", "touch a.txt", "ls"][:STEPS]
 
 
 def episodes_at_once(settings: Settings, model_path: Path) -> None:
-    from ..api.gym_env import WorldModelEnv
     from ..api.python_api import Simulator, run_sync
-    from ..api.vector_env import WorldModelVectorEnv
     from . import llama_server
 
     print(f"\n13. {EPISODES} episodes of {STEPS} steps: WorldModelVectorEnv on llama-server -np {SLOTS} vs the same "
-          "episodes one after another (WorldModelEnv) on the same server")
+          f"episodes one after another (WorldModelEnv) on the same server; {ROUNDS} rounds, alternated")
     try:
         server = llama_server.start(model_path, slots=SLOTS, n_ctx=SLOTS * settings.n_ctx, threads=settings.threads())
     except (llama_server.LlamaServerMissing, RuntimeError) as exc:
         print(f"  skipped: {exc}")
         return
+    serial = together = 0.0
+    read = reused = 0
+    decoding = {False: [0.0, 0], True: [0.0, 0]}  # at once: seconds, completion tokens
     try:
         with Simulator(base_url=server.base_url, effects="parser", result_cache=0, n_ctx=settings.n_ctx) as sim:
-            began = time.perf_counter()
-            for index in range(EPISODES):
-                env = WorldModelEnv(sim, "terminal", max_steps=STEPS, temperature=0, max_tokens=MAX_TOKENS)
-                env.reset(seed=index)
-                for action in _episode(index, "serial"):
-                    env.step(action)
-            serial = time.perf_counter() - began
-            before = sim.context.engine.stats()
-            envs = WorldModelVectorEnv(sim, "terminal", num_envs=EPISODES, max_steps=STEPS, temperature=0,
-                                       max_tokens=MAX_TOKENS)
-            envs.reset(seed=0)
-            began = time.perf_counter()
-            for step in range(STEPS):
-                envs.step([_episode(index, "vector")[step] for index in range(EPISODES)])
-            together = time.perf_counter() - began
-            after = sim.context.engine.stats()
-            decoding = [run_sync(_decode_bound(sim, at_once)) for at_once in (False, True)]
+            for round_ in range(ROUNDS):
+                serial += _one_after_another(sim, f"serial{round_}-")
+                before = sim.context.engine.stats()
+                together += _at_once(sim, f"vector{round_}-")
+                after = sim.context.engine.stats()
+                read += after.prompt_tokens - before.prompt_tokens
+                reused += after.reused_prompt_tokens - before.reused_prompt_tokens
+                for at_once in (False, True):
+                    seconds, tokens = run_sync(_decode_bound(sim, at_once, first=(2 * round_ + at_once) * SLOTS))
+                    decoding[at_once][0] += seconds
+                    decoding[at_once][1] += tokens
     finally:
         server.stop()
-    read = after.prompt_tokens - before.prompt_tokens
-    reused = after.reused_prompt_tokens - before.reused_prompt_tokens
     print(f"  one after another {serial:8.1f} s   at once {together:8.1f} s   "
           f"throughput ratio {serial / together:5.2f}x   (goal: at least 1.0x on this machine)")
     print(f"  at once: {read} prompt tokens, {reused} of them reused from the slots' caches "
           f"({reused / read if read else 0:.0%})")
-    (serial_decode, serial_tokens), (parallel_decode, parallel_tokens) = decoding
+    (serial_decode, serial_tokens), (parallel_decode, parallel_tokens) = decoding[False], decoding[True]
     one_by_one, together_rate = serial_tokens / serial_decode, parallel_tokens / parallel_decode
     # A call may end before DECODE_TOKENS: the ratio is of completion tokens per second, not of seconds.
     print(f"  decode-bound: {SLOTS} independent calls of up to {DECODE_TOKENS} tokens, one after another "
@@ -75,8 +69,31 @@ def episodes_at_once(settings: Settings, model_path: Path) -> None:
           f"({parallel_tokens} in {parallel_decode:.1f} s): {together_rate / one_by_one:5.2f}x   (goal: at least 1.8x)")
 
 
-async def _decode_bound(sim, at_once: bool) -> tuple[float, int]:
-    """SLOTS short prompts that each ask for a long answer, written to DECODE_TOKENS tokens."""
+def _one_after_another(sim, side: str) -> float:
+    from ..api.gym_env import WorldModelEnv
+
+    began = time.perf_counter()
+    for index in range(EPISODES):
+        env = WorldModelEnv(sim, "terminal", max_steps=STEPS, temperature=0, max_tokens=MAX_TOKENS)
+        env.reset(seed=index)
+        for action in _episode(index, side):
+            env.step(action)
+    return time.perf_counter() - began
+
+
+def _at_once(sim, side: str) -> float:
+    from ..api.vector_env import WorldModelVectorEnv
+
+    envs = WorldModelVectorEnv(sim, "terminal", num_envs=EPISODES, max_steps=STEPS, temperature=0, max_tokens=MAX_TOKENS)
+    envs.reset(seed=0)
+    began = time.perf_counter()
+    for step in range(STEPS):
+        envs.step([_episode(index, side)[step] for index in range(EPISODES)])
+    return time.perf_counter() - began
+
+
+async def _decode_bound(sim, at_once: bool, first: int) -> tuple[float, int]:
+    """SLOTS short prompts (numbered from `first`, so none is cached) that each ask for a long answer."""
     from ...engine import GenerationRequest, Sampling
 
     def request(index: int) -> GenerationRequest:
@@ -85,9 +102,10 @@ async def _decode_bound(sim, at_once: bool) -> tuple[float, int]:
                                  Sampling(temperature=0, max_tokens=DECODE_TOKENS, seed=index))
 
     engine = sim.context.engine
+    indexes = range(first, first + SLOTS)
     began = time.perf_counter()
     if at_once:
-        completions = await asyncio.gather(*(engine.generate(request(index)) for index in range(SLOTS)))
+        completions = await asyncio.gather(*(engine.generate(request(index)) for index in indexes))
     else:
-        completions = [await engine.generate(request(SLOTS + index)) for index in range(SLOTS)]
+        completions = [await engine.generate(request(index)) for index in indexes]
     return time.perf_counter() - began, sum(completion.completion_tokens for completion in completions)

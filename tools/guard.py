@@ -13,10 +13,8 @@ becomes a decision the guard chose, because hosts let a failing hook's call thro
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import logging
-import re
 import time
 from typing import Any
 
@@ -28,12 +26,12 @@ from .context import ToolContext
 from .guard_policy import GuardPolicy, GuardSettings, GuardVerdict, parsed_call, zero_token_check
 from .host_actions import HostAction, observation_from_response
 from .requests import GuardRequest, SimulateRequest
+from .session_worlds import session_world_id
 from .simulate import simulate_action
 from .worlds import record_reality, rounded_mean, store_of
 
 log = logging.getLogger("agentworld_mcp.guard")
 _QUOTED_LINES = 6
-_SESSION_CHARS = re.compile(r"[^A-Za-z0-9_.-]")
 _WORLD_PREFIX = "guard-"
 
 
@@ -128,10 +126,7 @@ def _session_world(ctx: ToolContext, policy: GuardPolicy, request: GuardRequest,
     """One world per host session and domain (per MCP server for mcp), opened on first use and kept."""
     if ctx.store is None:
         raise ConfigurationError("the guard keeps each session's world in the store; start the server with a --data-dir")
-    place = action.domain + (f"-{action.mcp_server}" if action.mcp_server else "")
-    world_id = f"{_WORLD_PREFIX}{_SESSION_CHARS.sub('-', request.session_id or 'no-session')}-{place}"
-    if len(world_id) > 64:  # long session ids or server names: keep a readable start and a hash of the whole
-        world_id = f"{world_id[:51]}-{hashlib.sha256(world_id.encode()).hexdigest()[:12]}"
+    world_id = session_world_id(_WORLD_PREFIX, request.session_id, action.domain, action.mcp_server)
     row = ctx.store.world(world_id)
     if row is not None and row.domain != action.domain:
         raise ValueError(f"world {world_id} simulates {row.domain}, not {action.domain}")

@@ -29,7 +29,8 @@ CREATE TABLE IF NOT EXISTS worlds (
     forked_at INTEGER,
     closed INTEGER NOT NULL DEFAULT 0,
     created_at REAL NOT NULL,
-    revision INTEGER NOT NULL DEFAULT 0
+    revision INTEGER NOT NULL DEFAULT 0,
+    origin TEXT
 );
 CREATE INDEX IF NOT EXISTS worlds_by_parent ON worlds(parent_id);
 CREATE TABLE IF NOT EXISTS steps (
@@ -75,6 +76,8 @@ class WorldRow:
     forked_at: int | None
     closed: bool
     created_at: float
+    # Where a world of real steps came from: {"host", "session", "file"} for an imported session.
+    origin: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -119,11 +122,11 @@ def _loads(text: str | None) -> Any:
     return json.loads(text) if text is not None else None
 
 
-_WORLD_COLUMNS = "w.id, w.domain, w.task, w.state, w.tools, w.parent_id, w.forked_at, w.closed, w.created_at"
+_WORLD_COLUMNS = "w.id, w.domain, w.task, w.state, w.tools, w.parent_id, w.forked_at, w.closed, w.created_at, w.origin"
 
 
 def _world_row(row: tuple) -> WorldRow:
-    return WorldRow(row[0], row[1], row[2], row[3], _loads(row[4]), row[5], row[6], bool(row[7]), row[8])
+    return WorldRow(row[0], row[1], row[2], row[3], _loads(row[4]), row[5], row[6], bool(row[7]), row[8], _loads(row[9]))
 
 
 class Store:
@@ -149,7 +152,7 @@ class Store:
     def _add_missing_columns(self) -> None:
         """A data file from before a column existed gains it, once, even if two processes race."""
         for table, column, kind in (("steps", "reply", "TEXT"), ("steps", "details", "TEXT"),
-                                    ("worlds", "revision", "INTEGER NOT NULL DEFAULT 0")):
+                                    ("worlds", "revision", "INTEGER NOT NULL DEFAULT 0"), ("worlds", "origin", "TEXT")):
             if column in {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}:
                 continue
             try:
@@ -163,14 +166,17 @@ class Store:
 
     # --- worlds ------------------------------------------------------------------------------
     def create_world(
-        self, domain: str, task: str, state: str, tools: Any, parent: tuple[str, int] | None = None, world_id: str = ""
+        self, domain: str, task: str, state: str, tools: Any, parent: tuple[str, int] | None = None, world_id: str = "",
+        origin: dict[str, Any] | None = None,
     ) -> str:
         """A new world; `world_id` names it (a twin's world keeps its name across restarts), else one is made."""
         world_id = world_id or _new_id("w")
         self._db.execute(
-            "INSERT INTO worlds (id, domain, task, state, tools, parent_id, forked_at, created_at) VALUES (?,?,?,?,?,?,?,?)",
+            "INSERT INTO worlds (id, domain, task, state, tools, parent_id, forked_at, created_at, origin) "
+            "VALUES (?,?,?,?,?,?,?,?,?)",
             (world_id, domain, task, state, json.dumps(tools) if tools is not None else None,
-             parent[0] if parent else None, parent[1] if parent else None, time.time()),
+             parent[0] if parent else None, parent[1] if parent else None, time.time(),
+             json.dumps(origin) if origin is not None else None),
         )
         if parent:
             self._changed(parent[0])  # its forks are part of what a viewer shows of it

@@ -133,7 +133,7 @@ def _session_world(ctx: ToolContext, policy: GuardPolicy, request: GuardRequest,
     tools = _mcp_tools(policy, action, row.tools if row is not None else None)
     if row is None:
         ctx.store.create_world(action.domain, "", f"Working folder: {request.cwd}" if request.cwd else "", tools,
-                               world_id=world_id)
+                               world_id=world_id, origin={"host": "guard", "session": request.session_id or "no-session"})
     elif tools != row.tools:
         ctx.store.set_world_scene(world_id, row.state, tools)
     return world_id

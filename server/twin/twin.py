@@ -137,7 +137,7 @@ class Twin:
             raise TwinError(f"the real server's tools cannot be simulated ({exc}); serve fewer with --tool NAME") from None
         row = store.world(name)
         if row is None:
-            store.create_world("mcp", "", state, definitions, world_id=name)
+            store.create_world("mcp", "", state, definitions, world_id=name, origin={"host": "twin", "session": name})
         elif row.domain != "mcp" or row.closed:
             raise TwinError(f"world {name!r} exists and is {'closed' if row.closed else 'not an mcp world'}; pick another --world")
         else:

@@ -1,0 +1,118 @@
+"""Codex CLI rollouts: `~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`, lines of {timestamp, type, payload}.
+
+`session_meta` names the session and its folder. Response items carry the calls: `function_call`
+(name, JSON `arguments`, call_id) for the shell (`shell` takes an argv, `shell_command` and
+`exec_command` a command line) and for MCP tools (`server__tool`); `local_shell_call` for the
+built-in shell; `custom_tool_call` for apply_patch. Each is answered by a `function_call_output` or
+`custom_tool_call_output` with the same call_id, whose output is JSON ({output, metadata:
+{exit_code}}) or text ("Exit code: N ... Output:"). The first user message that is not the host's
+own context (<environment_context>, <user_instructions>, AGENTS.md) is the task.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from .transcripts import Session, json_lines, text_of, transcript_files
+
+HOST = "codex"
+_SHELL_TOOLS = {"shell", "shell_command", "exec_command", "container.exec", "local_shell"}
+_TEXT_EXIT = re.compile(r"\AExit code: (\d+)\n(?:Wall time:[^\n]*\n)?(?:Output:\n)?", re.DOTALL)
+
+
+def default_paths() -> list[Path]:
+    return [Path(os.environ.get("CODEX_HOME") or Path.home() / ".codex") / "sessions"]
+
+
+def files(paths: list[Path], skipped: Counter[str]) -> list[Path]:
+    return transcript_files(paths, skipped, lambda path: False)
+
+
+def read(path: Path) -> Session:
+    session = Session(HOST, path.stem.removeprefix("rollout-"), path)
+    calls: dict[str, tuple[str, dict[str, Any]]] = {}  # call_id: (tool, input as the host tools take it)
+    for record in json_lines(path, session.skipped):
+        payload = record.get("payload")
+        if not isinstance(payload, dict):
+            session.skipped["records without a payload"] += 1
+            continue
+        if record.get("type") == "session_meta":
+            session.id = str(payload.get("id") or session.id)
+            session.cwd = str(payload.get("cwd") or session.cwd)
+        elif record.get("type") == "response_item":
+            _item(session, payload, calls)
+    session.skipped["unanswered tool calls"] += len(calls)
+    return session
+
+
+def _item(session: Session, item: dict[str, Any], calls: dict[str, tuple[str, dict[str, Any]]]) -> None:
+    kind = item.get("type")
+    call_id = str(item.get("call_id") or item.get("id") or "")
+    if kind == "message" and item.get("role") == "user" and not session.task:
+        text = text_of(item.get("content")).strip()
+        if text and not text.startswith(("<", "# AGENTS.md")):
+            session.task = text
+    elif kind == "function_call":
+        calls[call_id] = _call(str(item.get("name", "")), item.get("arguments"))
+    elif kind == "local_shell_call":
+        action = item.get("action") if isinstance(item.get("action"), dict) else {}
+        calls[call_id] = ("shell", {"command": _command_line(action.get("command"))})
+    elif kind == "custom_tool_call":
+        calls[call_id] = (str(item.get("name", "")), {"input": item.get("input")})
+    elif kind in ("function_call_output", "custom_tool_call_output"):
+        call = calls.pop(call_id, None)
+        if call is None:
+            session.skipped["results without a call"] += 1
+            return
+        name, tool_input = call
+        session.add(name, tool_input, _response(name, item.get("output")))
+
+
+def _call(name: str, arguments: Any) -> tuple[str, dict[str, Any]]:
+    try:
+        parsed = json.loads(arguments) if isinstance(arguments, str) else arguments
+    except ValueError:
+        parsed = None
+    parsed = parsed if isinstance(parsed, dict) else {}
+    if name in _SHELL_TOOLS:
+        return "shell", {"command": _command_line(parsed.get("command", parsed.get("cmd")))}
+    server, separator, tool = name.removeprefix("mcp__").partition("__")
+    if separator and server and tool:  # an MCP tool, as Codex names them
+        return f"mcp__{server}__{tool}", parsed
+    return name, parsed
+
+
+def _command_line(command: Any) -> str:
+    """An argv (["bash", "-lc", "ls -la"] is the line "ls -la") or a command line, as one line."""
+    if isinstance(command, str):
+        return command
+    if isinstance(command, list) and all(isinstance(part, str) for part in command):
+        if len(command) == 3 and command[0] in ("bash", "sh", "zsh") and command[1] in ("-lc", "-c"):
+            return command[2]
+        return shlex.join(command)
+    return ""
+
+
+def _response(name: str, output: Any) -> Any:
+    """The output as observation_from_response takes it: the shell's output and exit code; a tool's text."""
+    if isinstance(output, dict):  # a structured output some versions write
+        output = output.get("content", json.dumps(output))
+    text = output if isinstance(output, str) else text_of(output)
+    try:
+        structured = json.loads(text)
+    except ValueError:
+        structured = None
+    if name != "shell":
+        return text
+    if isinstance(structured, dict) and "output" in structured:
+        metadata = structured.get("metadata") if isinstance(structured.get("metadata"), dict) else {}
+        return {"output": str(structured["output"]), "exit_code": metadata.get("exit_code")}
+    if matched := _TEXT_EXIT.match(text):
+        return {"output": text[matched.end():], "exit_code": int(matched[1])}
+    return {"output": text}

@@ -63,6 +63,8 @@ class Turn:
     # What the world knew of its files when this action was predicted (its prompt showed it): kept so
     # the turn renders the same way later and the model's cached tokens still extend.
     note: str = ""
+    # Real steps like this one, recorded in this environment, that its prompt showed (kept for the same reason).
+    examples: str = ""
 
 
 @dataclass(frozen=True)

@@ -38,13 +38,16 @@ def _is_json(text: str) -> bool:
     return True
 
 
-def user_turn(number: int, action: str, task: str = "", state: str = "", note: str = "") -> str:
-    """`note`: what the world knows of its files now (a state tracker's block), shown as current state."""
+def user_turn(number: int, action: str, task: str = "", state: str = "", note: str = "", examples: str = "") -> str:
+    """`note`: what the world knows of its files now (a state tracker's block), shown as current state.
+    `examples`: real steps like this one, recorded in this environment (tools/retrieval.py)."""
     parts = [f"### Turn {number}"]
     if task:
         parts.append(f"**Task Instruction:**\n{task}")
     if state or note:
         parts.append("**Current State:**\n" + "\n\n".join(part for part in (state, note) if part))
+    if examples:
+        parts.append(f"**Real steps like this one, recorded in this environment:**\n{examples}")
     parts.append(f"**Action:**\n{_fence(action)}")
     return "\n\n".join(parts)
 
@@ -95,14 +98,15 @@ def render_messages(
     demonstrations: bool = True,
     tool_definitions: str = "",
     note: str = "",
+    examples: str = "",
 ) -> list[dict[str, str]]:
     """Chat messages that ask the world model for the observation of `action`; `note` is the world's
-    known state, shown in the action's own turn."""
+    known state and `examples` real steps like it, both shown in the action's own turn."""
     messages = [{"role": "system", "content": system_prompt(pack, demonstrations, tool_definitions)}]
-    turns = [*history, Turn(action, "", note=note)]
+    turns = [*history, Turn(action, "", note=note, examples=examples)]
     for number, turn in enumerate(turns, 1):
         first = number == 1
-        content = user_turn(number, turn.action, task if first else "", state if first else "", turn.note)
+        content = user_turn(number, turn.action, task if first else "", state if first else "", turn.note, turn.examples)
         messages.append({"role": "user", "content": content})
         if number < len(turns):
             content = turn.reply if turn.reply is not None else assistant_turn(turn.observation, pack.wrapped_observation)

@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from ..domains import DomainPack, load_domains
 from ..engine import Backend, Engine
 from ..engine.llama_backend import LlamaCppBackend, LlamaSettings
 from ..engine.remote import OpenAICompatibleBackend, RemoteSettings
-from ..tools.store import Store, default_data_dir
 from ..tools.constraints import preset_problem
 from ..tools.context import ToolContext
 from ..tools.guard_policy import GuardSettings, load_policy, policy_path
 from ..tools.jobs import Jobs
+from ..tools.retrieval import RealStepIndex
+from ..tools.store import Store, default_data_dir
 from . import checked_models
 from .model_files import GGUFInfo, check_loadable, default_model_path, inspect_gguf
 from .settings import Settings
-
 
 ModelSource = GGUFInfo | RemoteSettings  # what a backend is built from: a checked file, or a server
 
@@ -87,6 +88,17 @@ def open_store(settings: Settings, settle_jobs: bool = True) -> Store:
     return store
 
 
+def _action_text(packs: dict[str, DomainPack], domain: str, action: str) -> str:
+    """An action as a person reads it, however it was stored (normalized, or as a transcript held it)."""
+    pack = packs.get(domain)
+    if pack is None:
+        return action
+    try:
+        return pack.action_text(pack.normalize_action(action))
+    except ValueError:  # InputError too: an action the domain refuses is compared as it is
+        return action
+
+
 def build_context(
     settings: Settings,
     model: ModelSource,
@@ -98,9 +110,10 @@ def build_context(
 
     With a store, worlds work; `keep_jobs` also turns calls that outlive their budget into jobs,
     which only a long-lived server can be polled for (without it every call runs to the end)."""
+    packs = domains if domains is not None else load_domain_packs(settings)
     return ToolContext(
         engine=Engine(make_backend(settings, model), max_waiting=settings.queue_limit, result_cache=settings.result_cache),
-        domains=domains if domains is not None else load_domain_packs(settings),
+        domains=packs,
         limits=settings.limits(),
         effects=settings.effects,
         state_check=settings.state_check,
@@ -109,6 +122,8 @@ def build_context(
         queue_timeout=settings.queue_timeout,
         thinking_budget=settings.thinking_budget,
         store=store,
+        retrieval=RealStepIndex(store, partial(_action_text, packs)) if store is not None and settings.retrieval == "on"
+        else None,
         budget_seconds=settings.budget_seconds,
         jobs=Jobs(store) if store is not None and keep_jobs else None,
     )

@@ -54,6 +54,8 @@ class Settings(BaseModel):
     state_check: StateCheckMode = "correct"
     structured_results: StructuredResultsMode = "constrained"
     demonstrations: DemonstrationsMode = "auto"
+    # Real steps of the store's train sessions shown as examples (tools/retrieval.py); none there, none shown.
+    retrieval: Literal["on", "off"] = "on"
     max_action_chars: int = Field(default=Limits.max_action_chars, ge=1)
     max_history_turns: int = Field(default=Limits.max_history_turns, ge=0)
     max_history_chars: int = Field(default=Limits.max_history_chars, ge=0)

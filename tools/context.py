@@ -11,6 +11,7 @@ from ..domains import DomainPack
 from ..engine import Engine, ModelDescription
 from ..engine.errors import InputError
 from .limits import Limits
+from .retrieval import RealStepIndex
 from .store import Store
 
 if TYPE_CHECKING:
@@ -44,6 +45,7 @@ class ToolContext:
     queue_timeout: float | None = 300.0  # seconds a request may wait for the model before it is dropped
     thinking_budget: int | None = None  # None: three quarters of each call's max_tokens
     store: Store | None = None  # worlds and jobs; None runs without persistence
+    retrieval: RealStepIndex | None = None  # real steps shown as examples; None: retrieval off
     budget_seconds: float = 50.0  # a call running longer hands back a job (hosts cut calls at ~60 s)
     world_locks: dict[str, asyncio.Lock] = field(default_factory=dict)
     jobs: Jobs | None = None

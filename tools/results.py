@@ -46,6 +46,9 @@ class Usage(BaseModel):
         description="Wall-clock seconds of the tool's work (or the step's) at the server: checks, queue, model, parsing; 0 while it runs as a job.",
     )
     cached: bool = Field(default=False, description="Answered from the result cache (identical greedy request).")
+    retrieved_steps: int = Field(default=0, description="Real steps of this environment shown to the model as "
+                                 "examples (from the store's train sessions).")
+    retrieved_chars: int = Field(default=0, description="Characters those examples added to the prompt (capped).")
     reasoning_tokens: int = Field(default=0, description="Completion tokens spent thinking (inside <think>).")
     thinking_cut: bool = Field(default=False, description="The thinking budget closed the think block early.")
     reasked: bool = Field(default=False, description="The model was asked once more: its first reply contradicted "
@@ -100,10 +103,13 @@ class Prediction(BaseModel):
     _reply: str | None = PrivateAttr(default=None)
     # The known-state block its prompt showed: the turn renders the same way when it is history.
     _note: str = PrivateAttr(default="")
+    # The real steps its prompt showed as examples: the turn renders the same way when it is history.
+    _examples: str = PrivateAttr(default="")
 
     def history_turn(self, action: str) -> Turn:
         """This step as history for the next one."""
-        return Turn(action, self.observation, self._reply if self.parse_error is None else None, self._note)
+        return Turn(action, self.observation, self._reply if self.parse_error is None else None, self._note,
+                    self._examples)
 
     @classmethod
     def pending(cls, job_id: str) -> Prediction:

@@ -37,6 +37,7 @@ from .inputs import Scene
 from .jobs import Progress, within_budget
 from .requests import SceneRequest, SimulateRequest
 from .results import Change, Effects, ModelInfo, Prediction, Usage
+from .retrieval import render as render_examples
 from .situation import Situation, check_where, situation
 from .state_check import (
     command_effects,
@@ -116,20 +117,21 @@ async def predict(
     demonstrations = ctx.use_demonstrations(model)
     schema = scene.reply_schema(action)
     grammar = schema if ctx.structured_results == "constrained" else None
+    examples, retrieved = _examples(ctx, pack.name, action)
     asked = await _observe(ctx, scene, history, action, note, sampling, overrides, priority, previous, demonstrations,
-                           grammar)
+                           grammar, examples)
     spent = [asked.completion]
     if grammar is not None and asked.completion.finish_reason == "length" and sampling.max_tokens < ctx.limits.max_tokens:
         # A result under a schema that ran out of room is cut-off JSON: once more, with twice the room.
         roomier = replace(sampling, max_tokens=min(2 * sampling.max_tokens, ctx.limits.max_tokens))
         asked = await _observe(ctx, scene, history, action, note, roomier, overrides, priority, previous,
-                               demonstrations, grammar)
+                               demonstrations, grammar, examples)
         spent.append(asked.completion)
     disagrees = bool(missing) and asked.parsed.parse_error is None and not shows_failure(
         asked.parsed.observation, previous, missing, pack.error_markers)
     if disagrees and ctx.state_check == "correct" and ctx.state_reask:
         again = await _observe(ctx, scene, history, action, hint(note, missing), sampling, overrides, priority, previous,
-                               demonstrations, grammar)
+                               demonstrations, grammar, examples)
         spent.append(again.completion)
         if again.parsed.parse_error is None:
             asked = again
@@ -177,7 +179,15 @@ async def predict(
     # A corrected screen is not what the model wrote: later turns show it under the heading instead.
     prediction._reply = None if observation != parsed.observation else history_reply(reply)
     prediction._note = asked.note
+    prediction._examples = examples
+    prediction.usage.retrieved_steps, prediction.usage.retrieved_chars = retrieved, len(examples)
     return prediction
+
+
+def _examples(ctx: ToolContext, domain: str, action: str) -> tuple[str, int]:
+    """Real steps like this action from the store's train sessions, rendered, and how many; none with retrieval off."""
+    found = ctx.retrieval.nearest(domain, action) if ctx.retrieval is not None else []
+    return render_examples(found), len(found)
 
 
 @dataclass(frozen=True)
@@ -191,12 +201,12 @@ class _Asked:
 
 async def _observe(ctx: ToolContext, scene: Scene, history: Sequence[Turn], action: str, note: str, sampling: Sampling,
                    overrides: SamplingOverrides, priority: Priority, previous: str, demonstrations: bool,
-                   schema: dict[str, Any] | None) -> _Asked:
+                   schema: dict[str, Any] | None, examples: str = "") -> _Asked:
     """One request for the observation, in the domain's prompt protocol, with `note` as the known state
     and the reply generated under `schema` where there is one."""
     pack = scene.pack
     messages = render_messages(pack, history, action, scene.task, scene.state or pack.initial_state, demonstrations,
-                               scene.tool_definitions, note)
+                               scene.tool_definitions, note, examples)
     # A terminal state given as text may be the screen itself: the new screen starts by showing it again.
     end_rule = observation_end(pack.observation_end, pack.action_text(action), previous or scene.state)
     request = GenerationRequest(

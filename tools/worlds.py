@@ -86,6 +86,7 @@ def _details(prediction: Prediction, verdicts: Sequence[ConstraintResult]) -> di
         "constraints": [verdict.model_dump() for verdict in verdicts],
         "warnings": list(prediction.warnings),
         "state_note": prediction.history_turn("").note,
+        "examples": prediction.history_turn("").examples,
     }
 
 
@@ -102,8 +103,8 @@ async def world_session(ctx: ToolContext, world_id: str, domain: str = "") -> As
             raise InputError(f"world {world_id!r} simulates domain {row.domain!r}, not {domain!r}")
         scene = validated_scene(ctx, row.domain, row.state, row.task, row.tools)
         steps = store_of(ctx).steps(world_id)
-        turns = [Turn(step.action, step.observation, step.reply, (step.details or {}).get("state_note", ""))
-                 for step in steps]
+        turns = [Turn(step.action, step.observation, step.reply, (step.details or {}).get("state_note", ""),
+                      (step.details or {}).get("examples", "")) for step in steps]
         tracker = Tracker.replay(scene.pack, row.state, turns, [step.source == "real" for step in steps],
                                  [step.effects for step in steps])
         yield WorldSession(ctx, row, scene, turns, tracker)

@@ -108,6 +108,8 @@ def model_flags() -> argparse.ArgumentParser:
                        help="a tool with an output schema: its predicted result is generated under the schema, or "
                             "freely and only checked (free: for model servers without JSON-schema output) (constrained)")
     group.add_argument("--demonstrations", choices=["auto", "on", "off"], help="show example turns to the model")
+    group.add_argument("--retrieval", choices=["on", "off"],
+                       help="show the model the store's real steps most like each action (on; none stored, none shown)")
     group.add_argument("--log-level", choices=["DEBUG", "INFO", "WARNING", "ERROR"], help="stderr log level")
     group.add_argument("--policy", help="the guard's policy file (default: .agentworld/policy.json if present)")
     group.add_argument("--guard-budget", type=float, help="seconds the guard may take to decide (10)")

@@ -34,10 +34,10 @@ def add_parser(commands: argparse._SubParsersAction, parents: Parents) -> None:
 
 
 def run(args: argparse.Namespace, prepared: Prepared) -> int:
+    from ...tools.session_split import TEST_FRACTION
     from ..sessions import claude_code, codex
     from ..sessions.importer import import_sessions
     from ..sessions.redaction import Redactor
-    from ..sessions.split import TEST_FRACTION
 
     reader = claude_code if args.host == "claude-code" else codex
     paths = args.paths or reader.default_paths()

@@ -7,11 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
-
 from agentworld_mcp.server.cli.main import main
-from agentworld_mcp.server.sessions import claude_code, codex
 from agentworld_mcp.server.sessions.redaction import MARKER, Redactor
-from agentworld_mcp.server.sessions.split import split_of
+from agentworld_mcp.tools.session_split import split_of
 from agentworld_mcp.tools.store import Store
 
 AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"

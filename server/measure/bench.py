@@ -279,8 +279,8 @@ async def _remote_overhead(remote, base_url: str, calls: int = 30) -> None:
 
 
 async def run_bench(settings: Settings, model: GGUFInfo, sections: set[int] | None = None) -> int:
-    """Sections 1-13 (all by default)."""
-    wanted = sections or set(range(1, 14))
+    """Sections 1-14 (all by default)."""
+    wanted = sections or set(range(1, 15))
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {platform.python_implementation()} {platform.python_version()}")
     print(f"model: {model.name} ({model.quantization}, {model.size_bytes / 1e6:.0f} MB), threads {settings.threads()}, n_ctx {settings.n_ctx}")
     if 1 in wanted:
@@ -307,6 +307,10 @@ async def run_bench(settings: Settings, model: GGUFInfo, sections: set[int] | No
         from .episodes_bench import episodes_at_once
 
         episodes_at_once(settings, model.path)
+    if 14 in wanted:
+        from .retrieval_bench import retrieval_costs
+
+        retrieval_costs(model.path)
     return 0
 
 

@@ -6,7 +6,6 @@ import asyncio
 import threading
 
 import pytest
-
 from agentworld_mcp.engine import (
     DeadlineExpired,
     Engine,
@@ -15,9 +14,10 @@ from agentworld_mcp.engine import (
     ModelUnavailable,
     Priority,
 )
+from agentworld_mcp.engine.fake import FakeBackend, request
 from agentworld_mcp.engine.queue import MAX_SKIPS
 
-from agentworld_mcp.engine.fake import FakeBackend, request
+from ..waiting import until
 
 
 @pytest.fixture
@@ -45,13 +45,6 @@ async def _hold_worker(engine, backend, blocking: GenerationRequest | None = Non
     return blocker
 
 
-async def _until(condition, timeout: float = 5.0) -> None:
-    for _ in range(int(timeout / 0.01)):
-        if condition():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("condition not reached")
-
 
 async def test_runs_requests_on_one_worker_thread(engine, backend):
     results = await asyncio.gather(*(engine.generate(request(f"r{i}")) for i in range(3)))
@@ -63,7 +56,7 @@ async def test_runs_requests_on_one_worker_thread(engine, backend):
 async def test_full_queue_rejects_at_once_with_the_waiting_count(engine, backend):
     blocker = await _hold_worker(engine, backend)
     waiting = [asyncio.create_task(engine.generate(request(f"w{i}"))) for i in range(3)]
-    await _until(lambda: engine.stats().queue_depth == 3)
+    await until(lambda: engine.stats().queue_depth == 3)
     with pytest.raises(EngineBusy, match="3 requests are waiting"):
         await asyncio.wait_for(engine.generate(request("one too many")), timeout=1)
     assert engine.stats().rejected == 1
@@ -74,9 +67,9 @@ async def test_full_queue_rejects_at_once_with_the_waiting_count(engine, backend
 async def test_interactive_goes_ahead_of_plan_steps_and_fifo_within_a_priority(engine, backend):
     blocker = await _hold_worker(engine, backend)
     plan = [asyncio.create_task(engine.generate(request(f"plan{i}"), Priority.PLAN)) for i in range(2)]
-    await _until(lambda: engine.stats().queue_depth == 2)
+    await until(lambda: engine.stats().queue_depth == 2)
     interactive = asyncio.create_task(engine.generate(request("interactive"), Priority.INTERACTIVE))
-    await _until(lambda: engine.stats().queue_depth == 3)
+    await until(lambda: engine.stats().queue_depth == 3)
     backend.gate.set()
     await asyncio.gather(blocker, *plan, interactive)
     assert backend.ran == ["blocker", "interactive", "plan0", "plan1"]
@@ -92,11 +85,11 @@ async def test_jobs_sharing_the_cached_conversation_go_first_but_never_pass_a_jo
     await engine.wait_ready()
     blocker = await _hold_worker(engine, backend, _in("a", "blocker"))
     other = asyncio.create_task(engine.generate(_in("b", "other")))
-    await _until(lambda: engine.stats().queue_depth == 1)
+    await until(lambda: engine.stats().queue_depth == 1)
     same = []
     for index in range(MAX_SKIPS + 2):
         same.append(asyncio.create_task(engine.generate(_in("a", f"a{index}"))))
-        await _until(lambda: engine.stats().queue_depth == index + 2)
+        await until(lambda: engine.stats().queue_depth == index + 2)
     backend.gate.set()
     await asyncio.gather(blocker, other, *same)
     engine.close()
@@ -119,7 +112,7 @@ async def test_request_past_its_deadline_is_dropped_unrun(engine, backend):
 async def test_cancelling_a_waiting_request_removes_it(engine, backend):
     blocker = await _hold_worker(engine, backend)
     waiting = asyncio.create_task(engine.generate(request("withdrawn")))
-    await _until(lambda: engine.stats().queue_depth == 1)
+    await until(lambda: engine.stats().queue_depth == 1)
     waiting.cancel()
     with pytest.raises(asyncio.CancelledError):
         await waiting
@@ -135,7 +128,7 @@ async def test_cancelling_a_running_request_stops_generation_and_the_worker_move
     engine.start()
     try:
         running = asyncio.create_task(engine.generate(request("long")))
-        await _until(backend.started.is_set)
+        await until(backend.started.is_set)
         running.cancel()
         with pytest.raises(asyncio.CancelledError):
             await running
@@ -202,14 +195,14 @@ async def test_a_backend_with_slots_gets_one_worker_per_slot_and_keeps_prioritie
     engine.start()
     try:
         first = [asyncio.create_task(engine.generate(request(f"busy{i}"))) for i in range(2)]
-        await _until(lambda: engine.stats().running == 2)  # both slots taken, nothing waits
+        await until(lambda: engine.stats().running == 2)  # both slots taken, nothing waits
         assert engine.stats().queue_depth == 0 and engine.stats().workers == 2
         later = [
             asyncio.create_task(engine.generate(request("plan1"), priority=Priority.PLAN)),
             asyncio.create_task(engine.generate(request("plan2"), priority=Priority.PLAN)),
             asyncio.create_task(engine.generate(request("interactive"))),
         ]
-        await _until(lambda: engine.stats().queue_depth == 3)
+        await until(lambda: engine.stats().queue_depth == 3)
         backend.gate.set()
         await asyncio.gather(*first, *later)
         assert len(backend.thread_ids) == 2
@@ -227,11 +220,11 @@ async def test_cancelling_one_of_several_running_requests_stops_only_that_one():
     try:
         cancelled = asyncio.create_task(engine.generate(request("cancelled")))
         kept = asyncio.create_task(engine.generate(request("kept")))
-        await _until(lambda: engine.stats().running == 2)
+        await until(lambda: engine.stats().running == 2)
         cancelled.cancel()
         with pytest.raises(asyncio.CancelledError):
             await cancelled
         assert (await kept).completion_tokens == 400
-        await _until(lambda: engine.stats().cancelled == 1)
+        await until(lambda: engine.stats().cancelled == 1)
     finally:
         engine.close()

@@ -10,6 +10,8 @@ from agentworld_mcp.engine import Engine, GenerationRequest
 from agentworld_mcp.engine.fake import FakeBackend
 from agentworld_mcp.engine.slots import conversation_key
 
+from ..waiting import until
+
 
 def _step(world: str, step: int) -> GenerationRequest:
     """Step `step` of a world: its system prompt and first turn, then one turn per earlier step."""
@@ -18,13 +20,6 @@ def _step(world: str, step: int) -> GenerationRequest:
         messages += [{"role": "assistant", "content": "..."}, {"role": "user", "content": f"{world}{number}"}]
     return GenerationRequest(tuple(messages))
 
-
-async def _until(condition, timeout: float = 5.0) -> None:
-    for _ in range(int(timeout / 0.01)):
-        if condition():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("condition not reached")
 
 
 def test_every_step_of_a_conversation_has_its_first_turn_as_key():
@@ -59,9 +54,9 @@ async def test_a_new_conversation_waits_for_a_returning_one_instead_of_evicting_
         a_slot = backend.slot_of["a2"]
         backend.gate, backend.gated = threading.Event(), {"b3"}
         b3 = asyncio.create_task(engine.generate(_step("b", 3)))  # keeps b's slot busy
-        await _until(lambda: engine.stats().running == 1)
+        await until(lambda: engine.stats().running == 1)
         newcomer = asyncio.create_task(engine.generate(_step("c", 1)))
-        await _until(lambda: engine.stats().held_back == 1)
+        await until(lambda: engine.stats().held_back == 1)
         assert "c1" not in backend.ran
         await engine.generate(_step("a", 3))  # a's next step finds its slot free and its cache warm
         assert backend.slot_of["a3"] == a_slot and "c1" not in backend.ran
@@ -83,7 +78,7 @@ async def test_one_off_calls_never_hold_a_slot():
         await asyncio.gather(engine.generate(_step("x", 1)), engine.generate(_step("y", 1)))
         backend.gate, backend.gated = threading.Event(), {"y2"}
         busy = asyncio.create_task(engine.generate(_step("y", 2)))
-        await _until(lambda: engine.stats().running == 1)
+        await until(lambda: engine.stats().running == 1)
         await asyncio.wait_for(engine.generate(_step("z", 1)), 5)  # x ran once: its slot is free at once
         assert engine.stats().held_back == 0
         backend.gate.set()
@@ -115,7 +110,7 @@ async def test_a_live_conversation_that_lost_its_slot_never_waits_for_one():
     try:
         backend.gate, backend.gated = threading.Event(), {"z1"}
         busy = asyncio.create_task(engine.generate(_step("z", 1)))  # one slot stays busy throughout
-        await _until(lambda: engine.stats().running == 1)
+        await until(lambda: engine.stats().running == 1)
         await engine.generate(_step("x", 1))  # x runs on the other slot, then a takes it and comes back
         await engine.generate(_step("a", 1))
         await engine.generate(_step("a", 2))
@@ -123,7 +118,7 @@ async def test_a_live_conversation_that_lost_its_slot_never_waits_for_one():
         assert engine.stats().held_back == 0
         newcomer = asyncio.create_task(engine.generate(_step("y", 1)))
         await engine.generate(_step("x", 3))  # x holds the slot now, and comes back
-        await _until(lambda: engine.stats().held_back == 1)  # a new conversation waits for x's next step
+        await until(lambda: engine.stats().held_back == 1)  # a new conversation waits for x's next step
         assert not newcomer.done()
         backend.gate.set()
         await asyncio.gather(busy, newcomer)

@@ -130,42 +130,51 @@ class GenerationQueue:
             return None, None
         first = min(generation.priority for generation in self._waiting)
         candidates = [generation for generation in self._waiting if generation.priority == first]
-        chosen, wait = self._choose(slot, candidates, now)
+        chosen, wait, allowed = self._choose(slot, candidates, now)
         if chosen is None:
             return None, wait
         for passed in itertools.takewhile(lambda generation: generation is not chosen, candidates):
             passed.skipped += 1
-        if chosen is not candidates[0]:
+        if chosen is not candidates[0] and candidates[0] in allowed:
             self.counters.affinity_picks += 1
         self._waiting.remove(chosen)
         chosen.started_at = now
         self._slots.start(slot, chosen.conversation, counts=not chosen.request.detour)
+        if self._waiting:  # this slot is busy now: what waited for it as an idle holder may go elsewhere
+            self._condition.notify_all()
         return chosen, None
 
-    def _choose(self, slot: int, candidates: list[Generation], now: float) -> tuple[Generation | None, float | None]:
+    def _choose(self, slot: int, candidates: list[Generation],
+                now: float) -> tuple[Generation | None, float | None, list[Generation]]:
+        """The generation for `slot`, or None and how long to wait at most; and what the slot may run."""
         state = self._slots[slot]
         reserved = self._slots.reserved_for(slot, now)
-        # What this slot may run: its own conversation, or one no other idle slot holds (while the slot
-        # is reserved for its returning holder, only a live one: a new conversation waits).
+        hold = self._slots.hold_seconds
+        # What this slot may run: its own conversation, or one no other idle slot holds. While the slot
+        # is reserved for its returning holder, a new conversation waits, but never longer than the hold.
         allowed, waiting = [], []
         for generation in candidates:
             key = generation.conversation
-            if key == state.key or not (self._slots.waits_elsewhere(key, slot) or reserved and not self._slots.known(key)):
+            elsewhere = self._slots.waits_elsewhere(key, slot)
+            held = reserved and not self._slots.known(key) and now - generation.submitted_at < hold
+            if key == state.key or not (elsewhere or held):
                 allowed.append(generation)
-            elif reserved and not self._slots.waits_elsewhere(key, slot):
+            elif held and not elsewhere:
                 waiting.append(generation)
         for generation in waiting:
             if not generation.held_back:
                 generation.held_back = True
                 self.counters.held_back += 1
         if not allowed:
-            return None, reserved or None
+            waits = [hold - (now - generation.submitted_at) for generation in waiting]
+            return None, min([reserved, *waits]) if waiting else (reserved or None), allowed
         oldest = candidates[0]
         if oldest in allowed and oldest.skipped >= self.max_skips:
-            return oldest, None
+            return oldest, None, allowed
         # A conversation a busy slot runs now goes last: a step of it there would start from its cache.
         fresh = [generation for generation in allowed if not self._slots.running(generation.conversation)] or allowed
-        return max(fresh, key=lambda generation: shared_messages(generation.request.messages, state.held)), None  # first of equals
+        chosen = max(fresh, key=lambda generation: shared_messages(generation.request.messages, state.held))  # first of equals
+        return chosen, None, allowed
 
     def drain(self) -> list[Generation]:
         """Take every waiting generation out at once (used when the model cannot run them)."""

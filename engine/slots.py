@@ -8,8 +8,9 @@ whose holder is coming back is not handed to another while it may still come:
 - A conversation is *returning* once a second step of it has run: worlds, plans and episodes are;
   a one-off call never is, so its slot is free the moment it ends.
 - A returning holder keeps its idle slot for `hold_seconds` after its step ends. A new conversation
-  (one that never ran) waits for it rather than evicting it, unless no slot is busy: then nothing
-  else can free one, so waiting would only stall.
+  (one that never ran) waits for it rather than evicting it, unless no slot is busy (then nothing
+  else can free one, so waiting would only stall), and never longer than `hold_seconds` in all:
+  holders that keep coming back cannot starve it.
 - A conversation that ran before but lost its slot is live too, and never waits: episodes stepped
   in lockstep (a vector env waits for all of them before any goes on) take turns on the slots, and
   holding a slot for one of them would only delay the others.

@@ -126,3 +126,28 @@ async def test_a_live_conversation_that_lost_its_slot_never_waits_for_one():
         if backend.gate is not None:
             backend.gate.set()
         engine.close()
+
+
+async def test_holders_that_keep_coming_back_never_starve_a_new_conversation():
+    backend = FakeBackend(slots=2, token_seconds=0.002)
+    engine = Engine(backend, result_cache=0, hold_seconds=0.3)
+    engine.start()
+    try:
+        backend.gate, backend.gated = threading.Event(), {"z1"}
+        busy = asyncio.create_task(engine.generate(_step("z", 1)))  # one slot stays busy throughout
+        await until(lambda: engine.stats().running == 1)
+        for step in (1, 2):
+            await engine.generate(_step("a", step))
+        newcomer = asyncio.create_task(engine.generate(_step("n", 1)))
+        for step in range(3, 30):  # a keeps coming back, well within its hold each time
+            if newcomer.done():
+                break
+            await engine.generate(_step("a", step))
+            await asyncio.sleep(0.05)
+        assert newcomer.done()  # it waited at most its hold, not as long as a kept returning
+        backend.gate.set()
+        await busy
+    finally:
+        if backend.gate is not None:
+            backend.gate.set()
+        engine.close()

@@ -43,6 +43,8 @@ def add_parser(commands: argparse._SubParsersAction, parents: Parents) -> None:
     serve.add_argument("--auth-token", help="the bearer token every client must send (prefer AGENTWORLD_AUTH_TOKEN)")
     serve.add_argument("--allowed-host", action="append", default=[], metavar="HOST",
                        help="a Host header to accept besides this machine's own names (repeatable)")
+    serve.add_argument("--allowed-origin", action="append", default=[], metavar="ORIGIN",
+                       help="a browser Origin to accept besides this machine's, e.g. https://app.example (repeatable)")
 
 
 def run(args: argparse.Namespace, prepared: Prepared) -> int:
@@ -57,7 +59,7 @@ def run(args: argparse.Namespace, prepared: Prepared) -> int:
     if args.max_sessions < 1:
         raise InputError(f"--max-sessions must be at least 1, got {args.max_sessions}")
     token = args.auth_token or os.environ.get("AGENTWORLD_AUTH_TOKEN") or None
-    options = HttpOptions(args.host, args.port, token, tuple(args.allowed_host))
+    options = HttpOptions(args.host, args.port, token, tuple(args.allowed_host), tuple(args.allowed_origin))
     options.check()
     prepared.check()
     simulator = Simulator.from_settings(prepared.settings, prepared.domains)

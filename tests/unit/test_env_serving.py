@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from agentworld_mcp.server.surface.env_serving import BearerToken, BodyLimit, allowed_hosts
+from agentworld_mcp.server.surface.env_serving import BearerToken, BodyLimit, OriginCheck, allowed_hosts
 from agentworld_mcp.server.surface.http_serving import HttpOptions
 from starlette.applications import Starlette
 from starlette.responses import PlainTextResponse
@@ -61,3 +61,27 @@ def test_hosts_are_this_machines_names_the_bind_address_and_the_users():
     hosts = allowed_hosts(HttpOptions(host="10.0.0.5", allowed_hosts=("env.example",)))
     assert {"127.0.0.1", "localhost", "10.0.0.5", "env.example"} <= set(hosts)
     assert "evil.example" not in hosts
+
+
+def test_a_chunked_body_past_the_bound_is_refused_too():
+    client = _guarded(limit=8)
+    chunks = iter([b"1234", b"5678", b"9"])
+    refused = client.post("/step", content=chunks, headers={"Authorization": f"Bearer {TOKEN}"})
+    assert refused.status_code == 413
+
+
+def test_the_health_probe_is_only_a_get():
+    client = _guarded()
+    assert client.post("/health", content=b"x").status_code == 401
+
+
+def test_a_page_from_another_origin_cannot_open_a_session():
+    app = Starlette(routes=[Route("/step", _echo, methods=["POST"]), WebSocketRoute("/ws", _socket)])
+    client = TestClient(OriginCheck(app, ["https://trainer.example"]))
+    assert client.post("/step", content=b"x", headers={"Origin": "https://evil.example"}).status_code == 403
+    with pytest.raises(WebSocketDisconnect), client.websocket_connect("/ws", headers={"Origin": "https://evil.example"}):
+        pass
+    for origin in ("http://127.0.0.1:3000", "http://localhost", "https://trainer.example"):
+        with client.websocket_connect("/ws", headers={"Origin": origin}) as socket:
+            assert socket.receive_text() == "hello"
+    assert client.post("/step", content=b"x").status_code == 200  # no Origin: not a browser page

@@ -1,7 +1,7 @@
 """Which side of the train/test split a real session is on: a stable hash of its id, never chance.
 
-Retrieval and training read only `train`; evaluation reads only `test`; so no session is both the
-answer key and the example. The same id lands on the same side on every machine and every run.
+Retrieval shows only `train` steps, and an evaluation of a model on this environment belongs on
+`test` ones, so no session is both the answer key and the example. The same id lands on the same side on every machine and every run.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ def split_of(session_key: str, test_fraction: float = TEST_FRACTION) -> Split:
 
 
 def session_key(world_id: str, origin: dict | None) -> str:
-    """An imported world's host and session; a world the guard or a twin recorded is its own session."""
+    """The session a world's steps came from: its origin's session id (not the host: the guard's recording
+    of a Claude Code session and that session's import are one session, on one side), else the world."""
     if origin and origin.get("session"):
-        return f"{origin.get('host', '')}:{origin['session']}"
+        return str(origin["session"])
     return world_id

@@ -23,6 +23,7 @@ from .context import ToolContext
 from .inputs import Scene, normalized_action, validated_history, validated_scene
 from .requests import WorldRequest
 from .results import Drift, Prediction, RecordResult, WorldStep, WorldView
+from .session_split import session_key
 from .similarity import similarity
 from .store import StepRow, Store, WorldRow
 from .tracking import Tracker
@@ -147,7 +148,9 @@ async def fork_world(ctx: ToolContext, world_id: str, step: int | None) -> World
         if not 0 <= at <= length:
             raise InputError(f"world {world_id!r} has {length} steps; fork at a step from 0 to {length}")
         store = store_of(ctx)
-        child = store.create_world(row.domain, row.task, row.state, row.tools, parent=(world_id, at))
+        # A fork holds its parent's steps, so it stays on its parent's side of the train/test split.
+        origin = {**(row.origin or {}), "session": session_key(world_id, row.origin)}
+        child = store.create_world(row.domain, row.task, row.state, row.tools, parent=(world_id, at), origin=origin)
         store.copy_steps(world_id, child, at)
     return world_view(ctx, child)
 

@@ -46,7 +46,7 @@ def retrieval_costs(model_path: Path) -> None:
         built = time.perf_counter() - began
         queries = [_command(draw) for _ in range(QUERIES)]
         indexed, rendered = _timed(lambda query: index.nearest("terminal", query), queries)
-        everything = [action for row, _ in store.worlds(limit=None) if split_of(f"bench:{row.origin['session']}") == "train"
+        everything = [action for row, _ in store.worlds(limit=None) if split_of(row.origin["session"]) == "train"
                       for action in (step.action for step in store.steps(row.id))]
         scanned, _ = _timed(lambda query: process.extract(query, everything, scorer=fuzz.token_set_ratio, limit=8,
                                                           score_cutoff=MIN_SCORE), queries)

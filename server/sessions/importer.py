@@ -45,7 +45,7 @@ def import_sessions(store: Store, reader: Reader, files: Iterable[Path], redacto
         elif added := _store(store, session, redactor, summary):
             summary.sessions += 1
             summary.steps.update(added)
-            summary.splits[split_of(f"{session.host}:{session.id}", test_fraction)] += 1
+            summary.splits[split_of(session.id, test_fraction)] += 1
         else:
             summary.unchanged += 1
         if progress is not None:

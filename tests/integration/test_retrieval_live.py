@@ -14,7 +14,7 @@ QUICK = {"temperature": 0, "max_tokens": 16}
 
 def _recorded(data_dir) -> None:
     """One real session on the train side of the split, as `import` would leave it."""
-    session = next(f"s{index}" for index in range(1000) if split_of(f"claude-code:s{index}") == "train")
+    session = next(f"s{index}" for index in range(1000) if split_of(f"s{index}") == "train")
     store = Store(data_dir / "worlds.sqlite3")
     world_id = store.create_world("terminal", "", "", None, world_id=f"import-claude-code-{session}-terminal",
                                   origin={"host": "claude-code", "session": session})

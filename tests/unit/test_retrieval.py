@@ -12,7 +12,7 @@ from agentworld_mcp.tools.store import StepRow, Store
 
 def _session(side: str, start: int = 0) -> str:
     """A session id that lands on `side` of the default split."""
-    return next(f"s{index}" for index in range(start, 10_000) if split_of(f"claude-code:s{index}") == side)
+    return next(f"s{index}" for index in range(start, 10_000) if split_of(f"s{index}") == side)
 
 
 def _world(store: Store, session: str, steps: list[tuple[str, str]], source: str = "real") -> None:

@@ -189,8 +189,8 @@ def test_a_path_with_no_transcripts_is_one_clear_line(tmp_path, capsys):
 
 
 def test_the_split_is_stable_and_near_its_fraction():
-    sides = [split_of(f"claude-code:session-{index}") for index in range(2000)]
-    assert sides == [split_of(f"claude-code:session-{index}") for index in range(2000)]
+    sides = [split_of(f"session-{index}") for index in range(2000)]
+    assert sides == [split_of(f"session-{index}") for index in range(2000)]
     assert 0.17 < sides.count("test") / len(sides) < 0.23
     assert split_of("anything", 0.0) == "train" and split_of("anything", 1.0) == "test"
 

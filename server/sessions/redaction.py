@@ -29,20 +29,28 @@ _PRIVATE_KEY = re.compile(r"(-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----).*
 # `apiKey`, `x-auth-token`), never a longer word (`author`, `tokenizer`, `secretary`).
 _NAME = (r"[A-Za-z0-9_.-]*?(?:passw(?:or)?d|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|"
          r"private[_-]?key|credentials?|auth)(?![a-z])[A-Za-z0-9_.-]*")
-_VALUE = r"(?:\"(?P<dq>[^\"\n]*)\"|'(?P<sq>[^'\n]*)'|(?P<bare>[^\s\"',;}&]+))"
+_VALUE = r"(?:\"(?P<dq>(?:[^\"\\\n]|\\.)*)\"|'(?P<sq>[^'\n]*)'|(?P<bare>[^\s\"',;}&]+))"
 _SECRET_PLACES = [re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"[\"']{_NAME}[\"']\s*:\s*{_VALUE}",  # "api_key": "...", as JSON and YAML write it
     rf"\b{_NAME}\s*[=:]\s*{_VALUE}",  # DB_PASSWORD=..., password: ...
     rf"(?<![\w-])--?{_NAME}(?:=|\s+){_VALUE}",  # --token ..., --password=...
-    rf"\b(?:proxy-)?authorization\s*[:=]\s*\"?(?:bearer|basic|token|digest)\s+{_VALUE}",  # Authorization: Bearer ...
+    # Authorization: Bearer ..., also as a JSON key ("Authorization": "Bearer ...")
+    rf"\b(?:proxy-)?authorization[\"']?\s*[:=]\s*[\"']?(?:bearer|basic|token|digest)\s+{_VALUE}",
+    rf"\b(?:set-)?cookie[\"']?\s*:\s*[\"']?[\w.-]+={_VALUE}",  # Cookie: session=...
+    rf"(?<![\w-])(?:-u|--user)\s+[\"']?[^\s:\"']+:{_VALUE}",  # curl -u user:password
 )]
+_SHORTEST = 4  # a value shorter than this (`"token_count": 5`, `"secret_name": "db"`) is no secret
+_REMEMBERED = 8  # a secret this long is also redacted wherever it appears again; a shorter one could be a word
 _TOKEN_CHARS = re.compile(r"[A-Za-z0-9_\-./+=]")
-_CANDIDATE = re.compile(r"[A-Za-z0-9_\-]{16,}|(?i:passw|secret|token|api.?key|auth|credential|private)")
+# A line that could hold a secret: a long token, or a word of a secret place. Others are not scanned.
+_CANDIDATE = re.compile(r"[A-Za-z0-9_\-]{16,}|(?i:passw|pwd|secret|token|api.?key|auth|credential|private|cookie|"
+                        r"--user|-u\s)")
 _PLACEHOLDER = re.compile(r"^(?:\$\{?\w+\}?|<[^>]*>|\{\{[^}]*\}\}|\*+|x+|\.\.\.|null|none|true|false|)$", re.IGNORECASE)
 
 
 class Redactor:
-    """`redact(text)` returns the text with each secret replaced by MARKER, and how many it replaced."""
+    """`redact(text)` returns the text with each secret replaced by MARKER, and how many it replaced.
+    One Redactor per import: it remembers what it found, for the texts that follow."""
 
     _lock = threading.Lock()
 
@@ -63,30 +71,57 @@ class Redactor:
                                      "detect_secrets.filters.allowlist.is_line_allowlisted",
                                      "detect_secrets.filters.heuristic.is_likely_id_string")
             self._plugins = list(get_plugins())
+        self._known: set[str] = set()  # secrets found so far, redacted wherever they appear again
 
     def redact(self, text: str) -> tuple[str, int]:
         text, count = _PRIVATE_KEY.subn(lambda key: f"{key[1]}{MARKER}{key[2]}", text)
         lines = []
         for line in text.split("\n"):
-            found = self._secrets(line) if _CANDIDATE.search(line) else set()
-            for secret in sorted(found, key=len, reverse=True):  # longest first: a shorter one may be inside it
-                if secret in line:
-                    count += 1
-                    line = line.replace(secret, MARKER)
+            spans = _merged(self._secrets(line)) if _CANDIDATE.search(line) else []
+            for start, end in reversed(spans):  # only where each secret was found: the same text elsewhere stays
+                if end - start >= _REMEMBERED:
+                    self._known.add(line[start:end])
+                line = line[:start] + MARKER + line[end:]
+            count += len(spans)
             lines.append(line)
-        return "\n".join(lines), count
+        text = "\n".join(lines)
+        # A secret seen once (`export DB_PASSWORD=...`) is redacted wherever it shows again, in this text
+        # and every later one (`echo $DB_PASSWORD` prints it bare).
+        for secret in sorted(self._known, key=len, reverse=True):
+            text, again = re.subn(rf"(?<![A-Za-z0-9_\-]){re.escape(secret)}(?![A-Za-z0-9_\-])", MARKER, text)
+            count += again
+        return text, count
 
-    def _secrets(self, line: str) -> set[str]:
-        found = {value for pattern in _SECRET_PLACES for match in pattern.finditer(line)
-                 if (value := match["dq"] or match["sq"] or match["bare"] or "") and not _PLACEHOLDER.match(value)}
+    def _secrets(self, line: str) -> list[tuple[int, int]]:
+        """Where the secrets on this line are, as (start, end)."""
+        spans = []
+        for pattern in _SECRET_PLACES:
+            for match in pattern.finditer(line):
+                group = next(name for name in ("dq", "sq", "bare") if match[name] is not None)
+                value = match[group]
+                if len(value) >= _SHORTEST and not value.isdigit() and not _PLACEHOLDER.match(value):
+                    spans.append(match.span(group))
         with self._lock:
             for plugin in self._plugins:
                 for secret in plugin.analyze_line(filename="transcript", line=line, line_number=0):
                     value = _whole_token(line, str(secret.secret_value or ""))
-                    if value and not _filtered(plugin, line, value):
-                        found.add(value)
-        # A key's BEGIN line is no secret: its block is redacted whole, above.
-        return {value for value in found if MARKER not in value and "PRIVATE KEY" not in value}
+                    # A key's BEGIN line is no secret: its block is redacted whole, in redact().
+                    if len(value) < _SHORTEST or MARKER in value or "PRIVATE KEY" in value or _filtered(plugin, line, value):
+                        continue
+                    # Everywhere on the line it stands as a whole token, never inside a longer word.
+                    whole = rf"(?<![A-Za-z0-9_\-]){re.escape(value)}(?![A-Za-z0-9_\-])"
+                    spans += [found.span() for found in re.finditer(whole, line)]
+        return spans
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
 
 
 def _whole_token(line: str, value: str) -> str:

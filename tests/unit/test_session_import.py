@@ -199,6 +199,8 @@ def test_the_split_is_stable_and_near_its_fraction():
     ("commit 3f1c2a9b8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b", "3f1c2a9b8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b"),
     ('{"author": "Jane Doe", "id": "123e4567-e89b-12d3-a456-426614174000"}', "Jane Doe"),
     ("the tokenizer and the secretary", "tokenizer and the secretary"),
+    ('{"token_count": 5, "items": [15, 25], "secret_name": "db", "url": "mongodb://h"}', '"url": "mongodb://h"'),
+    ("git push -u origin main", "origin main"),
 ])
 def test_redaction_leaves_ordinary_text_alone(line, kept):
     redacted, count = Redactor().redact(line)
@@ -212,8 +214,18 @@ def test_redaction_leaves_ordinary_text_alone(line, kept):
     ("mysql --password s3cr3t-pw -u root", "s3cr3t-pw"),
     ('curl -H "X-Api-Key: 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c" https://x', "3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c"),
     ("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n[... cut]", "MIIEowIBAAKCAQEA"),
+    ('{"headers": {"Authorization": "Bearer 9f8e7d6c5b4a39281706f5e4d3c2b1a0"}}', "9f8e7d6c5b4a39281706f5e4d3c2b1a0"),
+    ("curl -u admin:s3cretpw https://x", "s3cretpw"),
+    ('{"password": "pa ss\\"word", "next": 1}', 'pa ss\\"word'),
 ])
 def test_redaction_replaces_each_kind_of_secret_and_keeps_the_line(line, secret):
     redacted, count = Redactor().redact(line)
     assert count >= 1 and secret not in redacted and MARKER in redacted
     assert redacted.split(MARKER)[0] == line.split(secret)[0][: len(redacted.split(MARKER)[0])]
+
+
+def test_a_secret_seen_once_is_redacted_wherever_it_shows_again():
+    redactor = Redactor()
+    first, _ = redactor.redact("export DB_PASSWORD=hunter2secret && echo hunter2secret")
+    later, count = redactor.redact("$ echo $DB_PASSWORD\nhunter2secret\n$ ")
+    assert "hunter2secret" not in first + later and count == 1

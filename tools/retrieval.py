@@ -28,7 +28,7 @@ from .store import Store
 K = 2  # examples per prediction
 MAX_CHARS = 600  # of each example's observation
 MIN_SCORE = 60.0  # token-set ratio below which a step is no example at all
-REFRESH_SECONDS = 30.0  # a store that changed is read again at most this often
+REFRESH_SECONDS = 30.0  # how often the store is asked whether its real steps changed
 CANDIDATES = 256  # steps sharing the most words with the action, scored in full
 _WORD = re.compile(r"\w+")
 
@@ -106,17 +106,14 @@ class RealStepIndex:
             if self._version is not None and now - self._read_at < REFRESH_SECONDS:
                 return
             self._read_at = now
-            version = self._store.version()
+            version = self._store.real_steps_version()
             if version == self._version:
                 return
             by_domain: dict[str, _Domain] = {}
-            for row, _ in self._store.worlds(limit=None):
-                if split_of(session_key(row.id, row.origin), self._test_fraction) != "train":
-                    continue
-                for step in self._store.steps(row.id):
-                    if step.source == "real":
-                        example = RealExample(self._text(row.domain, step.action), step.observation, row.id)
-                        by_domain.setdefault(row.domain, _Domain()).add(example.action, example)
+            for world_id, domain, origin, action, observation in self._store.real_steps():
+                if split_of(session_key(world_id, origin), self._test_fraction) == "train":
+                    example = RealExample(self._text(domain, action), observation, world_id)
+                    by_domain.setdefault(domain, _Domain()).add(example.action, example)
             self._by_domain, self._version = by_domain, version
 
 

@@ -232,6 +232,19 @@ class Store:
         ).fetchall()
         return [StepRow(r[0], r[1], r[2], r[3], _loads(r[4]), r[5], r[6], r[7], r[8], _loads(r[9])) for r in rows]
 
+    def real_steps_version(self) -> str:
+        """A token that changes whenever a real step is added or removed (retrieval rereads on it)."""
+        count, latest = self._db.execute(
+            "SELECT COUNT(*), COALESCE(MAX(created_at), 0) FROM steps WHERE source = 'real'").fetchone()
+        return f"{count}:{latest}"
+
+    def real_steps(self) -> list[tuple[str, str, dict[str, Any] | None, str, str]]:
+        """Every real step as (world id, domain, the world's origin, action, observation), in one query."""
+        rows = self._db.execute(
+            "SELECT s.world_id, w.domain, w.origin, s.action, s.observation FROM steps s JOIN worlds w ON w.id = s.world_id "
+            "WHERE s.source = 'real' ORDER BY s.world_id, s.position").fetchall()
+        return [(row[0], row[1], _loads(row[2]), row[3], row[4]) for row in rows]
+
     def similarities(self, world_id: str) -> list[float]:
         """The similarity of each step compared with reality, in step order (no step text is read)."""
         rows = self._db.execute(

@@ -84,13 +84,15 @@ def trl_environment(
         del WorldModelToolEnv.act
         for definition in parse_tool_definitions(tools, simulator.settings.limits().max_state_chars).definitions:
             name = _method_name(definition["name"])
-            if name in ("reset", "act") or hasattr(WorldModelToolEnv, name):
+            if name in _TAKEN or hasattr(WorldModelToolEnv, name):
                 raise ValueError(f"tool {definition['name']!r} would be the method {name!r}, which the class already has")
             setattr(WorldModelToolEnv, name, _tool_method(name, definition))
     WorldModelToolEnv.__name__ = WorldModelToolEnv.__qualname__ = f"{domain.title()}WorldModelEnv"
     WorldModelToolEnv.__doc__ = f"The {pack.title}, simulated by the world model, as a TRL environment."
     return WorldModelToolEnv
 
+
+_TAKEN = {"reset", "act", "episode", "reward", "done"}  # the class's own methods and attributes
 
 _JSON_TYPES: dict[str, type] = {"string": str, "integer": int, "number": float, "boolean": bool, "array": list,
                                 "object": dict}
@@ -115,6 +117,10 @@ def _tool_method(name: str, definition: dict[str, Any]) -> Callable[..., str]:
 
     parameters = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
     annotations: dict[str, Any] = {}
+    for argument in properties:
+        if not argument.isidentifier() or keyword.iskeyword(argument) or argument == "self":
+            raise ValueError(f"tool {definition['name']!r} has a parameter {argument!r} that is no Python name, so it "
+                             "cannot be a method's argument; leave the tool out of `tools`")
     for argument in sorted(properties, key=lambda key: key not in required):  # required ones first
         kind = _JSON_TYPES.get(str(properties[argument].get("type")), str)
         annotations[argument] = kind if argument in required else kind | None

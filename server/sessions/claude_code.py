@@ -65,7 +65,9 @@ def _user(session: Session, record: dict[str, Any], content: Any, calls: dict[st
             session.skipped["results without a call"] += 1
             continue
         name, tool_input = call
-        session.add(name, tool_input, _response(name, block, record.get("toolUseResult")))
+        # The record's one structured result belongs to its one tool result; with several, each keeps its text.
+        structured = record.get("toolUseResult") if len(results) == 1 else None
+        session.add(name, tool_input, _response(name, block, structured))
     if not results and not record.get("isMeta") and not session.task:
         text = text_of(content).strip()
         if text and not text.startswith("<"):  # <command-name>, <local-command-stdout>: the host's, not the user's

@@ -81,18 +81,18 @@ def text_of(content: Any) -> str:
 
 def transcript_files(paths: list[Path], skipped: Counter[str], is_subagent) -> list[Path]:
     """The .jsonl files under each path (a file or a folder), oldest first; subagent files are counted."""
-    found: list[Path] = []
+    found: dict[Path, float] = {}  # file: when it was last written
     for path in paths:
-        if path.is_file():
-            candidates = [path]
-        elif path.is_dir():
-            candidates = sorted(path.rglob("*.jsonl"))
-        else:
-            skipped[f"missing path {path}"] += 1
-            continue
-        for candidate in candidates:
-            if is_subagent(candidate):
-                skipped["subagent transcripts"] += 1
-            else:
-                found.append(candidate)
-    return sorted(set(found), key=lambda file: (file.stat().st_mtime, str(file)))
+        try:
+            candidates = [path] if path.is_file() else sorted(path.rglob("*.jsonl")) if path.is_dir() else None
+            if candidates is None:
+                skipped[f"missing path {path}"] += 1
+                continue
+            for candidate in candidates:
+                if is_subagent(candidate):
+                    skipped["subagent transcripts"] += 1
+                else:
+                    found[candidate] = candidate.stat().st_mtime
+        except OSError as exc:  # a folder that cannot be read, a file gone while we looked
+            skipped[f"unreadable path ({exc.strerror or exc})"] += 1
+    return sorted(found, key=lambda file: (found[file], str(file)))

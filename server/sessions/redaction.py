@@ -42,6 +42,7 @@ _SECRET_PLACES = [re.compile(pattern, re.IGNORECASE) for pattern in (
 _SHORTEST = 4  # a value shorter than this (`"token_count": 5`, `"secret_name": "db"`) is no secret
 _REMEMBERED = 8  # a secret this long is also redacted wherever it appears again; a shorter one could be a word
 _TOKEN_CHARS = re.compile(r"[A-Za-z0-9_\-./+=]")
+_CUT_TOKEN = re.compile(r"([A-Za-z0-9_\-+/=.]{8,})(\n\[\.\.\. cut\])\Z")  # host_actions.py's cut mark
 # A line that could hold a secret: a long token, or a word of a secret place. Others are not scanned.
 _CANDIDATE = re.compile(r"[A-Za-z0-9_\-]{16,}|(?i:passw|pwd|secret|token|api.?key|auth|credential|private|cookie|"
                         r"--user|-u\s)")
@@ -75,6 +76,9 @@ class Redactor:
 
     def redact(self, text: str) -> tuple[str, int]:
         text, count = _PRIVATE_KEY.subn(lambda key: f"{key[1]}{MARKER}{key[2]}", text)
+        # An observation cut short may end inside a token that no detector knows at half length.
+        text, cut = _CUT_TOKEN.subn(lambda end: f"{MARKER}{end[2]}", text)
+        count += cut
         lines = []
         for line in text.split("\n"):
             spans = _merged(self._secrets(line)) if _CANDIDATE.search(line) else []

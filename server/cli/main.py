@@ -14,14 +14,14 @@ import logging
 import sys
 
 from ...engine.errors import AgentWorldError
-from . import batch, bench, env, evaluate, hook, import_sessions, model, plan, serve, simulate, soak, twin, view
+from . import batch, bench, env, evaluate, export, hook, import_sessions, model, plan, serve, simulate, soak, twin, view
 from .flags import Parents, settings_from
 from .prepared import Prepared
 
 SUBCOMMANDS = {
     "serve": serve, "twin": twin, "view": view, "hook": hook, "model": model, "bench": bench, "soak": soak,
     "eval": evaluate, "batch": batch, "simulate": simulate, "plan": plan, "env": env,
-    "import": import_sessions,
+    "import": import_sessions, "export": export,
 }
 
 

@@ -229,3 +229,43 @@ def test_a_secret_seen_once_is_redacted_wherever_it_shows_again():
     first, _ = redactor.redact("export DB_PASSWORD=hunter2secret && echo hunter2secret")
     later, count = redactor.redact("$ echo $DB_PASSWORD\nhunter2secret\n$ ")
     assert "hunter2secret" not in first + later and count == 1
+
+
+def _export(tmp_path, capsys, *arguments: str) -> str:
+    assert main(["--data-dir", str(tmp_path / "data"), "export", *arguments]) == 0
+    return capsys.readouterr().err
+
+
+def test_an_export_is_a_benchmark_eval_bench_reads_and_training_chats(tmp_path, capsys, claude_projects, codex_sessions):
+    from agentworld_mcp.domains import load_domains
+    from agentworld_mcp.server.evals.samples import load_samples
+
+    _import(tmp_path, capsys, "claude-code", str(claude_projects))
+    _import(tmp_path, capsys, "codex", str(codex_sessions))
+    _export(tmp_path, capsys, "--format", "agentworldbench", "--split", "all", "--out", str(tmp_path / "bench"))
+    samples = load_samples([tmp_path / "bench"], load_domains())
+    assert len(samples) == 8 + 4  # every real step of both sessions, one sample each
+    terminal = [sample for sample in samples if "import-claude-code-s-1-terminal" in sample.id]
+    assert [len(sample.history) for sample in terminal] == [0, 1, 2, 3, 4] and "1 failed" in terminal[1].truth
+
+    _export(tmp_path, capsys, "--format", "chat", "--split", "all", "--out", str(tmp_path / "chat"))
+    chats = [json.loads(line) for line in (tmp_path / "chat" / "chat.jsonl").read_text().splitlines()]
+    assert len(chats) == 12 and all(chat["messages"][-1]["role"] == "assistant" for chat in chats)
+    assert chats[0]["messages"][0]["role"] == "system" and chats[0]["messages"][1]["role"] == "user"
+
+    written = b"".join(path.read_bytes() for folder in ("bench", "chat") for path in (tmp_path / folder).iterdir())
+    for secret in PLANTED:
+        assert secret.encode() not in written, secret
+
+
+def test_an_export_takes_one_side_of_the_split(tmp_path, capsys, claude_projects, codex_sessions):
+    _import(tmp_path, capsys, "claude-code", str(claude_projects))
+    _import(tmp_path, capsys, "codex", str(codex_sessions))
+    sides = {}
+    for side in ("train", "test", "all"):
+        _export(tmp_path, capsys, "--format", "chat", "--split", side, "--out", str(tmp_path / side))
+        chat = tmp_path / side / "chat.jsonl"
+        sides[side] = {json.loads(line)["id"] for line in chat.read_text().splitlines()} if chat.exists() else set()
+    assert not sides["train"] & sides["test"] and sides["train"] | sides["test"] == sides["all"]
+    assert {split_of(session) for session in ("s-1", "c-1")} == {
+        side for side in ("train", "test") if sides[side]}

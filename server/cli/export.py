@@ -1,0 +1,44 @@
+"""`agentworld-mcp export --format agentworldbench|chat [--split train|test|all] --out DIR`: the store's real steps
+as the user's own benchmark (which `eval bench` reads) or as supervised fine-tuning data."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .flags import Parents
+from .prepared import Prepared
+
+DEFAULT_SPLIT = {"agentworldbench": "test", "chat": "train"}  # a benchmark is held out; training data is not
+
+
+def add_parser(commands: argparse._SubParsersAction, parents: Parents) -> None:
+    exporting = commands.add_parser(
+        "export", help="write the store's real steps as a benchmark (agentworldbench) or training data (chat)")
+    exporting.add_argument("--format", required=True, choices=sorted(DEFAULT_SPLIT), dest="form",
+                           help="agentworldbench: <domain>_test.jsonl for `eval bench`; chat: chat.jsonl of "
+                                "{messages} in the world model's prompt protocol")
+    exporting.add_argument("--split", choices=["train", "test", "all"],
+                           help="which sessions (default: test for agentworldbench, train for chat)")
+    exporting.add_argument("--out", type=Path, required=True, metavar="DIR", help="the folder to write into")
+    exporting.add_argument("--data-dir", default=argparse.SUPPRESS, help="the world store (default: the per-user one)")
+    exporting.add_argument("--no-redact", action="store_true",
+                           help="write steps as stored (the guard records live sessions unredacted)")
+
+
+def run(args: argparse.Namespace, prepared: Prepared) -> int:
+    from ..sessions.export import export
+    from ..sessions.redaction import Redactor
+
+    split = args.split or DEFAULT_SPLIT[args.form]
+    store = prepared.store(settle_jobs=False)
+    summary = export(store, prepared.domains, args.form, split, args.out, None if args.no_redact else Redactor())
+    by_domain = ", ".join(f"{count} {domain}" for domain, count in sorted(summary.lines.items())) or "nothing"
+    print(f"{args.form}, {split} split: {summary.worlds} worlds of real steps from {store.path}; "
+          f"{sum(summary.lines.values())} lines ({by_domain}) in {', '.join(map(str, summary.files)) or 'no file'}",
+          file=sys.stderr)
+    if summary.skipped:
+        print("  left out: " + ", ".join(f"{count} {reason}" for reason, count in summary.skipped.most_common()),
+              file=sys.stderr)
+    return 0

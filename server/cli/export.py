@@ -6,11 +6,15 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .flags import Parents
 from .prepared import Prepared
 
-DEFAULT_SPLIT = {"agentworldbench": "test", "chat": "train"}  # a benchmark is held out; training data is not
+if TYPE_CHECKING:
+    from ..sessions.export import SplitChoice
+
+DEFAULT_SPLIT: dict[str, SplitChoice] = {"agentworldbench": "test", "chat": "train"}  # a benchmark is held out
 
 
 def add_parser(commands: argparse._SubParsersAction, parents: Parents) -> None:
@@ -31,7 +35,7 @@ def run(args: argparse.Namespace, prepared: Prepared) -> int:
     from ..sessions.export import export
     from ..sessions.redaction import Redactor
 
-    split = args.split or DEFAULT_SPLIT[args.form]
+    split: SplitChoice = args.split or DEFAULT_SPLIT[args.form]
     store = prepared.store(settle_jobs=False)
     summary = export(store, prepared.domains, args.form, split, args.out, None if args.no_redact else Redactor())
     by_domain = ", ".join(f"{count} {domain}" for domain, count in sorted(summary.lines.items())) or "nothing"

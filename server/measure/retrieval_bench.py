@@ -17,7 +17,7 @@ from pathlib import Path
 from rapidfuzz import fuzz, process
 
 from ...tools.retrieval import MIN_SCORE, RealStepIndex, render
-from ...tools.session_split import split_of
+from ...tools.session_split import session_key, split_of
 from ...tools.store import StepRow, Store
 
 STEPS = 10_000
@@ -46,8 +46,8 @@ def retrieval_costs(model_path: Path) -> None:
         built = time.perf_counter() - began
         queries = [_command(draw) for _ in range(QUERIES)]
         indexed, rendered = _timed(lambda query: index.nearest("terminal", query), queries)
-        everything = [action for row, _ in store.worlds(limit=None) if split_of(row.origin["session"]) == "train"
-                      for action in (step.action for step in store.steps(row.id))]
+        everything = [action for world_id, _, origin, action, _ in store.real_steps()
+                      if split_of(session_key(world_id, origin)) == "train"]
         scanned, _ = _timed(lambda query: process.extract(query, everything, scorer=fuzz.token_set_ratio, limit=8,
                                                           score_cutoff=MIN_SCORE), queries)
         store.close()

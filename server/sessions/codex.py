@@ -61,8 +61,9 @@ def _item(session: Session, item: dict[str, Any], calls: dict[str, tuple[str, di
     elif kind == "function_call":
         calls[call_id] = _call(str(item.get("name", "")), item.get("arguments"))
     elif kind == "local_shell_call":
-        action = item.get("action") if isinstance(item.get("action"), dict) else {}
-        calls[call_id] = ("shell", {"command": _command_line(action.get("command"))})
+        action = item.get("action")
+        command = action.get("command") if isinstance(action, dict) else None
+        calls[call_id] = ("shell", {"command": _command_line(command)})
     elif kind == "custom_tool_call":
         calls[call_id] = (str(item.get("name", "")), {"input": item.get("input")})
     elif kind in ("function_call_output", "custom_tool_call_output"):
@@ -111,8 +112,9 @@ def _response(name: str, output: Any) -> Any:
     if name != "shell":
         return text
     if isinstance(structured, dict) and "output" in structured:
-        metadata = structured.get("metadata") if isinstance(structured.get("metadata"), dict) else {}
-        return {"output": str(structured["output"]), "exit_code": metadata.get("exit_code")}
+        metadata = structured.get("metadata")
+        return {"output": str(structured["output"]),
+                "exit_code": metadata.get("exit_code") if isinstance(metadata, dict) else None}
     if matched := _TEXT_EXIT.match(text):
         return {"output": text[matched.end():], "exit_code": int(matched[1])}
     return {"output": text}

@@ -62,8 +62,8 @@ class Redactor:
 
         with self._lock:
             settings = get_settings()
-            settings.configure_plugins([{"name": plugin.__name__}
-                                        for plugin in get_mapping_from_secret_type_to_class().values()
+            plugins: list[type] = list(get_mapping_from_secret_type_to_class().values())
+            settings.configure_plugins([{"name": plugin.__name__} for plugin in plugins
                                         if not issubclass(plugin, HighEntropyStringsPlugin)])
             # A transcript is no source file: no file-type checks, no verification calls, no opt-out
             # pragma, and no "looks like an id" pass (it drops `..._ID=AKIA...`'s secret beside it).

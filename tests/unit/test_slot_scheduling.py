@@ -4,7 +4,9 @@ and a new one waits for a slot rather than evict a conversation that is coming b
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
+from collections.abc import AsyncIterator
 
 from agentworld_mcp.engine import Engine, GenerationRequest
 from agentworld_mcp.engine.fake import FakeBackend
@@ -20,6 +22,26 @@ def _step(world: str, step: int) -> GenerationRequest:
         messages += [{"role": "assistant", "content": "..."}, {"role": "user", "content": f"{world}{number}"}]
     return GenerationRequest(tuple(messages))
 
+
+@contextlib.asynccontextmanager
+async def _two_slots(hold_seconds: float = 1.0) -> AsyncIterator[tuple[Engine, FakeBackend]]:
+    backend = FakeBackend(slots=2, token_seconds=0.002)
+    engine = Engine(backend, result_cache=0, hold_seconds=hold_seconds)
+    engine.start()
+    try:
+        yield engine, backend
+    finally:
+        if backend.gate is not None:
+            backend.gate.set()
+        engine.close()
+
+
+async def _occupy(engine: Engine, backend: FakeBackend, request: GenerationRequest) -> asyncio.Task:
+    """Run `request` on one slot and keep it there until the gate opens."""
+    backend.gate, backend.gated = threading.Event(), {request.messages[-1]["content"]}
+    busy = asyncio.create_task(engine.generate(request))
+    await until(lambda: engine.stats().running == 1)
+    return busy
 
 
 def test_every_step_of_a_conversation_has_its_first_turn_as_key():
@@ -45,16 +67,11 @@ async def test_each_conversation_keeps_its_slot():
 
 
 async def test_a_new_conversation_waits_for_a_returning_one_instead_of_evicting_it():
-    backend = FakeBackend(slots=2, token_seconds=0.002)
-    engine = Engine(backend, result_cache=0, hold_seconds=0.5)
-    engine.start()
-    try:
+    async with _two_slots(hold_seconds=0.5) as (engine, backend):
         for step in (1, 2):  # a and b each come back once: both are returning conversations
             await asyncio.gather(engine.generate(_step("a", step)), engine.generate(_step("b", step)))
         a_slot = backend.slot_of["a2"]
-        backend.gate, backend.gated = threading.Event(), {"b3"}
-        b3 = asyncio.create_task(engine.generate(_step("b", 3)))  # keeps b's slot busy
-        await until(lambda: engine.stats().running == 1)
+        b3 = await _occupy(engine, backend, _step("b", 3))  # keeps b's slot busy
         newcomer = asyncio.create_task(engine.generate(_step("c", 1)))
         await until(lambda: engine.stats().held_back == 1)
         assert "c1" not in backend.ran
@@ -64,53 +81,30 @@ async def test_a_new_conversation_waits_for_a_returning_one_instead_of_evicting_
         assert backend.slot_of["c1"] == a_slot and not b3.done()
         backend.gate.set()
         await b3
-    finally:
-        if backend.gate is not None:
-            backend.gate.set()
-        engine.close()
 
 
 async def test_one_off_calls_never_hold_a_slot():
-    backend = FakeBackend(slots=2, token_seconds=0.002)
-    engine = Engine(backend, result_cache=0, hold_seconds=30)
-    engine.start()
-    try:
+    async with _two_slots(hold_seconds=30) as (engine, backend):
         await asyncio.gather(engine.generate(_step("x", 1)), engine.generate(_step("y", 1)))
-        backend.gate, backend.gated = threading.Event(), {"y2"}
-        busy = asyncio.create_task(engine.generate(_step("y", 2)))
-        await until(lambda: engine.stats().running == 1)
+        busy = await _occupy(engine, backend, _step("y", 2))
         await asyncio.wait_for(engine.generate(_step("z", 1)), 5)  # x ran once: its slot is free at once
         assert engine.stats().held_back == 0
         backend.gate.set()
         await busy
-    finally:
-        if backend.gate is not None:
-            backend.gate.set()
-        engine.close()
 
 
 async def test_lockstep_episodes_beyond_the_slots_never_stall():
     """A vector env's step waits for all its episodes: waiting for a returning holder would stall it,
     so a free slot waits only while another slot is busy."""
-    backend = FakeBackend(slots=2, token_seconds=0.002)
-    engine = Engine(backend, result_cache=0, hold_seconds=30)
-    engine.start()
-    try:
+    async with _two_slots(hold_seconds=30) as (engine, backend):
         for step in range(1, 4):
             await asyncio.wait_for(asyncio.gather(*(engine.generate(_step(name, step)) for name in "abcd")), 5)
-    finally:
-        engine.close()
     assert len(backend.ran) == 12
 
 
 async def test_a_live_conversation_that_lost_its_slot_never_waits_for_one():
-    backend = FakeBackend(slots=2, token_seconds=0.002)
-    engine = Engine(backend, result_cache=0, hold_seconds=30)
-    engine.start()
-    try:
-        backend.gate, backend.gated = threading.Event(), {"z1"}
-        busy = asyncio.create_task(engine.generate(_step("z", 1)))  # one slot stays busy throughout
-        await until(lambda: engine.stats().running == 1)
+    async with _two_slots(hold_seconds=30) as (engine, backend):
+        busy = await _occupy(engine, backend, _step("z", 1))  # one slot stays busy throughout
         await engine.generate(_step("x", 1))  # x runs on the other slot, then a takes it and comes back
         await engine.generate(_step("a", 1))
         await engine.generate(_step("a", 2))
@@ -122,20 +116,11 @@ async def test_a_live_conversation_that_lost_its_slot_never_waits_for_one():
         assert not newcomer.done()
         backend.gate.set()
         await asyncio.gather(busy, newcomer)
-    finally:
-        if backend.gate is not None:
-            backend.gate.set()
-        engine.close()
 
 
 async def test_holders_that_keep_coming_back_never_starve_a_new_conversation():
-    backend = FakeBackend(slots=2, token_seconds=0.002)
-    engine = Engine(backend, result_cache=0, hold_seconds=0.3)
-    engine.start()
-    try:
-        backend.gate, backend.gated = threading.Event(), {"z1"}
-        busy = asyncio.create_task(engine.generate(_step("z", 1)))  # one slot stays busy throughout
-        await until(lambda: engine.stats().running == 1)
+    async with _two_slots(hold_seconds=0.3) as (engine, backend):
+        busy = await _occupy(engine, backend, _step("z", 1))  # one slot stays busy throughout
         for step in (1, 2):
             await engine.generate(_step("a", step))
         newcomer = asyncio.create_task(engine.generate(_step("n", 1)))
@@ -147,7 +132,3 @@ async def test_holders_that_keep_coming_back_never_starve_a_new_conversation():
         assert newcomer.done()  # it waited at most its hold, not as long as a kept returning
         backend.gate.set()
         await busy
-    finally:
-        if backend.gate is not None:
-            backend.gate.set()
-        engine.close()

@@ -88,7 +88,7 @@ def open_store(settings: Settings, settle_jobs: bool = True) -> Store:
     return store
 
 
-def _action_text(packs: dict[str, DomainPack], domain: str, action: str) -> str:
+def action_text(packs: dict[str, DomainPack], domain: str, action: str) -> str:
     """An action as a person reads it, however it was stored (normalized, or as a transcript held it)."""
     pack = packs.get(domain)
     if pack is None:
@@ -122,7 +122,7 @@ def build_context(
         queue_timeout=settings.queue_timeout,
         thinking_budget=settings.thinking_budget,
         store=store,
-        retrieval=RealStepIndex(store, partial(_action_text, packs)) if store is not None and settings.retrieval == "on"
+        retrieval=RealStepIndex(store, partial(action_text, packs)) if store is not None and settings.retrieval == "on"
         else None,
         budget_seconds=settings.budget_seconds,
         jobs=Jobs(store) if store is not None and keep_jobs else None,

@@ -9,6 +9,7 @@ import asyncio
 import json
 import os
 import sys
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,6 +17,7 @@ from .flags import Parents
 from .prepared import Prepared
 
 if TYPE_CHECKING:  # the rest loads only when the command runs: every server start parses these flags
+    from ...tools.store import Store
     from ..evals.samples import BenchSample
 
 
@@ -92,7 +94,8 @@ def run(args: argparse.Namespace, prepared: Prepared) -> int:
         return 2
     if args.limit is not None:
         samples = _first_per_domain(samples, args.limit)
-    return asyncio.run(_bench(args, settings, model, domains, samples))
+    store = prepared.store(settle_jobs=False) if settings.retrieval == "on" else None
+    return asyncio.run(_bench(args, settings, model, domains, samples, store))
 
 
 def _first_per_domain(samples: list[BenchSample], limit: int) -> list[BenchSample]:
@@ -105,16 +108,19 @@ def _first_per_domain(samples: list[BenchSample], limit: int) -> list[BenchSampl
     return kept
 
 
-async def _bench(args, settings, model, domains, samples) -> int:
+async def _bench(args, settings, model, domains, samples, store: Store | None) -> int:
     from ...engine import Sampling
+    from ...tools.retrieval import RealStepIndex
     from ...tools.simulate import SamplingOverrides, thinking_budget
     from ..evals.judge import Judge
     from ..evals.one_step import progress_line, run_bench
     from ..evals.report import markdown, summarize
-    from ..runtime import build_context
+    from ..runtime import action_text, build_context
 
     sampling = Sampling(temperature=args.temperature, max_tokens=args.max_tokens, seed=0)
     ctx = build_context(settings.model_copy(update={"result_cache": 0}), model, domains)
+    # The store's train steps as examples: the user's own recorded reality, never a test sample's session.
+    retrieval = RealStepIndex(store, partial(action_text, domains)) if store is not None else None
     judge = None
     if args.judge_url:
         key = os.environ.get("AGENTWORLD_JUDGE_API_KEY")  # a key in the environment, never on the command line
@@ -124,7 +130,8 @@ async def _bench(args, settings, model, domains, samples) -> int:
         described = await ctx.engine.wait_ready()
         results = await run_bench(ctx.engine, domains, samples, sampling, args.out / "results.jsonl",
                                   thinking_budget=thinking_budget(ctx, SamplingOverrides(), sampling),  # the tools' rule
-                                  use_domain_prompts=args.domain_prompts, judge=judge, on_done=progress_line)
+                                  use_domain_prompts=args.domain_prompts, judge=judge, on_done=progress_line,
+                                  retrieval=retrieval)
     finally:
         ctx.engine.close()
         if judge is not None:
@@ -135,6 +142,7 @@ async def _bench(args, settings, model, domains, samples) -> int:
         "sampling": {"temperature": sampling.temperature, "max_tokens": sampling.max_tokens, "seed": sampling.seed},
         "system_prompts": "domain" if args.domain_prompts else "sample",
         "judge": {"url": judge.url, "model": args.judge_model} if judge else None,
+        "retrieval": {"store": str(store.path), "train_steps": retrieval.size()} if retrieval is not None else "off",
     }
     report = summarize(results, about)
     return _publish(args.out, "report", report, markdown(report))

@@ -19,6 +19,8 @@ from ...domains.boundaries import observation_end
 from ...domains.parsing import parse_reply
 from ...domains.protocol import system_prompt
 from ...engine import Engine, GenerationRequest, Priority, Sampling
+from ...tools.retrieval import RealStepIndex
+from ...tools.retrieval import render as render_examples
 from .judge import Judge, JudgeError
 from .metrics import score
 from .samples import BenchSample
@@ -39,6 +41,7 @@ class SampleResult:
     judge: dict[str, int] | None = None  # the five 1-5 ratings, when a judge was asked
     judge_score: float | None = None  # their mean mapped to 0-100
     judge_error: str | None = None
+    retrieved_steps: int = 0  # real steps shown as examples (--retrieval on)
 
 
 def read_results(results_file: Path) -> list[SampleResult]:
@@ -48,8 +51,12 @@ def read_results(results_file: Path) -> list[SampleResult]:
 
 async def predict_sample(engine: Engine, pack: DomainPack, sample: BenchSample, sampling: Sampling,
                          thinking_budget: int | None = None, system: str | None = None,
-                         judge: Judge | None = None) -> SampleResult:
-    """`thinking_budget`: the most tokens a reasoning model may think before it must answer."""
+                         judge: Judge | None = None, retrieval: RealStepIndex | None = None) -> SampleResult:
+    """`thinking_budget`: the most tokens a reasoning model may think before it must answer. `retrieval`:
+    the store's train steps most like the sample's action are shown in its message, as a prediction shows them."""
+    found = await asyncio.to_thread(retrieval.nearest, sample.domain, sample.action) \
+        if retrieval is not None and sample.action else []
+    sample = sample.with_examples(render_examples(found))
     # A terminal's end rule needs the keystrokes, which a sample holds only inside its message:
     # terminal replies end at the model's own stop (or max_tokens) instead.
     end_rule = None if pack.observation_end == "shell-prompt" else observation_end(pack.observation_end)
@@ -68,12 +75,13 @@ async def predict_sample(engine: Engine, pack: DomainPack, sample: BenchSample, 
     return SampleResult(sample.id, sample.domain, scores.similarity, scores.exact, scores.outcome_agrees,
                         predicted.observation, predicted.parse_error, completion.prompt_tokens,
                         completion.completion_tokens, round(completion.generation_seconds + completion.queue_seconds, 3),
-                        verdict.ratings if verdict else None, verdict.score if verdict else None, judge_error)
+                        verdict.ratings if verdict else None, verdict.score if verdict else None, judge_error, len(found))
 
 
 async def run_bench(engine: Engine, domains: dict[str, DomainPack], samples: list[BenchSample], sampling: Sampling,
                     results_file: Path, thinking_budget: int | None = None, use_domain_prompts: bool = False,
-                    judge: Judge | None = None, on_done: Callable[[int, int], None] | None = None) -> list[SampleResult]:
+                    judge: Judge | None = None, on_done: Callable[[int, int], None] | None = None,
+                    retrieval: RealStepIndex | None = None) -> list[SampleResult]:
     """Predict every sample not yet in `results_file`; returns all results in the file."""
     skip = {result.id for result in read_results(results_file)}
     todo = [sample for sample in samples if sample.id not in skip]
@@ -87,7 +95,7 @@ async def run_bench(engine: Engine, domains: dict[str, DomainPack], samples: lis
             pack = domains[sample.domain]
             system = system_prompt(pack, demonstrations=False) if use_domain_prompts else None
             async with gate:
-                result = await predict_sample(engine, pack, sample, sampling, thinking_budget, system, judge)
+                result = await predict_sample(engine, pack, sample, sampling, thinking_budget, system, judge, retrieval)
             sink.write(json.dumps(asdict(result), ensure_ascii=False) + "\n")
             sink.flush()  # what is written survives an interrupted run
             finished += 1

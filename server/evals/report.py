@@ -21,6 +21,7 @@ def _figures(results: list[SampleResult]) -> dict[str, Any]:
         "exact": round(mean(r.exact for r in results), 4),
         "outcome_agreement": round(mean(outcomes), 4) if outcomes else None,
         "parse_errors": sum(r.parse_error is not None for r in results),
+        "with_real_examples": sum(r.retrieved_steps > 0 for r in results),  # shown real steps (--retrieval on)
         **_judged(results),
     }
 

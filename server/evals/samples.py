@@ -9,9 +9,10 @@ with the real earlier turns as history (teacher forcing).
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ...engine.errors import InputError
@@ -29,6 +30,16 @@ class BenchSample:
     history: tuple[tuple[str, str], ...]  # (user message, real observation), oldest first
     message: str  # this turn's user message
     truth: str  # the real observation of this turn
+    action: str = ""  # this turn's action, where the file gives it (`export` does) or the message shows it
+
+    def with_examples(self, examples: str) -> BenchSample:
+        """This sample with real steps like its action shown in its message, where `simulate_action` shows them."""
+        if not examples:
+            return self
+        section = f"**Real steps like this one, recorded in this environment:**\n{examples}\n\n"
+        at = self.message.rfind("**Action:**")
+        message = self.message[:at] + section + self.message[at:] if at >= 0 else section + self.message
+        return replace(self, message=message)
 
     def messages(self, system: str | None = None) -> list[dict[str, str]]:
         """The chat the model continues; `system` replaces the sample's own system prompt."""
@@ -94,4 +105,15 @@ def _sample(data: dict, file_domain: str, known: set[str], where: str) -> BenchS
     message = str(data.get("current_prompt") or prompts[turn - 1])
     history = tuple((str(p), str(r)) for p, r in zip(prompts[: turn - 1], responses[: turn - 1]))
     sample_id = str(data.get("id", where))
-    return BenchSample(f"{domain}/{sample_id}", domain, system, history, message, str(responses[turn - 1]))
+    action = str(data.get("action") or _action_in(message))
+    return BenchSample(f"{domain}/{sample_id}", domain, system, history, message, str(responses[turn - 1]), action)
+
+
+def _action_in(message: str) -> str:
+    """The action a turn's message shows: after its last `Action:` heading, less a code fence."""
+    at = max(message.rfind("**Action:**"), message.rfind("Action:"))
+    if at < 0:
+        return ""
+    body = message[at:].split(":", 1)[1].strip().strip("*").strip()
+    fenced = re.match(r"```[\w-]*\n(.*?)\n```", body, re.DOTALL)
+    return fenced[1] if fenced else body

@@ -103,7 +103,7 @@ def _bench_lines(row: WorldRow, pack: DomainPack, turns: list[Turn], task: str, 
     for index in range(1, len(turns) + 1):
         yield {"task": row.domain, "id": f"{row.id}-{index}", "system_str": system, "prompt": prompts[:index],
                "response": [turn.observation for turn in turns[:index]], "current_prompt": prompts[index - 1],
-               "turn_idx": index, "total_turns": len(turns)}
+               "turn_idx": index, "total_turns": len(turns), "action": turns[index - 1].action}
 
 
 def _chat_lines(row: WorldRow, pack: DomainPack, turns: list[Turn], task: str, state: str) -> Iterator[dict]:

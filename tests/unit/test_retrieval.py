@@ -53,3 +53,15 @@ def test_a_turn_shows_its_examples_the_same_way_as_history(tmp_path):
     assert "**Real steps like this one, recorded in this environment:**\n" + examples in step1[-1]["content"]
     step2 = render_messages(terminal, [Turn("git status --short", "M app.py", examples=examples)], "pwd")
     assert step2[:2] == step1  # the cached prompt is extended, never re-read
+
+
+def test_a_benchmark_sample_knows_its_action_and_shows_examples_where_a_prediction_does():
+    from agentworld_mcp.server.evals.samples import BenchSample, _action_in
+
+    ours = "### Turn 2\n\n**Action:**\n```\ngit status\n```"
+    theirs = 'Action:\n[{"keystrokes": "ls\\n", "duration": 1}]'
+    assert _action_in(ours) == "git status" and _action_in(theirs) == '[{"keystrokes": "ls\\n", "duration": 1}]'
+    sample = BenchSample("terminal/x", "terminal", "system", (), ours, "truth", "git status")
+    shown = sample.with_examples("Action:\n```\ngit status\n```\nObservation:\nOn branch main").message
+    assert shown.index("**Real steps like this one") < shown.index("**Action:**\n```\ngit status")
+    assert sample.with_examples("") is sample

@@ -25,6 +25,10 @@ os.environ["AGENTWORLD_DATA_DIR"] = tempfile.mkdtemp(prefix="agentworld-test-dat
 # A loaded 2-core machine can push a call past the 50 s default budget, which would turn a plain
 # result into a job handle; tests of budgets pass budget_seconds themselves.
 os.environ["AGENTWORLD_BUDGET_SECONDS"] = "900"
+# The run's one store gathers real steps from many unrelated tests (recorded reality, the guard's
+# sessions); shown as examples, they would change predictions that other tests assert on. The
+# retrieval tests turn it on for stores of their own.
+os.environ["AGENTWORLD_RETRIEVAL"] = "off"
 
 
 TIERS = ("unit", "integration", "e2e")

@@ -25,7 +25,7 @@ def _recorded(data_dir) -> None:
 
 def test_predictions_are_shown_real_steps_and_worlds_still_extend_their_prompt(tmp_path):
     _recorded(tmp_path)
-    with Simulator(data_dir=tmp_path, n_ctx=TEST_N_CTX, effects="parser") as sim:
+    with Simulator(data_dir=tmp_path, n_ctx=TEST_N_CTX, effects="parser", retrieval="on") as sim:
         one_off = sim.simulate_sync("terminal", "git status --short", **QUICK)
         assert one_off.usage.retrieved_steps == 1 and 0 < one_off.usage.retrieved_chars < 1000
         assert sim.simulate_sync("terminal", "docker ps", **QUICK).usage.retrieved_steps == 0  # nothing like it

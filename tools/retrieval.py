@@ -37,7 +37,6 @@ _WORD = re.compile(r"\w+")
 class RealExample:
     action: str  # as a person reads it
     observation: str
-    world_id: str
 
 
 @dataclass
@@ -46,11 +45,11 @@ class _Domain:
     examples: list[RealExample] = field(default_factory=list)
     postings: dict[str, list[int]] = field(default_factory=dict)  # word: the steps whose action has it
 
-    def add(self, text: str, example: RealExample) -> None:
+    def add(self, example: RealExample) -> None:
         index = len(self.actions)
-        self.actions.append(text)
+        self.actions.append(example.action)
         self.examples.append(example)
-        for word in set(_WORD.findall(text.lower())):
+        for word in set(_WORD.findall(example.action.lower())):
             self.postings.setdefault(word, []).append(index)
 
     def candidates(self, action: str) -> list[int]:
@@ -112,8 +111,7 @@ class RealStepIndex:
             by_domain: dict[str, _Domain] = {}
             for world_id, domain, origin, action, observation in self._store.real_steps():
                 if split_of(session_key(world_id, origin), self._test_fraction) == "train":
-                    example = RealExample(self._text(domain, action), observation, world_id)
-                    by_domain.setdefault(domain, _Domain()).add(example.action, example)
+                    by_domain.setdefault(domain, _Domain()).add(RealExample(self._text(domain, action), observation))
             self._by_domain, self._version = by_domain, version
 
 

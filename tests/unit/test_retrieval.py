@@ -40,7 +40,7 @@ def test_only_real_steps_of_train_sessions_are_examples(tmp_path):
 def test_what_an_example_adds_is_capped():
     from agentworld_mcp.tools.retrieval import RealExample
 
-    shown = render([RealExample("cat big.log", "x" * 5000, "w")], max_chars=600)
+    shown = render([RealExample("cat big.log", "x" * 5000)], max_chars=600)
     assert len(shown) < 700 and shown.endswith("[... cut]")
 
 

@@ -124,6 +124,7 @@ def build_context(
         store=store,
         retrieval=RealStepIndex(store, partial(action_text, packs)) if store is not None and settings.retrieval == "on"
         else None,
+        redact_real_steps=settings.redaction == "on",
         budget_seconds=settings.budget_seconds,
         jobs=Jobs(store) if store is not None and keep_jobs else None,
     )

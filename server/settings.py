@@ -56,6 +56,9 @@ class Settings(BaseModel):
     demonstrations: DemonstrationsMode = "auto"
     # Real steps of the store's train sessions shown as examples (tools/retrieval.py); none there, none shown.
     retrieval: Literal["on", "off"] = "on"
+    # Secrets in recorded real steps (the guard, a twin, the world tool's record) become [REDACTED]
+    # before the store keeps them (tools/redaction.py), as in imported sessions.
+    redaction: Literal["on", "off"] = "on"
     max_action_chars: int = Field(default=Limits.max_action_chars, ge=1)
     max_history_turns: int = Field(default=Limits.max_history_turns, ge=0)
     max_history_chars: int = Field(default=Limits.max_history_chars, ge=0)

@@ -46,6 +46,7 @@ class ToolContext:
     thinking_budget: int | None = None  # None: three quarters of each call's max_tokens
     store: Store | None = None  # worlds and jobs; None runs without persistence
     retrieval: RealStepIndex | None = None  # real steps shown as examples; None: retrieval off
+    redact_real_steps: bool = True  # secrets in recorded reality become markers before the store keeps it
     budget_seconds: float = 50.0  # a call running longer hands back a job (hosts cut calls at ~60 s)
     world_locks: dict[str, asyncio.Lock] = field(default_factory=dict)
     jobs: Jobs | None = None

@@ -21,6 +21,7 @@ from ..engine.errors import ConfigurationError, InputError
 from .constraints import ConstraintResult
 from .context import ToolContext
 from .inputs import Scene, normalized_action, validated_history, validated_scene
+from .redaction import Redactor
 from .requests import WorldRequest
 from .results import Drift, Prediction, RecordResult, WorldStep, WorldView
 from .session_split import session_key
@@ -190,22 +191,33 @@ async def record_reality(ctx: ToolContext, world_id: str, action: str, observati
         store = store_of(ctx)
         steps = store.steps(world_id)
         pending = next((step for step in steps if step.source == "predicted"), None)
+        kept_action, kept_observation = _kept(ctx, normalized, observation)
         if pending is not None and pending.action == normalized:
             close, diff = compare_observations(pending.observation, observation)
-            anchored = StepRow(pending.position, normalized, observation, pending.predicted, pending.effects, "real",
-                               close, diff, details=pending.details)
+            anchored = StepRow(pending.position, kept_action, kept_observation, pending.predicted, pending.effects,
+                               "real", close, diff, details=pending.details)
             store.replace_step(world_id, anchored)
             recorded = RecordResult(step=pending.position, anchored=True, similarity=close, diff=diff)
         else:
             position = pending.position if pending is not None else len(steps) + 1
             dropped = store.truncate(world_id, position - 1)
-            store.append_steps(world_id, [StepRow(position, normalized, observation, None, None, "real", None, None)])
+            store.append_steps(world_id, [StepRow(position, kept_action, kept_observation, None, None, "real", None,
+                                                  None)])
             recorded = RecordResult(step=position, anchored=False, dropped_steps=dropped)
     view = world_view(ctx, world_id)
     view.recorded = recorded
     if recorded.anchored:
         _log_drift(world_id, rounded_mean([s.similarity for s in steps if s.similarity is not None]), view.drift)
     return view
+
+
+def _kept(ctx: ToolContext, action: str, observation: str) -> tuple[str, str]:
+    """A real step as the store keeps it: secrets replaced by a marker (what a real command printed
+    may hold keys a prediction never would). Reality is compared with the prediction as it was."""
+    if not ctx.redact_real_steps:
+        return action, observation
+    redactor = Redactor()  # one per step: what it remembers stays within the step
+    return redactor.redact(action)[0], redactor.redact(observation)[0]
 
 
 def _log_drift(world_id: str, before: float | None, drift: Drift) -> None:

@@ -28,12 +28,12 @@ def add_parser(commands: argparse._SubParsersAction, parents: Parents) -> None:
     exporting.add_argument("--out", type=Path, required=True, metavar="DIR", help="the folder to write into")
     exporting.add_argument("--data-dir", default=argparse.SUPPRESS, help="the world store (default: the per-user one)")
     exporting.add_argument("--no-redact", action="store_true",
-                           help="write steps as stored (the guard records live sessions unredacted)")
+                           help="write steps as stored, without redacting them again")
 
 
 def run(args: argparse.Namespace, prepared: Prepared) -> int:
+    from ...tools.redaction import Redactor
     from ..sessions.export import export
-    from ..sessions.redaction import Redactor
 
     split: SplitChoice = args.split or DEFAULT_SPLIT[args.form]
     store = prepared.store(settle_jobs=False)

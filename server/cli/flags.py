@@ -110,6 +110,8 @@ def model_flags() -> argparse.ArgumentParser:
     group.add_argument("--demonstrations", choices=["auto", "on", "off"], help="show example turns to the model")
     group.add_argument("--retrieval", choices=["on", "off"],
                        help="show the model the store's real steps most like each action (on; none stored, none shown)")
+    group.add_argument("--redaction", choices=["on", "off"],
+                       help="replace secrets in recorded real steps by [REDACTED] before they are stored (on)")
     group.add_argument("--log-level", choices=["DEBUG", "INFO", "WARNING", "ERROR"], help="stderr log level")
     group.add_argument("--policy", help="the guard's policy file (default: .agentworld/policy.json if present)")
     group.add_argument("--guard-budget", type=float, help="seconds the guard may take to decide (10)")

@@ -37,7 +37,7 @@ def run(args: argparse.Namespace, prepared: Prepared) -> int:
     from ...tools.session_split import TEST_FRACTION
     from ..sessions import claude_code, codex
     from ..sessions.importer import import_sessions
-    from ..sessions.redaction import Redactor
+    from ...tools.redaction import Redactor
 
     reader = claude_code if args.host == "claude-code" else codex
     paths = args.paths or reader.default_paths()

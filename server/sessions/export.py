@@ -8,8 +8,8 @@
   the common fine-tuning trainers read it.
 
 A world's real steps count up to its first predicted one: past that, the history is no longer
-real. Everything written goes through the redactor again, since the guard records live sessions
-without it.
+real. Everything written goes through the redactor again: a store may hold steps recorded with
+`--redaction off` or imported with `--no-redact`, or redacted by an older, weaker redactor.
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from typing import Literal, TextIO
 
 from ...domains import DomainPack, Turn
 from ...domains.protocol import assistant_turn, render_messages, system_prompt, user_turn
+from ...tools.redaction import Redactor
 from ...tools.session_split import TEST_FRACTION, session_key, split_of
 from ...tools.store import Store, WorldRow
 from ...tools.tool_definitions import parse_tool_definitions
-from .redaction import Redactor
 
 ExportFormat = Literal["agentworldbench", "chat"]
 SplitChoice = Literal["train", "test", "all"]

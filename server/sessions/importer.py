@@ -12,10 +12,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ...tools.redaction import Redactor
 from ...tools.session_split import Split, split_of
 from ...tools.session_worlds import session_world_id
 from ...tools.store import StepRow, Store
-from .redaction import Redactor
 from .transcripts import RealStep, Session
 
 Reader = Callable[[Path], Session]

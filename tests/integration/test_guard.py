@@ -6,14 +6,14 @@ import json
 import sys
 import time
 import uuid
+from pathlib import Path
 
 import pytest
-from mcp import Client
-from mcp.client.stdio import StdioServerParameters
-
 from agentworld_mcp.server.hosts.formats import render, request_from_payload
 from agentworld_mcp.tools.guard_policy import GuardVerdict
 from agentworld_mcp.tools.host_actions import host_action, observation_from_response
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
 
 
 def _server(env: dict[str, str], *flags: str) -> StdioServerParameters:
@@ -114,6 +114,26 @@ async def test_a_harmless_command_is_never_granted_and_its_real_result_anchors_t
     drift = sessions[f"guard-{session}-terminal"]
     # The pre call predicted this step (the default policy reads the outcome); reality anchored it.
     assert world["drift"]["compared_steps"] == 1 and len(drift["similarity_per_step"]) == 1
+
+
+async def test_what_a_real_command_printed_is_stored_with_its_secrets_replaced(server_env):
+    """A key a command printed is redacted before the store keeps the step (the guard records live
+    sessions); --redaction off keeps it, for data known to hold none."""
+    data_dir = Path(server_env["AGENTWORLD_DATA_DIR"])
+    secret = "ghp_" + uuid.uuid4().hex + "0123"  # unique to this test, in the run's shared store
+
+    async def record(*flags: str) -> str:
+        session = str(uuid.uuid4())
+        call = {"tool_name": "Bash", "tool_input": {"command": "cat .env"}, "session_id": session}
+        async with Client(_server(server_env, *flags)) as client:
+            await _guard(client, event="post", **call, tool_response={"stdout": f"GITHUB_TOKEN={secret}\nDEBUG=1\n"})
+            world = await client.read_resource(f"world://guard-{session}-terminal")
+        return world.contents[0].text
+
+    shown = await record()
+    assert secret not in shown and "GITHUB_TOKEN=[REDACTED]" in shown and "DEBUG=1" in shown
+    assert all(secret.encode() not in path.read_bytes() for path in data_dir.iterdir() if path.is_file())
+    assert secret in await record("--redaction", "off")
 
 
 async def test_a_spent_budget_gives_the_configured_fallback_in_time(server_env):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from agentworld_mcp.server.cli.main import main
-from agentworld_mcp.server.sessions.redaction import MARKER, Redactor
+from agentworld_mcp.tools.redaction import MARKER, Redactor
 from agentworld_mcp.tools.session_split import split_of
 from agentworld_mcp.tools.store import Store
 
@@ -150,6 +150,11 @@ def test_secrets_never_reach_the_stores_bytes(tmp_path, capsys, claude_projects)
     for secret in PLANTED:
         assert secret.encode() not in stored, secret
     assert MARKER.encode() in stored
+    assert main(["--data-dir", str(tmp_path / "data"), "view", "--export", str(tmp_path / "pages")]) == 0
+    shown = b"".join(path.read_bytes() for path in (tmp_path / "pages").rglob("*.html"))
+    assert b"import-claude-code-s-1-terminal" in shown and MARKER.encode() in shown
+    for secret in PLANTED:
+        assert secret.encode() not in shown, secret
 
 
 def test_no_redact_keeps_them(tmp_path, capsys, claude_projects):
@@ -222,6 +227,22 @@ def test_redaction_replaces_each_kind_of_secret_and_keeps_the_line(line, secret)
     redacted, count = Redactor().redact(line)
     assert count >= 1 and secret not in redacted and MARKER in redacted
     assert redacted.split(MARKER)[0] == line.split(secret)[0][: len(redacted.split(MARKER)[0])]
+
+
+@pytest.mark.parametrize("action, secret", [
+    ('write_file {"path": "a.py", "content": "password = \\"hunter2secret\\"\\nprint(1)\\n"}', "hunter2secret"),
+    ('write_file {"path": "c.sh", "content": "curl -H \\"Authorization: Bearer 9f8e7d6c5b4a3928\\" x"}', "9f8e7d6c5b4a3928"),
+    ('{"name": "query", "arguments": {"api_key": "two words", "sql": "select 1"}}', "two words"),
+    ('[{"keystrokes": "export GITHUB_TOKEN=' + GITHUB_TOKEN + '\\n", "duration": 1}]', GITHUB_TOKEN),
+])
+def test_a_json_action_stays_the_same_json_with_its_secret_replaced(action, secret):
+    """Structured actions (file writes, tool calls, keystrokes) are redacted value by value: an escaped
+    quote or newline around a secret is never eaten, and everything else is kept as it was."""
+    redacted, count = Redactor().redact(action)
+    head, _, payload = action.partition(" ") if action[0] not in "{[" else ("", "", action)
+    cleaned = json.loads(redacted[len(head) + 1:] if head else redacted)
+    assert count == 1 and secret not in redacted and MARKER in redacted
+    assert json.dumps(cleaned).replace(MARKER, secret) == json.dumps(json.loads(payload))
 
 
 def test_a_secret_seen_once_is_redacted_wherever_it_shows_again():

@@ -16,6 +16,7 @@ detect-secrets keeps its settings in process-wide state, so every scan holds one
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from typing import Any
@@ -39,6 +40,7 @@ _SECRET_PLACES = [re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"\b(?:set-)?cookie[\"']?\s*:\s*[\"']?[\w.-]+={_VALUE}",  # Cookie: session=...
     rf"(?<![\w-])(?:-u|--user)\s+[\"']?[^\s:\"']+:{_VALUE}",  # curl -u user:password
 )]
+_SECRET_NAME = re.compile(_NAME, re.IGNORECASE)
 _SHORTEST = 4  # a value shorter than this (`"token_count": 5`, `"secret_name": "db"`) is no secret
 _REMEMBERED = 8  # a secret this long is also redacted wherever it appears again; a shorter one could be a word
 _TOKEN_CHARS = re.compile(r"[A-Za-z0-9_\-./+=]")
@@ -75,6 +77,31 @@ class Redactor:
         self._known: set[str] = set()  # secrets found so far, redacted wherever they appear again
 
     def redact(self, text: str) -> tuple[str, int]:
+        payload = _json_payload(text)
+        if payload is None:
+            return self._redact_text(text)
+        head, value = payload
+        cleaned, count = self._redact_value(value, None)
+        return (head + json.dumps(cleaned, ensure_ascii=False), count) if count else (text, 0)
+
+    def _redact_value(self, value: Any, key: str | None) -> tuple[Any, int]:
+        """A JSON value, each string redacted as the text it holds (escapes undone, so a file's lines are
+        lines), read after its key: `"Authorization": "Bearer ..."` is a header, `"api_key": "..."` a secret."""
+        if isinstance(value, dict):
+            items = {name: self._redact_value(item, name) for name, item in value.items()}
+            return {name: item for name, (item, _) in items.items()}, sum(n for _, n in items.values())
+        if isinstance(value, list):
+            redacted = [self._redact_value(item, None) for item in value]
+            return [item for item, _ in redacted], sum(n for _, n in redacted)
+        if not isinstance(value, str):
+            return value, 0
+        if key is not None and _SECRET_NAME.fullmatch(key) and _secret_like(value):
+            return MARKER, 1
+        prefix = f"{key}: " if key is not None else ""
+        cleaned, count = self._redact_text(prefix + value)
+        return (cleaned[len(prefix):], count) if cleaned.startswith(prefix) else self._redact_text(value)
+
+    def _redact_text(self, text: str) -> tuple[str, int]:
         text, count = _PRIVATE_KEY.subn(lambda key: f"{key[1]}{MARKER}{key[2]}", text)
         # An observation cut short may end inside a token that no detector knows at half length.
         text, cut = _CUT_TOKEN.subn(lambda end: f"{MARKER}{end[2]}", text)
@@ -103,7 +130,7 @@ class Redactor:
             for match in pattern.finditer(line):
                 group = next(name for name in ("dq", "sq", "bare") if match[name] is not None)
                 value = match[group]
-                if len(value) >= _SHORTEST and not value.isdigit() and not _PLACEHOLDER.match(value):
+                if _secret_like(value):
                     spans.append(match.span(group))
         with self._lock:
             for plugin in self._plugins:
@@ -116,6 +143,23 @@ class Redactor:
                     whole = rf"(?<![A-Za-z0-9_\-]){re.escape(value)}(?![A-Za-z0-9_\-])"
                     spans += [found.span() for found in re.finditer(whole, line)]
         return spans
+
+
+def _secret_like(value: str) -> bool:
+    return len(value) >= _SHORTEST and not value.isdigit() and not _PLACEHOLDER.match(value)
+
+
+def _json_payload(text: str) -> tuple[str, Any] | None:
+    """An action or result that is JSON (`{...}`, `[...]`) or a name and JSON (`write_file {...}`), as
+    (what comes before the JSON, the value): redacted as JSON, so the stored text stays JSON."""
+    head, _, rest = text.partition(" ") if text[:1] not in "{[" else ("", "", text)
+    if rest[:1] not in ("{", "[") or (head and not head.isidentifier()):
+        return None
+    try:
+        value = json.loads(rest)
+    except ValueError:
+        return None
+    return (head + " " if head else ""), value
 
 
 def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -114,7 +114,7 @@ async def _bench(args, settings, model, domains, samples, store: Store | None) -
     from ...tools.simulate import SamplingOverrides, thinking_budget
     from ..evals.judge import Judge
     from ..evals.one_step import progress_line, run_bench
-    from ..evals.report import markdown, summarize
+    from ..evals.report import markdown, sample_set, summarize
     from ..runtime import action_text, build_context
 
     sampling = Sampling(temperature=args.temperature, max_tokens=args.max_tokens, seed=0)
@@ -144,6 +144,7 @@ async def _bench(args, settings, model, domains, samples, store: Store | None) -
         "judge": {"url": judge.url, "model": args.judge_model} if judge else None,
         "retrieval": {"store": str(store.path), "train_steps": retrieval.size()}
         if store is not None and retrieval is not None else "off",
+        "sample_set": sample_set(samples),  # the viewer sets runs on the same samples side by side
     }
     report = summarize(results, about)
     return _publish(args.out, "report", report, markdown(report))

@@ -6,11 +6,13 @@ domain means (what AgentWorldBench's published table reports) and the mean over 
 
 from __future__ import annotations
 
+import hashlib
 from statistics import mean
 from typing import Any
 
 from .judge import DIMENSIONS
 from .one_step import SampleResult
+from .samples import BenchSample
 
 
 def _figures(results: list[SampleResult]) -> dict[str, Any]:
@@ -49,6 +51,12 @@ def _ratings(results: list[SampleResult]) -> list[tuple[dict[str, int], float]]:
             raise ValueError(f"sample {r.id}: judge ratings without a judge score")
         rated.append((r.judge, r.judge_score))
     return rated
+
+
+def sample_set(samples: list[BenchSample]) -> str:
+    """Which samples a run scored, as a short digest: two runs with the same one can be compared."""
+    digest = hashlib.sha256("\n".join(sorted(sample.id for sample in samples)).encode()).hexdigest()[:16]
+    return f"{len(samples)}:{digest}"
 
 
 def summarize(results: list[SampleResult], about: dict[str, Any]) -> dict[str, Any]:

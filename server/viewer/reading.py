@@ -90,6 +90,70 @@ class Report:
         return f"{self.kind}: {self.path.parent.name}" + (f" ({name})" if name else "")
 
 
+    @property
+    def sample_set(self) -> str | None:
+        """The digest of the samples a bench run scored (`eval samples` writes it); None: unknown."""
+        value = self.data.get("sample_set")
+        return value if isinstance(value, str) else None
+
+    @property
+    def setting(self) -> str:
+        """How the run was made, in a few words: its model and whether real steps were shown."""
+        model = self.data.get("model") or {}
+        name = model.get("name") if isinstance(model, dict) else model
+        retrieval = self.data.get("retrieval")
+        shown = "retrieval off" if retrieval in (None, "off") else "retrieval on"
+        return f"{name or 'unnamed model'}, {shown}"
+
+
+COMPARED_FIGURES = ("similarity", "exact", "outcome_agreement")
+
+
+@dataclass(frozen=True)
+class Change:
+    before: float | None  # the other run
+    after: float | None  # this run
+
+    @property
+    def delta(self) -> float | None:
+        return None if self.before is None or self.after is None else self.after - self.before
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """This bench run against another on the very same samples (with retrieval off against on, say)."""
+
+    number: int  # the other report's number on the viewer
+    other: Report
+    rows: list[tuple[str, dict[str, Change]]]  # per domain both runs scored, then all samples
+
+
+def comparisons(number: int, reports: list[Report]) -> list[Comparison]:
+    """The other bench runs on report `number`'s samples, each with its figures beside this run's."""
+    this = reports[number - 1]
+    if this.kind != "bench" or this.sample_set is None:
+        return []
+    found = []
+    for other_number, other in enumerate(reports, 1):
+        if other_number == number or other.kind != "bench" or other.sample_set != this.sample_set:
+            continue
+        rows = [(name, _changes(other.data["domains"][name], figures))
+                for name, figures in this.data["domains"].items() if name in other.data["domains"]]
+        overall, other_overall = this.data.get("overall_mean_of_samples"), other.data.get("overall_mean_of_samples")
+        if isinstance(overall, dict) and isinstance(other_overall, dict):
+            rows.append(("all samples", _changes(other_overall, overall)))
+        found.append(Comparison(other_number, other, rows))
+    return found
+
+
+def _changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Change]:
+    return {figure: Change(_figure(before.get(figure)), _figure(after.get(figure))) for figure in COMPARED_FIGURES}
+
+
+def _figure(value: Any) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
 def fork_tree(store: Store) -> list[WorldNode]:
     """Every world, each under the world it was forked from (roots: newest first)."""
     listed = store.worlds(limit=None)

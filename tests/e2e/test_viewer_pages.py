@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -91,6 +92,29 @@ def test_reports_of_another_shape_are_skipped_not_fatal(store, tmp_path):
     assert [report.path for report in found] == [good / "report.json"]
     page = Pages(store, [tmp_path / "r"]).report(1, EXPORTED)
     assert 'href="../static/viewer.css"' in page and 'href="../index.html"' in page and "rect" in page
+
+
+def _bench_report(folder: Path, sample_set: str, retrieval: object, similarity: float, agreement: float) -> None:
+    figures = {"samples": 30, "similarity": similarity, "exact": 0.0, "outcome_agreement": agreement}
+    folder.mkdir(parents=True)
+    (folder / "report.json").write_text(json.dumps({
+        "model": {"name": "tiny"}, "retrieval": retrieval, "sample_set": sample_set,
+        "domains": {"terminal": figures}, "overall_mean_of_samples": figures}))
+
+
+def test_runs_on_the_same_samples_stand_side_by_side_and_others_do_not(store, tmp_path):
+    """Retrieval off against on: the number a user wants from an evaluation of their own sessions."""
+    _bench_report(tmp_path / "r" / "a-off", "30:abc", "off", 0.730, 0.733)
+    _bench_report(tmp_path / "r" / "b-on", "30:abc", {"store": "s", "train_steps": 236}, 0.705, 0.900)
+    _bench_report(tmp_path / "r" / "c-other", "12:def", "off", 0.5, 0.5)
+    pages = Pages(store, [tmp_path / "r"])
+    page = pages.report(2, SERVED)
+    on = html.unescape(re.sub(r"<[^>]+>", "", page))  # the text a reader sees
+    assert on.count("Against") == 1 and 'href="/reports/1"' in page and "bench: a-off" in on
+    assert "That run: tiny, retrieval off." in on and "This run: tiny, retrieval on (236 real train steps)." in on
+    assert "0.730 → 0.705 (-0.025)" in on and "0.733 → 0.900 (+0.167)" in on
+    assert "0.000 → 0.000 (+0.000)" in on and on.count("(-0.025)") == 2  # terminal, then all samples
+    assert "Against" not in pages.report(3, SERVED)  # other samples: nothing to set beside it
 
 
 def test_every_world_is_in_the_tree_and_the_export(store, tmp_path):

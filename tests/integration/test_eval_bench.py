@@ -78,7 +78,10 @@ def test_the_command_scores_every_domain_and_a_rerun_skips_what_is_done(tmp_path
     assert again.returncode == 0, again.stderr
     lines = (out / "results.jsonl").read_text().splitlines()
     assert lines[: len(done)] == done and len(lines) == 5  # the two done samples were not predicted again
-    assert json.loads((out / "report.json").read_text())["overall_mean_of_samples"]["samples"] == 5
+    rerun = json.loads((out / "report.json").read_text())
+    assert rerun["overall_mean_of_samples"]["samples"] == 5
+    # Which samples each report scored, so the viewer sets only runs on the same ones side by side.
+    assert report["sample_set"].startswith("2:") and rerun["sample_set"].startswith("5:")
 
 
 def test_no_samples_is_one_line_and_exit_2(tmp_path, server_argv, server_env):

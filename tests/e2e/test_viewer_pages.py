@@ -8,7 +8,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from agentworld_mcp.server.viewer import reading
 from agentworld_mcp.server.viewer.site import EXPORTED, SERVED, Pages, world_file
 from agentworld_mcp.tools.store import StepRow, Store

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import sys
 from pathlib import Path
 
+from ..surface.loopback import is_loopback
 from .flags import Parents
 from .prepared import Prepared
 
@@ -36,7 +36,7 @@ def run(args: argparse.Namespace, prepared: Prepared) -> int:
         written = pages.export(args.export)
         print(f"wrote {written} pages to {args.export}/index.html", file=sys.stderr)
         return 0
-    if not _loopback(args.host):
+    if not is_loopback(args.host):
         print(f"agentworld-mcp: --host {args.host}: the viewer has no login, so it serves this machine only; "
               "reach it from elsewhere through an SSH tunnel", file=sys.stderr)
         return 2
@@ -48,8 +48,3 @@ def run(args: argparse.Namespace, prepared: Prepared) -> int:
     return 0
 
 
-def _loopback(host: str) -> bool:
-    try:
-        return host == "localhost" or ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False

@@ -23,6 +23,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .http_serving import HttpOptions
+from .loopback import LOOPBACK_NAMES, loopback_hosts
 
 
 class BearerToken:
@@ -97,7 +98,7 @@ class OriginCheck:
     def _permits(self, origin: str) -> bool:
         origin = origin.rstrip("/").lower()
         host = urlsplit(origin).hostname or ""
-        return origin in self._allowed or host in ("127.0.0.1", "localhost", "::1")
+        return origin in self._allowed or host in LOOPBACK_NAMES
 
 
 async def _refuse(send: Send, status: int, detail: str, headers: list[tuple[bytes, bytes]] | None = None) -> None:
@@ -110,7 +111,7 @@ async def _refuse(send: Send, status: int, detail: str, headers: list[tuple[byte
 
 def allowed_hosts(options: HttpOptions) -> list[str]:
     """Host names (the port aside) a request may name: this machine's, the bind address, and the user's."""
-    return sorted({"127.0.0.1", "localhost", "::1", "[::1]", options.host.strip("[]"), *options.allowed_hosts})
+    return sorted({*loopback_hosts(), options.host.strip("[]"), *options.allowed_hosts})
 
 
 def create_env_app(env_class: type, action_cls: type, observation_cls: type, options: HttpOptions,

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import ipaddress
 from dataclasses import dataclass
 
 from mcp.server.auth.provider import AccessToken
@@ -19,6 +18,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import AnyHttpUrl
 
 from ...engine.errors import ConfigurationError
+from .loopback import LOOPBACK_NAMES, is_loopback, url_host
 
 MAX_BODY_BYTES = 4 * 1024 * 1024  # a plan of 50 steps with a large state fits many times over
 
@@ -37,17 +37,8 @@ class HttpOptions:
     stateless: bool = False
     max_body_bytes: int = MAX_BODY_BYTES
 
-    @property
-    def loopback(self) -> bool:
-        if self.host == "localhost":
-            return True
-        try:
-            return ipaddress.ip_address(self.host).is_loopback
-        except ValueError:
-            return False
-
     def check(self) -> None:
-        if not self.loopback and not self.auth_token:
+        if not is_loopback(self.host) and not self.auth_token:
             raise HttpServingError(
                 f"--host {self.host} is reachable from other machines: give a bearer token with --auth-token "
                 "(or AGENTWORLD_AUTH_TOKEN), or serve on 127.0.0.1"
@@ -72,24 +63,20 @@ class StaticTokenVerifier:
 
 def auth_settings(options: HttpOptions) -> AuthSettings:
     """The SDK needs an issuer even for a static token: this server stands for itself."""
-    base = f"http://{_url_host(options.host)}:{options.port}"
+    base = f"http://{url_host(options.host)}:{options.port}"
     return AuthSettings(issuer_url=AnyHttpUrl(base), resource_server_url=AnyHttpUrl(f"{base}/mcp"),
                         validate_token_resource=False)
 
 
 def transport_security(options: HttpOptions) -> TransportSecuritySettings:
     """Host and Origin allowlists: this machine's own names, the bind address, and what the user adds."""
-    hosts = ["127.0.0.1", "localhost", "[::1]", _url_host(options.host), *options.allowed_hosts]
+    hosts = [*(url_host(name) for name in LOOPBACK_NAMES), url_host(options.host), *options.allowed_hosts]
     allowed_hosts = sorted({pattern for host in hosts for pattern in (host, f"{host}:*")})
-    origins = [f"http://{host}" for host in ("127.0.0.1", "localhost", "[::1]")] + list(options.allowed_origins)
+    origins = [f"http://{url_host(name)}" for name in LOOPBACK_NAMES] + list(options.allowed_origins)
     allowed_origins = sorted({pattern for origin in origins for pattern in (origin, f"{origin}:*")})
     return TransportSecuritySettings(
         enable_dns_rebinding_protection=True, allowed_hosts=allowed_hosts, allowed_origins=allowed_origins
     )
-
-
-def _url_host(host: str) -> str:
-    return f"[{host}]" if ":" in host and not host.startswith("[") else host
 
 
 def serve(server, options: HttpOptions) -> None:

@@ -18,6 +18,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
 from ...tools.store import Store
+from ..surface.loopback import loopback_hosts
 from . import reading
 from .charts import Series, bar_chart, line_chart
 
@@ -176,5 +177,5 @@ def create_app(pages: Pages):
     return Starlette(
         routes=[Route("/", index), Route("/worlds/{world_id:path}", world), Route("/reports/{number:int}", report),
                 Route("/version", version), Mount("/static", StaticFiles(directory=STATIC), name="static")],
-        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=["127.0.0.1", "localhost", "[::1]", "::1"])],
+        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=sorted(loopback_hosts()))],
     )

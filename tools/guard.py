@@ -24,7 +24,7 @@ from ..engine.errors import AgentWorldError, ConfigurationError
 from .constraints import blocking
 from .context import ToolContext
 from .guard_policy import GuardPolicy, GuardSettings, GuardVerdict, parsed_call, zero_token_check
-from .host_actions import HostAction, observation_from_response
+from .host_actions import HostAction, observation_from_response, open_tool
 from .requests import GuardRequest, SimulateRequest
 from .session_worlds import session_world_id
 from .simulate import simulate_action
@@ -146,7 +146,7 @@ def _mcp_tools(policy: GuardPolicy, action: HostAction, known: list | None) -> l
     tools = list(known or policy.rules.mcp_servers.get(action.mcp_server, []))
     name = json.loads(action.action)["name"]
     if not any(tool.get("name") == name for tool in tools):
-        tools.append({"name": name, "description": "", "inputSchema": {"type": "object"}})
+        tools.append(open_tool(name))
     return tools
 
 

@@ -52,6 +52,11 @@ def host_action(tool_name: str, tool_input: dict[str, Any]) -> HostAction | None
     return None
 
 
+def open_tool(name: str) -> dict[str, Any]:
+    """An MCP tool known only by the call a host made to it: any arguments are accepted."""
+    return {"name": name, "description": "", "inputSchema": {"type": "object"}}
+
+
 def observation_from_response(action: HostAction, response: Any) -> str:
     """The host's record of the real outcome, in the domain's observation format as far as it can be told."""
     if action.kind == "shell":

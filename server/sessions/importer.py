@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ...tools.host_actions import open_tool
 from ...tools.redaction import Redactor
 from ...tools.session_split import Split, split_of
 from ...tools.session_worlds import session_world_id
@@ -93,4 +94,4 @@ def _by_world(steps: list[RealStep]) -> dict[tuple[str, str], list[RealStep]]:
 def _tools(steps: list[RealStep]) -> list[dict]:
     """The tools an MCP server's world needs: those the session called, their schemas unknown (open)."""
     names = dict.fromkeys(json.loads(step.action)["name"] for step in steps)
-    return [{"name": name, "description": "", "inputSchema": {"type": "object"}} for name in names]
+    return [open_tool(name) for name in names]

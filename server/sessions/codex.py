@@ -4,9 +4,16 @@
 (name, JSON `arguments`, call_id) for the shell (`shell` takes an argv, `shell_command` and
 `exec_command` a command line) and for MCP tools (`server__tool`); `local_shell_call` for the
 built-in shell; `custom_tool_call` for apply_patch. Each is answered by a `function_call_output` or
-`custom_tool_call_output` with the same call_id, whose output is JSON ({output, metadata:
-{exit_code}}) or text ("Exit code: N ... Output:"). The first user message that is not the host's
-own context (<environment_context>, <user_instructions>, AGENTS.md) is the task.
+`custom_tool_call_output` with the same call_id. Its output is a string, or content items:
+- JSON, `{output, metadata: {exit_code, duration_seconds}}` (`shell`, `local_shell`);
+- text under a header of its own, ending in `Output:` (`shell_command`: `Exit code: N`, `Wall time:
+  ...`, perhaps `Total output lines: N`; `exec_command`: `Chunk ID`, `Wall time`, `Process exited
+  with code N` or `Process running with session ID N`, `Original token count`; an MCP tool's result
+  in newer versions: `Wall time` alone).
+The header is Codex's, not the program's, so it is taken off; so is the note that opens an output
+Codex truncated (the `…N tokens truncated…` mark in its middle stays: that text is gone). The first
+user message that is not the host's own context (<environment_context>, <user_instructions>,
+AGENTS.md) is the task.
 """
 
 from __future__ import annotations
@@ -23,7 +30,10 @@ from .transcripts import Session, json_lines, text_of, transcript_files
 
 HOST = "codex"
 _SHELL_TOOLS = {"shell", "shell_command", "exec_command", "container.exec", "local_shell"}
-_TEXT_EXIT = re.compile(r"\AExit code: (\d+)\n(?:Wall time:[^\n]*\n)?(?:Output:\n)?", re.DOTALL)
+_HEADER = re.compile(r"\A(?:(?:Chunk ID|Wall time|Exit code|Original token count|Total output lines): [^\n]*\n"
+                     r"|Process (?:exited with code|running with session ID) -?\d+\n)+\n?Output:\n?")
+_EXIT = re.compile(r"^(?:Exit code: |Process exited with code )(-?\d+)$", re.MULTILINE)
+_TRUNCATED = re.compile(r"\A(?:Warning: truncated output \(original token count: \d+\)\n)?Total output lines: \d+\n\n")
 
 
 def default_paths() -> list[Path]:
@@ -109,12 +119,14 @@ def _response(name: str, output: Any) -> Any:
         structured = json.loads(text)
     except ValueError:
         structured = None
+    header = _HEADER.match(text)
     if name != "shell":
-        return text
+        return text[header.end():] if header else text
     if isinstance(structured, dict) and "output" in structured:
         metadata = structured.get("metadata")
-        return {"output": str(structured["output"]),
+        return {"output": _TRUNCATED.sub("", str(structured["output"])),
                 "exit_code": metadata.get("exit_code") if isinstance(metadata, dict) else None}
-    if matched := _TEXT_EXIT.match(text):
-        return {"output": text[matched.end():], "exit_code": int(matched[1])}
-    return {"output": text}
+    if header is None:
+        return {"output": text}
+    exit_code = _EXIT.search(header[0])  # none while the process still runs
+    return {"output": _TRUNCATED.sub("", text[header.end():]), "exit_code": int(exit_code[1]) if exit_code else None}

@@ -187,6 +187,40 @@ def test_a_codex_rollout_becomes_worlds_of_real_steps(tmp_path, capsys, codex_se
     assert "1 tool apply_patch" in summary and "1 malformed lines" in summary
 
 
+CODEX_OUTPUTS = [  # (tool, arguments, output as the rollout holds it, what the stored step shows, what it must not)
+    ("exec_command", {"cmd": "make"}, "Chunk ID: f800eb\nWall time: 1.0024 seconds\nProcess exited with code 2\n"
+     "Original token count: 5\nOutput:\nmake: *** No targets.  Stop.", "$ make\nmake: *** No targets.  Stop.\n[exit code: 2]",
+     "Chunk ID"),
+    ("exec_command", {"cmd": "python -m http.server"}, "Chunk ID: a1b2c3\nWall time: 10.0012 seconds\n"
+     "Process running with session ID 32244\nOriginal token count: 7\nOutput:\nServing HTTP on 0.0.0.0 port 8000",
+     "Serving HTTP on 0.0.0.0 port 8000\n$ ", "exit code"),
+    ("shell_command", {"command": "seq 3"}, "Exit code: 0\nWall time: 0.2 seconds\nTotal output lines: 3\nOutput:\n1\n2\n3",
+     "$ seq 3\n1\n2\n3\n[exit code: 0]", "Total output"),
+    ("shell", {"command": ["seq", "400"]}, json.dumps({"output": "Warning: truncated output (original token count: 900)\n"
+     "Total output lines: 400\n\n1\n\u2026850 tokens truncated\u2026\n400", "metadata": {"exit_code": 0, "duration_seconds": 0.3}}),
+     "$ seq 400\n1\n\u2026850 tokens truncated\u2026\n400\n[exit code: 0]", "Warning"),
+    ("shell_command", {"command": "true"}, [{"type": "input_text", "text": "Exit code: 0\nWall time: 0.1 seconds\nOutput:\n"}],
+     "$ true\n\n[exit code: 0]", "Wall time"),
+    ("github__list_issues", {"repo": "acme/x"}, "Wall time: 1.2500 seconds\nOutput:\n[{\"number\": 1}]", '[{"number": 1}]',
+     "Wall time"),
+]
+
+
+@pytest.mark.parametrize("tool, arguments, output, shown, hidden", CODEX_OUTPUTS)
+def test_each_form_of_codex_output_becomes_what_the_program_printed(tmp_path, capsys, tool, arguments, output, shown,
+                                                                    hidden):
+    """Codex wraps a result in a header of its own (and notes where it truncated): the step keeps the
+    program's output and its exit code, as the terminal domain shows them, and drops Codex's lines."""
+    rollout = tmp_path / "codex" / "rollout-2026-11-03T09-00-00-c-2.jsonl"
+    _lines(rollout, [{"type": "session_meta", "payload": {"id": "c-2", "cwd": "/work"}}] + [
+        {"type": "response_item", "payload": payload} for payload in (
+            {"type": "function_call", "name": tool, "call_id": "x", "arguments": json.dumps(arguments)},
+            {"type": "function_call_output", "call_id": "x", "output": output})])
+    _import(tmp_path, capsys, "codex", str(rollout))
+    [(_, [step])] = _worlds(tmp_path).values()
+    assert shown in step.observation and hidden not in step.observation
+
+
 def test_a_path_with_no_transcripts_is_one_clear_line(tmp_path, capsys):
     (tmp_path / "empty").mkdir()
     assert main(["--data-dir", str(tmp_path / "data"), "import", "codex", str(tmp_path / "empty")]) == 2

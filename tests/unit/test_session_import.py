@@ -188,11 +188,12 @@ def test_a_codex_rollout_becomes_worlds_of_real_steps(tmp_path, capsys, codex_se
 
 
 CODEX_OUTPUTS = [  # (tool, arguments, output as the rollout holds it, what the stored step shows, what it must not)
-    ("exec_command", {"cmd": "make"}, "Chunk ID: f800eb\nWall time: 1.0024 seconds\nProcess exited with code 2\n"
-     "Original token count: 5\nOutput:\nmake: *** No targets.  Stop.", "$ make\nmake: *** No targets.  Stop.\n[exit code: 2]",
+    ("exec_command", {"cmd": "make"}, ("Chunk ID: f800eb\nWall time: 1.0024 seconds\nProcess exited with code 2\n"
+                                       "Original token count: 5\nOutput:\nmake: *** No targets.  Stop."), "$ make\nmake: *** No targets.  Stop.\n[exit code: 2]",
      "Chunk ID"),
-    ("exec_command", {"cmd": "python -m http.server"}, "Chunk ID: a1b2c3\nWall time: 10.0012 seconds\n"
-     "Process running with session ID 32244\nOriginal token count: 7\nOutput:\nServing HTTP on 0.0.0.0 port 8000",
+    ("exec_command", {"cmd": "python -m http.server"}, ("Chunk ID: a1b2c3\nWall time: 10.0012 seconds\n"
+                                                        "Process running with session ID 32244\nOriginal token count: 7\n"
+                                                        "Output:\nServing HTTP on 0.0.0.0 port 8000"),
      "Serving HTTP on 0.0.0.0 port 8000\n$ ", "exit code"),
     ("shell_command", {"command": "seq 3"}, "Exit code: 0\nWall time: 0.2 seconds\nTotal output lines: 3\nOutput:\n1\n2\n3",
      "$ seq 3\n1\n2\n3\n[exit code: 0]", "Total output"),

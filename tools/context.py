@@ -11,6 +11,7 @@ from ..domains import DomainPack
 from ..engine import Engine, ModelDescription
 from ..engine.errors import InputError
 from .limits import Limits
+from .redaction import Redactor
 from .retrieval import RealStepIndex
 from .store import Store
 
@@ -47,6 +48,7 @@ class ToolContext:
     store: Store | None = None  # worlds and jobs; None runs without persistence
     retrieval: RealStepIndex | None = None  # real steps shown as examples; None: retrieval off
     redact_real_steps: bool = True  # secrets in recorded reality become markers before the store keeps it
+    redactors: dict[str, Redactor] = field(default_factory=dict)  # per world: the secrets its steps showed
     budget_seconds: float = 50.0  # a call running longer hands back a job (hosts cut calls at ~60 s)
     world_locks: dict[str, asyncio.Lock] = field(default_factory=dict)
     jobs: Jobs | None = None

@@ -41,6 +41,8 @@ _SECRET_PLACES = [re.compile(pattern, re.IGNORECASE) for pattern in (
     rf"(?<![\w-])(?:-u|--user)\s+[\"']?[^\s:\"']+:{_VALUE}",  # curl -u user:password
 )]
 _SECRET_NAME = re.compile(_NAME, re.IGNORECASE)
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')  # in valid JSON, every string literal
+_COLON = re.compile(r"\s*:\s*")
 _SHORTEST = 4  # a value shorter than this (`"token_count": 5`, `"secret_name": "db"`) is no secret
 _REMEMBERED = 8  # a secret this long is also redacted wherever it appears again; a shorter one could be a word
 _TOKEN_CHARS = re.compile(r"[A-Za-z0-9_\-./+=]")
@@ -75,31 +77,41 @@ class Redactor:
                                      "detect_secrets.filters.heuristic.is_likely_id_string")
             self._plugins = list(get_plugins())
         self._known: set[str] = set()  # secrets found so far, redacted wherever they appear again
+        self._known_pattern: re.Pattern[str] | None = None  # all of them, longest first
 
     def redact(self, text: str) -> tuple[str, int]:
-        payload = _json_payload(text)
-        if payload is None:
-            return self._redact_text(text)
-        head, value = payload
-        cleaned, count = self._redact_value(value, None)
-        return (head + json.dumps(cleaned, ensure_ascii=False), count) if count else (text, 0)
+        return self._redact_json(text) if _is_json(text) else self._redact_text(text)
 
-    def _redact_value(self, value: Any, key: str | None) -> tuple[Any, int]:
-        """A JSON value, each string redacted as the text it holds (escapes undone, so a file's lines are
-        lines), read after its key: `"Authorization": "Bearer ..."` is a header, `"api_key": "..."` a secret."""
-        if isinstance(value, dict):
-            items = {name: self._redact_value(item, name) for name, item in value.items()}
-            return {name: item for name, (item, _) in items.items()}, sum(n for _, n in items.values())
-        if isinstance(value, list):
-            redacted = [self._redact_value(item, None) for item in value]
-            return [item for item, _ in redacted], sum(n for _, n in redacted)
-        if not isinstance(value, str):
-            return value, 0
+    def _redact_json(self, text: str) -> tuple[str, int]:
+        """JSON (a file write, a tool call, keystrokes), string by string with escapes undone, so a file's
+        lines are lines and an escaped quote is never eaten; every byte outside a changed string stays.
+        A value is read after its key: `"Authorization": "Bearer ..."` is a header, `"api_key": "..."` a secret."""
+        pieces, count, done = [], 0, 0
+        key: tuple[str, int] | None = None  # the last key read, and where it ended
+        for literal in _JSON_STRING.finditer(text):
+            value = json.loads(literal[0])
+            is_key = _COLON.match(text, literal.end()) is not None
+            of = key[0] if key is not None and not is_key and _COLON.fullmatch(text, key[1], literal.start()) else None
+            cleaned, found = self._redact_string(value, of)
+            if found:
+                pieces += [text[done:literal.start()], json.dumps(cleaned, ensure_ascii=False)]
+                done, count = literal.end(), count + found
+            key = (value, literal.end()) if is_key else None
+        return "".join(pieces) + text[done:], count
+
+    def _redact_string(self, value: str, key: str | None) -> tuple[str, int]:
         if key is not None and _SECRET_NAME.fullmatch(key) and _secret_like(value):
+            self._remember(value)
             return MARKER, 1
         prefix = f"{key}: " if key is not None else ""
         cleaned, count = self._redact_text(prefix + value)
         return (cleaned[len(prefix):], count) if cleaned.startswith(prefix) else self._redact_text(value)
+
+    def _remember(self, secret: str) -> None:
+        if len(secret) >= _REMEMBERED and secret not in self._known:
+            self._known.add(secret)
+            alternatives = "|".join(re.escape(known) for known in sorted(self._known, key=len, reverse=True))
+            self._known_pattern = re.compile(rf"(?<![A-Za-z0-9_\-])(?:{alternatives})(?![A-Za-z0-9_\-])")
 
     def _redact_text(self, text: str) -> tuple[str, int]:
         text, count = _PRIVATE_KEY.subn(lambda key: f"{key[1]}{MARKER}{key[2]}", text)
@@ -110,16 +122,15 @@ class Redactor:
         for line in text.split("\n"):
             spans = _merged(self._secrets(line)) if _CANDIDATE.search(line) else []
             for start, end in reversed(spans):  # only where each secret was found: the same text elsewhere stays
-                if end - start >= _REMEMBERED:
-                    self._known.add(line[start:end])
+                self._remember(line[start:end])
                 line = line[:start] + MARKER + line[end:]
             count += len(spans)
             lines.append(line)
         text = "\n".join(lines)
         # A secret seen once (`export DB_PASSWORD=...`) is redacted wherever it shows again, in this text
         # and every later one (`echo $DB_PASSWORD` prints it bare).
-        for secret in sorted(self._known, key=len, reverse=True):
-            text, again = re.subn(rf"(?<![A-Za-z0-9_\-]){re.escape(secret)}(?![A-Za-z0-9_\-])", MARKER, text)
+        if self._known_pattern is not None:
+            text, again = self._known_pattern.subn(MARKER, text)
             count += again
         return text, count
 
@@ -149,17 +160,16 @@ def _secret_like(value: str) -> bool:
     return len(value) >= _SHORTEST and not value.isdigit() and not _PLACEHOLDER.match(value)
 
 
-def _json_payload(text: str) -> tuple[str, Any] | None:
-    """An action or result that is JSON (`{...}`, `[...]`) or a name and JSON (`write_file {...}`), as
-    (what comes before the JSON, the value): redacted as JSON, so the stored text stays JSON."""
+def _is_json(text: str) -> bool:
+    """An action or result that is JSON (`{...}`, `[...]`) or a tool's name and JSON (`write_file {...}`)."""
     head, _, rest = text.partition(" ") if text[:1] not in "{[" else ("", "", text)
     if rest[:1] not in ("{", "[") or (head and not head.isidentifier()):
-        return None
+        return False
     try:
-        value = json.loads(rest)
-    except ValueError:
-        return None
-    return (head + " " if head else ""), value
+        json.loads(rest)
+    except (ValueError, RecursionError):  # not JSON, or nested past what the parser follows: read as text
+        return False
+    return True
 
 
 def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import difflib
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -191,10 +191,14 @@ async def record_reality(ctx: ToolContext, world_id: str, action: str, observati
         store = store_of(ctx)
         steps = store.steps(world_id)
         pending = next((step for step in steps if step.source == "predicted"), None)
-        kept_action, kept_observation = _kept(ctx, normalized, observation)
+        redact = _redactor(ctx, world_id)
+        kept_action, kept_observation = redact(normalized), redact(observation)
         if pending is not None and pending.action == normalized:
-            close, diff = compare_observations(pending.observation, observation)
-            anchored = StepRow(pending.position, kept_action, kept_observation, pending.predicted, pending.effects,
+            # Compared as kept: the diff is stored too, and a prediction may echo a secret it was shown.
+            predicted = redact(pending.observation)
+            close, diff = compare_observations(predicted, kept_observation)
+            anchored = StepRow(pending.position, kept_action, kept_observation,
+                               redact(pending.predicted) if pending.predicted is not None else None, pending.effects,
                                "real", close, diff, details=pending.details)
             store.replace_step(world_id, anchored)
             recorded = RecordResult(step=pending.position, anchored=True, similarity=close, diff=diff)
@@ -211,13 +215,14 @@ async def record_reality(ctx: ToolContext, world_id: str, action: str, observati
     return view
 
 
-def _kept(ctx: ToolContext, action: str, observation: str) -> tuple[str, str]:
-    """A real step as the store keeps it: secrets replaced by a marker (what a real command printed
-    may hold keys a prediction never would). Reality is compared with the prediction as it was."""
+def _redactor(ctx: ToolContext, world_id: str) -> Callable[[str], str]:
+    """How a real step's text is kept: secrets replaced by a marker (what a real command printed may
+    hold keys). One redactor per world, so a secret one step showed is redacted where a later one
+    prints it again (`echo $DB_PASSWORD`), as in an imported session."""
     if not ctx.redact_real_steps:
-        return action, observation
-    redactor = Redactor()  # one per step: what it remembers stays within the step
-    return redactor.redact(action)[0], redactor.redact(observation)[0]
+        return lambda text: text
+    redactor = ctx.redactors.setdefault(world_id, Redactor())
+    return lambda text: redactor.redact(text)[0]
 
 
 def _log_drift(world_id: str, before: float | None, drift: Drift) -> None:

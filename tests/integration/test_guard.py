@@ -125,13 +125,15 @@ async def test_what_a_real_command_printed_is_stored_with_its_secrets_replaced(s
     async def record(*flags: str) -> str:
         session = str(uuid.uuid4())
         call = {"tool_name": "Bash", "tool_input": {"command": "cat .env"}, "session_id": session}
-        async with Client(_server(server_env, *flags)) as client:
+        async with Client(_server(server_env, "--guard-budget", "300", *flags)) as client:
+            await _guard(client, event="pre", **call)  # a prediction for reality to anchor: its diff is kept too
             await _guard(client, event="post", **call, tool_response={"stdout": f"GITHUB_TOKEN={secret}\nDEBUG=1\n"})
             world = await client.read_resource(f"world://guard-{session}-terminal")
         return world.contents[0].text
 
     shown = await record()
     assert secret not in shown and "GITHUB_TOKEN=[REDACTED]" in shown and "DEBUG=1" in shown
+    assert json.loads(shown)["drift"]["compared_steps"] == 1
     assert all(secret.encode() not in path.read_bytes() for path in data_dir.iterdir() if path.is_file())
     assert secret in await record("--redaction", "off")
 

@@ -269,15 +269,22 @@ def test_redaction_replaces_each_kind_of_secret_and_keeps_the_line(line, secret)
     ('write_file {"path": "c.sh", "content": "curl -H \\"Authorization: Bearer 9f8e7d6c5b4a3928\\" x"}', "9f8e7d6c5b4a3928"),
     ('{"name": "query", "arguments": {"api_key": "two words", "sql": "select 1"}}', "two words"),
     ('[{"keystrokes": "export GITHUB_TOKEN=' + GITHUB_TOKEN + '\\n", "duration": 1}]', GITHUB_TOKEN),
+    ('{\n  "tokens": {\n    "' + GITHUB_TOKEN + '": "active"\n  },\n  "name": "caf\\u00e9"\n}\n', GITHUB_TOKEN),
 ])
 def test_a_json_action_stays_the_same_json_with_its_secret_replaced(action, secret):
-    """Structured actions (file writes, tool calls, keystrokes) are redacted value by value: an escaped
-    quote or newline around a secret is never eaten, and everything else is kept as it was."""
+    """Structured actions and results (file writes, tool calls, keystrokes, a pretty-printed reply) are
+    redacted string by string: an escaped quote or newline around a secret is never eaten, and every
+    other byte stays as it was."""
     redacted, count = Redactor().redact(action)
     head, _, payload = action.partition(" ") if action[0] not in "{[" else ("", "", action)
-    cleaned = json.loads(redacted[len(head) + 1:] if head else redacted)
-    assert count == 1 and secret not in redacted and MARKER in redacted
-    assert json.dumps(cleaned).replace(MARKER, secret) == json.dumps(json.loads(payload))
+    json.loads(redacted[len(head) + 1:] if head else redacted)
+    assert count == 1 and secret not in redacted and redacted.replace(MARKER, secret) == action
+
+
+def test_json_nested_past_the_parsers_depth_is_read_as_text():
+    deep = "[" * 5000 + '"api_key=' + "s3cr3t-value" + '"' + "]" * 5000
+    redacted, count = Redactor().redact(deep)
+    assert count == 1 and "s3cr3t-value" not in redacted
 
 
 def test_a_secret_seen_once_is_redacted_wherever_it_shows_again():

@@ -66,7 +66,8 @@ def observation_from_response(action: HostAction, response: Any) -> str:
         else:
             output, exit_code = str(response or ""), None
         screen = f"$ {action.action}\n{output.rstrip()}\n" + (f"[exit code: {exit_code}]\n" if exit_code is not None else "")
-        return _cut(screen + "$ ")
+        running = isinstance(response, dict) and response.get("running")  # the command has not given the prompt back
+        return _cut(screen if running else screen + "$ ")
     if isinstance(response, str):
         return _cut(response)
     return _cut(json.dumps(response, ensure_ascii=False, indent=1))

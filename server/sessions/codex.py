@@ -31,7 +31,7 @@ from .transcripts import Session, json_lines, text_of, transcript_files
 HOST = "codex"
 _SHELL_TOOLS = {"shell", "shell_command", "exec_command", "container.exec", "local_shell"}
 _HEADER = re.compile(r"\A(?:(?:Chunk ID|Wall time|Exit code|Original token count|Total output lines): [^\n]*\n"
-                     r"|Process (?:exited with code|running with session ID) -?\d+\n)+\n?Output:\n?")
+                     r"|Process (?:exited with code|running with session ID) -?\d+\n)+\n?(?:Output:\n?)?")
 _EXIT = re.compile(r"^(?:Exit code: |Process exited with code )(-?\d+)$", re.MULTILINE)
 _TRUNCATED = re.compile(r"\A(?:Warning: truncated output \(original token count: \d+\)\n)?Total output lines: \d+\n\n")
 
@@ -121,12 +121,13 @@ def _response(name: str, output: Any) -> Any:
         structured = None
     header = _HEADER.match(text)
     if name != "shell":
-        return text[header.end():] if header else text
+        return _TRUNCATED.sub("", text[header.end():]) if header else text
     if isinstance(structured, dict) and "output" in structured:
         metadata = structured.get("metadata")
         return {"output": _TRUNCATED.sub("", str(structured["output"])),
                 "exit_code": metadata.get("exit_code") if isinstance(metadata, dict) else None}
     if header is None:
         return {"output": text}
-    exit_code = _EXIT.search(header[0])  # none while the process still runs
-    return {"output": _TRUNCATED.sub("", text[header.end():]), "exit_code": int(exit_code[1]) if exit_code else None}
+    exit_code = _EXIT.search(header[0])
+    return {"output": _TRUNCATED.sub("", text[header.end():]), "exit_code": int(exit_code[1]) if exit_code else None,
+            "running": "Process running with session ID" in header[0]}  # no exit code, and no prompt back yet

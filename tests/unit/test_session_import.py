@@ -194,7 +194,7 @@ CODEX_OUTPUTS = [  # (tool, arguments, output as the rollout holds it, what the 
     ("exec_command", {"cmd": "python -m http.server"}, ("Chunk ID: a1b2c3\nWall time: 10.0012 seconds\n"
                                                         "Process running with session ID 32244\nOriginal token count: 7\n"
                                                         "Output:\nServing HTTP on 0.0.0.0 port 8000"),
-     "Serving HTTP on 0.0.0.0 port 8000\n$ ", "exit code"),
+     "$ python -m http.server\nServing HTTP on 0.0.0.0 port 8000\n", "exit code"),
     ("shell_command", {"command": "seq 3"}, "Exit code: 0\nWall time: 0.2 seconds\nTotal output lines: 3\nOutput:\n1\n2\n3",
      "$ seq 3\n1\n2\n3\n[exit code: 0]", "Total output"),
     ("shell", {"command": ["seq", "400"]}, json.dumps({"output": "Warning: truncated output (original token count: 900)\n"
@@ -203,6 +203,8 @@ CODEX_OUTPUTS = [  # (tool, arguments, output as the rollout holds it, what the 
     ("shell_command", {"command": "true"}, [{"type": "input_text", "text": "Exit code: 0\nWall time: 0.1 seconds\nOutput:\n"}],
      "$ true\n\n[exit code: 0]", "Wall time"),
     ("github__list_issues", {"repo": "acme/x"}, "Wall time: 1.2500 seconds\nOutput:\n[{\"number\": 1}]", '[{"number": 1}]',
+     "Wall time"),
+    ("shell_command", {"command": "echo hi"}, "Exit code: 0\nWall time: 0.1 seconds\nhi", "$ echo hi\nhi\n[exit code: 0]",
      "Wall time"),
 ]
 
@@ -220,6 +222,8 @@ def test_each_form_of_codex_output_becomes_what_the_program_printed(tmp_path, ca
     _import(tmp_path, capsys, "codex", str(rollout))
     [(_, [step])] = _worlds(tmp_path).values()
     assert shown in step.observation and hidden not in step.observation
+    if "__" not in tool:  # a shell: its prompt comes back once the command has ended
+        assert step.observation.endswith("$ ") != ("running" in str(output))
 
 
 def test_a_path_with_no_transcripts_is_one_clear_line(tmp_path, capsys):

@@ -54,8 +54,11 @@ def _ratings(results: list[SampleResult]) -> list[tuple[dict[str, int], float]]:
 
 
 def sample_set(samples: list[BenchSample]) -> str:
-    """Which samples a run scored, as a short digest: two runs with the same one can be compared."""
-    digest = hashlib.sha256("\n".join(sorted(sample.id for sample in samples)).encode()).hexdigest()[:16]
+    """Which samples a run scored, as a short digest of their ids and texts: two runs with the same one
+    can be compared (a sample's id may be only its place in a file)."""
+    each = sorted(f"{sample.id}\t{hashlib.sha256(f'{sample.message}{sample.truth}'.encode()).hexdigest()}"
+                  for sample in samples)
+    digest = hashlib.sha256("\n".join(each).encode()).hexdigest()[:16]
     return f"{len(samples)}:{digest}"
 
 

@@ -89,7 +89,6 @@ class Report:
         name = model.get("name") if isinstance(model, dict) else model
         return f"{self.kind}: {self.path.parent.name}" + (f" ({name})" if name else "")
 
-
     @property
     def sample_set(self) -> str | None:
         """The digest of the samples a bench run scored (`eval samples` writes it); None: unknown."""
@@ -98,15 +97,20 @@ class Report:
 
     @property
     def setting(self) -> str:
-        """How the run was made, in a few words: its model and whether real steps were shown."""
+        """How the run was made, in a few words: its model, whether real steps were shown, its sampling."""
         model = self.data.get("model") or {}
         name = model.get("name") if isinstance(model, dict) else model
         retrieval = self.data.get("retrieval")
-        shown = "retrieval off" if retrieval in (None, "off") else "retrieval on"
-        return f"{name or 'unnamed model'}, {shown}"
+        shown = "retrieval on" if isinstance(retrieval, dict) else "retrieval off"
+        if isinstance(retrieval, dict) and isinstance(retrieval.get("train_steps"), int):
+            shown += f" ({retrieval['train_steps']} real train steps)"
+        sampling = self.data.get("sampling")
+        sampled = (f", temperature {sampling.get('temperature')}, at most {sampling.get('max_tokens')} tokens"
+                   if isinstance(sampling, dict) else "")
+        return f"{name or 'unnamed model'}, {shown}{sampled}"
 
 
-COMPARED_FIGURES = ("similarity", "exact", "outcome_agreement")
+COMPARED_FIGURES = {"similarity": "similarity", "exact": "exact", "outcome_agreement": "outcome agreement"}
 
 
 @dataclass(frozen=True)
@@ -117,6 +121,12 @@ class Change:
     @property
     def delta(self) -> float | None:
         return None if self.before is None or self.after is None else self.after - self.before
+
+    @property
+    def direction(self) -> str:
+        """better, worse or same, at the three decimals a page shows (every compared figure rises when better)."""
+        delta = self.delta
+        return "same" if delta is None or abs(delta) < 0.0005 else "better" if delta > 0 else "worse"
 
 
 @dataclass(frozen=True)

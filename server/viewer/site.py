@@ -102,7 +102,8 @@ class Pages:
         report = found[number - 1]
         # A finished report does not change while it is looked at: its page does not poll.
         return self._render("report.html", links.at_depth(1), refresh=False, report=report,
-                            charts=_report_charts(report), comparisons=reading.comparisons(number, found))
+                            charts=_report_charts(report), comparisons=reading.comparisons(number, found),
+                            compared_figures=reading.COMPARED_FIGURES)
 
     def _render(self, template: str, links: Links, refresh: bool | None = None, **values: Any) -> str:
         return _templates.get_template(template).render(

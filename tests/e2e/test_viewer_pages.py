@@ -111,6 +111,7 @@ def test_runs_on_the_same_samples_stand_side_by_side_and_others_do_not(store, tm
     on = html.unescape(re.sub(r"<[^>]+>", "", page))  # the text a reader sees
     assert on.count("Against") == 1 and 'href="/reports/1"' in page and "bench: a-off" in on
     assert "That run: tiny, retrieval off." in on and "This run: tiny, retrieval on (236 real train steps)." in on
+    assert '<span class="same">(+0.000)</span>' in page and '<span class="better">(+0.167)</span>' in page
     assert "0.730 → 0.705 (-0.025)" in on and "0.733 → 0.900 (+0.167)" in on
     assert "0.000 → 0.000 (+0.000)" in on and on.count("(-0.025)") == 2  # terminal, then all samples
     assert "Against" not in pages.report(3, SERVED)  # other samples: nothing to set beside it

@@ -4,7 +4,9 @@ The corpus is every real step of the store's `train` sessions (imported transcri
 session worlds, twins in record mode), never a `test` one, so an evaluation on the test split is
 never shown its own answers. Ranking is lexical and needs no embedding model: the steps of the
 domain that share the most words with the action (an inverted index), then rapidfuzz's token-set
-ratio over those few; an mcp call's text names its tool.
+ratio over those few; an mcp call's text names its tool. Among steps whose actions are equally like
+it, those that followed an action most like the world's last one come first: the state an action
+meets decides its outcome (`cat notes.txt` after `rm notes.txt` fails).
 
 Examples go into the action's own turn, and later turns show them again from the stored step, so
 each step's prompt still extends the last one exactly (what a model server's cache, and a hybrid
@@ -37,6 +39,7 @@ _WORD = re.compile(r"\w+")
 class RealExample:
     action: str  # as a person reads it
     observation: str
+    before: str = ""  # the action its world ran just before it, as read; "" for a world's first step
 
 
 @dataclass
@@ -74,8 +77,9 @@ class RealStepIndex:
         self._read_at = 0.0
         self._by_domain: dict[str, _Domain] = {}
 
-    def nearest(self, domain: str, action: str, k: int = K) -> list[RealExample]:
-        """Up to `k` train steps whose actions are most like `action`, best first, one per distinct action."""
+    def nearest(self, domain: str, action: str, k: int = K, before: str = "") -> list[RealExample]:
+        """Up to `k` train steps whose actions are most like `action`, best first, one per distinct action;
+        `before`, the action the world ran last, breaks ties between equally like ones."""
         self._refresh()
         action = self._text(domain, action)
         steps = self._by_domain.get(domain)
@@ -83,7 +87,10 @@ class RealStepIndex:
         if steps is None or not candidates:
             return []
         found = process.extract(action, [steps.actions[index] for index in candidates], scorer=fuzz.token_set_ratio,
-                                limit=k * 4, score_cutoff=MIN_SCORE)
+                                limit=None, score_cutoff=MIN_SCORE)
+        if before:
+            before = self._text(domain, before)
+            found.sort(key=lambda hit: (-round(hit[1]), -fuzz.ratio(before, steps.examples[candidates[hit[2]]].before)))
         chosen: list[RealExample] = []
         for _, _, position in found:
             example = steps.examples[candidates[position]]
@@ -109,9 +116,13 @@ class RealStepIndex:
             if version == self._version:
                 return
             by_domain: dict[str, _Domain] = {}
-            for world_id, domain, origin, action, observation in self._store.real_steps():
+            last: tuple[str, str] = ("", "")  # the world read last and its last action, as read
+            for world_id, domain, origin, action, observation in self._store.real_steps():  # in world, step order
+                read = self._text(domain, action)
+                before = last[1] if last[0] == world_id else ""
+                last = (world_id, read)
                 if split_of(session_key(world_id, origin), self._test_fraction) == "train":
-                    by_domain.setdefault(domain, _Domain()).add(RealExample(self._text(domain, action), observation))
+                    by_domain.setdefault(domain, _Domain()).add(RealExample(read, observation, before))
             self._by_domain, self._version = by_domain, version
 
 

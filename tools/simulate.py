@@ -118,7 +118,7 @@ async def predict(
     demonstrations = ctx.use_demonstrations(model)
     schema = scene.reply_schema(action)
     grammar = schema if ctx.structured_results == "constrained" else None
-    examples, retrieved = await _examples(ctx, pack.name, action)
+    examples, retrieved = await _examples(ctx, pack.name, action, history[-1].action if history else "")
     asked = await _observe(ctx, scene, history, action, note, sampling, overrides, priority, previous, demonstrations,
                            grammar, examples)
     spent = [asked.completion]
@@ -185,10 +185,11 @@ async def predict(
     return prediction
 
 
-async def _examples(ctx: ToolContext, domain: str, action: str) -> tuple[str, int]:
-    """Real steps like this action from the store's train sessions, rendered, and how many; none with retrieval off.
-    In a thread: a lookup takes about a millisecond, but rereading a changed store takes longer."""
-    found = await asyncio.to_thread(ctx.retrieval.nearest, domain, action) if ctx.retrieval is not None else []
+async def _examples(ctx: ToolContext, domain: str, action: str, before: str) -> tuple[str, int]:
+    """Real steps like this action (after one like `before`) from the store's train sessions, rendered, and how
+    many; none with retrieval off. In a thread: a lookup takes about a millisecond, rereading a changed store longer."""
+    found = await asyncio.to_thread(ctx.retrieval.nearest, domain, action, before=before) \
+        if ctx.retrieval is not None else []
     return render_examples(found), len(found)
 
 

@@ -54,7 +54,7 @@ async def predict_sample(engine: Engine, pack: DomainPack, sample: BenchSample, 
                          judge: Judge | None = None, retrieval: RealStepIndex | None = None) -> SampleResult:
     """`thinking_budget`: the most tokens a reasoning model may think before it must answer. `retrieval`:
     the store's train steps most like the sample's action are shown in its message, as a prediction shows them."""
-    found = await asyncio.to_thread(retrieval.nearest, sample.domain, sample.action) \
+    found = await asyncio.to_thread(retrieval.nearest, sample.domain, sample.action, before=sample.before) \
         if retrieval is not None and sample.action else []
     sample = sample.with_examples(render_examples(found))
     # A terminal's end rule needs the keystrokes, which a sample holds only inside its message:

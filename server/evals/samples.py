@@ -32,6 +32,11 @@ class BenchSample:
     truth: str  # the real observation of this turn
     action: str = ""  # this turn's action, where the file gives it (`export` does) or the message shows it
 
+    @property
+    def before(self) -> str:
+        """The action of the turn before this one, as its message shows it; "" for a first turn."""
+        return _action_in(self.history[-1][0]) if self.history else ""
+
     def with_examples(self, examples: str) -> BenchSample:
         """This sample with real steps like its action shown in its message, where `simulate_action` shows them."""
         if not examples:

@@ -45,7 +45,8 @@ def retrieval_costs(model_path: Path) -> None:
         stored = index.size()
         built = time.perf_counter() - began
         queries = [_command(draw) for _ in range(QUERIES)]
-        indexed, rendered = _timed(lambda query: index.nearest("terminal", query), queries)
+        befores = {query: _command(draw) for query in queries}  # a world's last action: it orders equal matches
+        indexed, rendered = _timed(lambda query: index.nearest("terminal", query, before=befores[query]), queries)
         everything = [action for world_id, _, origin, action, _ in store.real_steps()
                       if split_of(session_key(world_id, origin)) == "train"]
         scanned, _ = _timed(lambda query: process.extract(query, everything, scorer=fuzz.token_set_ratio, limit=8,

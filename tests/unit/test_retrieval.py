@@ -37,6 +37,21 @@ def test_only_real_steps_of_train_sessions_are_examples(tmp_path):
     store.close()
 
 
+def test_among_equally_like_steps_those_after_a_like_action_come_first(tmp_path):
+    """The state an action meets decides its outcome: `cat notes.txt` fails after `rm notes.txt`."""
+    store = Store(tmp_path / "worlds.sqlite3")
+    wrote = _session("train")
+    removed = _session("train", start=int(wrote[1:]) + 1)
+    _world(store, wrote, [("echo milk > notes.txt", ""), ("cat notes.txt", "milk")])
+    _world(store, removed, [("rm notes.txt", ""), ("cat notes.txt", "cat: notes.txt: No such file or directory")])
+    index = RealStepIndex(store)
+    for before, shown in (("rm notes.txt", "No such file"), ("echo bread > notes.txt", "milk")):
+        [found] = index.nearest("terminal", "cat notes.txt", k=1, before=before)
+        assert shown in found.observation, before
+    assert index.nearest("terminal", "rm notes.txt", k=1)[0].before == ""  # a world's first step follows nothing
+    store.close()
+
+
 def test_what_an_example_adds_is_capped():
     from agentworld_mcp.tools.retrieval import RealExample
 

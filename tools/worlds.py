@@ -221,7 +221,7 @@ def _redactor(ctx: ToolContext, world_id: str) -> Callable[[str], str]:
     prints it again (`echo $DB_PASSWORD`), as in an imported session."""
     if not ctx.redact_real_steps:
         return lambda text: text
-    redactor = ctx.redactors.setdefault(world_id, Redactor())
+    redactor = ctx.redactors.get(world_id) or ctx.redactors.setdefault(world_id, Redactor())
     return lambda text: redactor.redact(text)[0]
 
 

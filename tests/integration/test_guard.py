@@ -6,7 +6,6 @@ import json
 import sys
 import time
 import uuid
-from pathlib import Path
 
 import pytest
 from agentworld_mcp.server.hosts.formats import render, request_from_payload
@@ -116,16 +115,18 @@ async def test_a_harmless_command_is_never_granted_and_its_real_result_anchors_t
     assert world["drift"]["compared_steps"] == 1 and len(drift["similarity_per_step"]) == 1
 
 
-async def test_what_a_real_command_printed_is_stored_with_its_secrets_replaced(server_env):
+async def test_what_a_real_command_printed_is_stored_with_its_secrets_replaced(server_env, tmp_path):
     """A key a command printed is redacted before the store keeps the step (the guard records live
     sessions); --redaction off keeps it, for data known to hold none."""
-    data_dir = Path(server_env["AGENTWORLD_DATA_DIR"])
-    secret = "ghp_" + uuid.uuid4().hex + "0123"  # unique to this test, in the run's shared store
+    # A store of its own: reading the run's shared store file from this process would drop the
+    # SQLite locks this process holds on it (POSIX locks go with any close of the file).
+    env = {**server_env, "AGENTWORLD_DATA_DIR": str(tmp_path)}
+    secret = "ghp_" + uuid.uuid4().hex + "0123"
 
     async def record(*flags: str) -> str:
         session = str(uuid.uuid4())
         call = {"tool_name": "Bash", "tool_input": {"command": "cat .env"}, "session_id": session}
-        async with Client(_server(server_env, "--guard-budget", "300", *flags)) as client:
+        async with Client(_server(env, "--guard-budget", "300", *flags)) as client:
             await _guard(client, event="pre", **call)  # a prediction for reality to anchor: its diff is kept too
             await _guard(client, event="post", **call, tool_response={"stdout": f"GITHUB_TOKEN={secret}\nDEBUG=1\n"})
             world = await client.read_resource(f"world://guard-{session}-terminal")
@@ -134,7 +135,7 @@ async def test_what_a_real_command_printed_is_stored_with_its_secrets_replaced(s
     shown = await record()
     assert secret not in shown and "GITHUB_TOKEN=[REDACTED]" in shown and "DEBUG=1" in shown
     assert json.loads(shown)["drift"]["compared_steps"] == 1
-    assert all(secret.encode() not in path.read_bytes() for path in data_dir.iterdir() if path.is_file())
+    assert all(secret.encode() not in path.read_bytes() for path in tmp_path.iterdir() if path.is_file())
     assert secret in await record("--redaction", "off")
 
 

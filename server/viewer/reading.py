@@ -84,9 +84,14 @@ class Report:
     data: dict[str, Any]
 
     @property
-    def title(self) -> str:
+    def model_name(self) -> Any:
+        """The model the report names: {"name": ...} as the eval commands write it, or a bare value."""
         model = self.data.get("model") or {}
-        name = model.get("name") if isinstance(model, dict) else model
+        return model.get("name") if isinstance(model, dict) else model
+
+    @property
+    def title(self) -> str:
+        name = self.model_name
         return f"{self.kind}: {self.path.parent.name}" + (f" ({name})" if name else "")
 
     @property
@@ -98,8 +103,6 @@ class Report:
     @property
     def setting(self) -> str:
         """How the run was made, in a few words: its model, whether real steps were shown, its sampling."""
-        model = self.data.get("model") or {}
-        name = model.get("name") if isinstance(model, dict) else model
         retrieval = self.data.get("retrieval")
         shown = "retrieval on" if isinstance(retrieval, dict) else "retrieval off"
         if isinstance(retrieval, dict) and isinstance(retrieval.get("train_steps"), int):
@@ -107,7 +110,7 @@ class Report:
         sampling = self.data.get("sampling")
         sampled = (f", temperature {sampling.get('temperature')}, at most {sampling.get('max_tokens')} tokens"
                    if isinstance(sampling, dict) else "")
-        return f"{name or 'unnamed model'}, {shown}{sampled}"
+        return f"{self.model_name or 'unnamed model'}, {shown}{sampled}"
 
 
 COMPARED_FIGURES = {"similarity": "similarity", "exact": "exact", "outcome_agreement": "outcome agreement"}

@@ -1,0 +1,88 @@
+"""The programs and option forms the virtual shell renders exactly as GNU bash and coreutils do.
+
+Each entry is proven by tests/integration/test_computed_real_bash.py, which runs every case in a real
+`bash` and in the virtual shell and compares stdout, stderr, exit status and the resulting files; the
+same test fails if an entry here (a program or an option) is used by no computed case. Anything not
+listed is the world model's. The C locale is assumed (byte order for sort, ls and globs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    flags: str = ""  # short options that take no value, combinable (-rf)
+    valued: str = ""  # short options that take a value, attached or next (-n 3, -n3)
+    longs: frozenset[str] = frozenset()  # long options, with '=' for those taking a value ("lines=")
+    numeric: bool = False  # `-5` as a count (head, tail)
+    expression: bool = False  # every word is an operand (test, [): its operators look like options
+
+
+# Builtins and programs. An option not named here sends the line to the world model.
+PROGRAMS: dict[str, OptionSpec] = {
+    "echo": OptionSpec(flags="neE"),
+    "printf": OptionSpec(),
+    "cd": OptionSpec(),
+    "pwd": OptionSpec(),
+    "export": OptionSpec(),
+    "true": OptionSpec(),
+    "false": OptionSpec(),
+    "test": OptionSpec(expression=True),
+    "[": OptionSpec(expression=True),
+    "cat": OptionSpec(flags="n"),
+    "head": OptionSpec(valued="nc", numeric=True),
+    "tail": OptionSpec(valued="nc", numeric=True),
+    "wc": OptionSpec(flags="lwc"),
+    "sort": OptionSpec(flags="rnu"),
+    "uniq": OptionSpec(flags="c"),
+    "tr": OptionSpec(flags="d"),
+    "grep": OptionSpec(flags="ivncx"),
+    "sed": OptionSpec(flags="n", valued="e"),
+    "mkdir": OptionSpec(flags="p"),
+    "touch": OptionSpec(),
+    "rm": OptionSpec(flags="rf"),
+    "rmdir": OptionSpec(),
+    "cp": OptionSpec(flags="r"),
+    "mv": OptionSpec(),
+    "basename": OptionSpec(),
+    "dirname": OptionSpec(),
+    "tee": OptionSpec(flags="a"),
+}
+
+# Builtins that change the shell itself: they may not run inside a pipeline's stage (a subshell).
+SHELL_STATE = frozenset({"cd", "export"})
+
+
+def option_problem(program: str, words: list[str]) -> str | None:
+    """Why these arguments fall outside what is proven for `program`, or None when every option is listed."""
+    spec = PROGRAMS[program]
+    if spec.expression:
+        return None
+    index = 0
+    while index < len(words):
+        word = words[index]
+        index += 1
+        if word == "--":
+            return f"{program} {word}: only options the tests prove are computed"
+        if not word.startswith("-") or word == "-":
+            continue
+        if word.startswith("--"):
+            name = word[2:].split("=", 1)[0]
+            takes = name + "=" in spec.longs
+            if name not in spec.longs and not takes:
+                return f"{program} {word}: an option the virtual shell is not proven to render like GNU"
+            if takes and "=" not in word:
+                index += 1
+            continue
+        if spec.numeric and word[1:].isdigit():
+            continue
+        for position, letter in enumerate(word[1:], 1):
+            if letter in spec.valued:
+                if position == len(word) - 1:
+                    index += 1  # the value is the next word
+                break
+            if letter not in spec.flags:
+                return f"{program} -{letter}: an option the virtual shell is not proven to render like GNU"
+    return None

@@ -1,0 +1,206 @@
+"""Which command lines the virtual shell may compute, read from the line's syntax tree alone.
+
+A line passes when every part is a construct the virtual shell runs as bash does (lists, pipelines,
+plain file redirections, quoting, variables the world set), every program and option is on the
+allowlist, and every variable it reads is one the world knows. What passes also yields the paths
+the line names: the shell later checks that what the world does not know of them cannot change the
+result. Nothing is run here.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+from ..grammar import broken, node_text, parse_tree
+from ..words import Scope, Value, expand
+from .allowlist import PROGRAMS, SHELL_STATE, option_problem
+
+_STRUCTURE = {"program", "list", "pipeline", "command", "redirected_statement", "variable_assignment",
+              "variable_assignments", "declaration_command", "comment"}
+_WORD_PARTS = {"word", "string", "raw_string", "concatenation", "simple_expansion", "expansion", "number",
+               "string_content", "command_name", "variable_name"}
+_REDIRECTS = {">", ">>", "<", "&>", ">&", "2>", "2>>"}
+_PRINT_ONLY = frozenset({"echo", "printf", "export", "true", "false", "pwd"})  # their words are never files
+MAX_PATH = 1024  # longer words are no file a line names
+
+
+@dataclass
+class Reading:
+    """What a line that may be computed names: paths (absolute), glob folders, whether it moves the shell."""
+
+    paths: set[str] = field(default_factory=set)
+    written: set[str] = field(default_factory=set)  # paths only redirected into (`> f`): a shell writes files there
+    glob_folders: set[str] = field(default_factory=set)
+    cwds: list[str] = field(default_factory=list)  # where the line starts, then each folder it may cd to
+
+    @property
+    def moves(self) -> bool:
+        return len(self.cwds) > 1
+
+
+class NotComputable(Exception):
+    """The line, or a part of it, is the world model's: the message says which part and why."""
+
+
+def read_line(line: str, cwd: str, home: str, variables: dict[str, str]) -> Reading:
+    """The paths `line` names, or NotComputable when any part of it falls outside what is proven."""
+    if not line.strip() or "\n" in line.strip() or "\0" in line:
+        raise NotComputable("not one command line")
+    root = parse_tree(line)
+    if broken(root):
+        raise NotComputable("the line does not parse as bash")
+    scope = Scope(cwd, home, cwd, variables={name: value for name, value in variables.items()})
+    scope.variables.setdefault("HOME", home)
+    reading = Reading(cwds=[posixpath.normpath(cwd)])
+    _statement(root, scope, reading, in_pipeline=False)
+    if reading.moves and reading.glob_folders:
+        raise NotComputable("a glob and a cd in one line: which folder it lists depends on the cd")
+    return reading
+
+
+def _statement(node: Node, scope: Scope, reading: Reading, in_pipeline: bool) -> None:
+    kind = node.type
+    if kind not in _STRUCTURE:
+        raise NotComputable(f"a {kind.replace('_', ' ')} ({node_text(node)[:40]!r})")
+    if kind == "command":
+        _command(node, scope, reading, in_pipeline)
+        return
+    if kind == "list":
+        operators = [node_text(child) for child in node.children if not child.is_named]
+        if any(op not in ("&&", "||", ";") for op in operators):
+            raise NotComputable(f"the operator {operators[0]!r}")
+    if kind == "pipeline":
+        if any(node_text(child) not in ("|",) for child in node.children if not child.is_named):
+            raise NotComputable("a pipe other than |")
+        in_pipeline = True
+    if kind == "program":
+        separators = [node_text(child) for child in node.children if not child.is_named]
+        if any(sep not in (";", "\n") for sep in separators):
+            raise NotComputable(f"the operator {separators[0]!r}")
+    if kind == "declaration_command":
+        keyword = node_text(node.children[0]) if node.children else ""
+        assignments = node.named_children
+        if keyword != "export" or in_pipeline or not assignments or \
+                any(child.type != "variable_assignment" for child in assignments):
+            raise NotComputable(f"the declaration {node_text(node)[:40]!r}")
+        for assignment in assignments:
+            _assign(assignment, scope)
+        return
+    if kind in ("variable_assignment", "variable_assignments"):
+        if in_pipeline:
+            raise NotComputable("an assignment inside a pipeline")
+        for assignment in [node] if kind == "variable_assignment" else node.named_children:
+            _assign(assignment, scope)
+        return
+    for child in node.named_children:
+        if child.type.endswith("_redirect"):
+            _redirect(child, scope, reading)
+        elif child.type != "comment":
+            _statement(child, scope, reading, in_pipeline)
+
+
+def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool) -> None:
+    words: list[Value] = []
+    for index, child in enumerate(node.children):
+        field_name = node.field_name_for_child(index)
+        if child.type == "variable_assignment":
+            raise NotComputable("an assignment before a command")
+        if child.type.endswith("_redirect"):
+            _redirect(child, scope, reading)
+        elif field_name in ("name", "argument"):
+            words.extend(_values(child, scope))
+    if not words:
+        raise NotComputable("a command without a program")
+    program = words[0].text
+    if not words[0].literal or program not in PROGRAMS:
+        raise NotComputable(f"{program or 'the program'} is not among the programs proven to run as in GNU")
+    if program in SHELL_STATE and in_pipeline:
+        raise NotComputable(f"{program} inside a pipeline")
+    arguments = [value.text for value in words[1:]]
+    problem = option_problem(program, arguments)
+    if problem:
+        raise NotComputable(problem)
+    if program == "cd":
+        if len(arguments) != 1 or arguments[0] == "-":
+            raise NotComputable("cd without exactly one folder")
+        # The cd may fail: later relative paths are named from both folders.
+        scope.cwd = posixpath.normpath(posixpath.join(scope.cwd, arguments[0]))
+        reading.cwds.append(scope.cwd)
+    if program == "export" and any("=" not in word for word in arguments):
+        raise NotComputable("export of a variable the line does not set")
+    if program == "export":
+        for word in arguments:
+            name, _, value = word.partition("=")
+            scope.variables[name] = value
+    if program not in _PRINT_ONLY:
+        for value in words[1:]:
+            _name(value, scope, reading)
+
+
+def _assign(node: Node, scope: Scope) -> None:
+    name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+    if name is None or name.type != "variable_name":
+        raise NotComputable(f"the assignment {node_text(node)[:40]!r}")
+    values = _values(value, scope) if value is not None else [Value("")]
+    if len(values) != 1 or values[0].glob:
+        raise NotComputable(f"the assignment {node_text(node)[:40]!r}")
+    scope.variables[node_text(name)] = values[0].text
+
+
+def _redirect(node: Node, scope: Scope, reading: Reading) -> None:
+    if node.type != "file_redirect":
+        raise NotComputable(f"a {node.type.replace('_', ' ')}")
+    operator = "".join(node_text(child) for child in node.children if not child.is_named or
+                       child.type == "file_descriptor").replace(" ", "")
+    destination = node.child_by_field_name("destination")
+    if destination is None or operator not in _REDIRECTS:
+        raise NotComputable(f"the redirection {node_text(node)!r}")
+    if operator == ">&" and node_text(destination) in ("1", "2"):
+        return  # 2>&1, >&2: a descriptor, not a file
+    if operator == ">&":
+        raise NotComputable(f"the redirection {node_text(node)!r}")
+    values = _values(destination, scope)
+    if len(values) != 1 or values[0].glob:
+        raise NotComputable("a redirection to several words")
+    if values[0].text == "/dev/null":
+        return
+    path = _name(values[0], scope, reading)
+    if operator in (">", "&>", "2>") and path:
+        reading.written.add(path)
+
+
+def _values(node: Node, scope: Scope) -> list[Value]:
+    _check_parts(node)
+    values = expand(node, scope, lambda _node, _scope: None)
+    for value in values:
+        if not value.literal and not value.glob:
+            raise NotComputable(f"{value.unknown or value.text} holds a value the world does not know")
+    return values
+
+
+def _check_parts(node: Node) -> None:
+    if node.type not in _WORD_PARTS and node.is_named:
+        raise NotComputable(f"a {node.type.replace('_', ' ')} ({node_text(node)[:40]!r})")
+    if node.type == "expansion" and len(node.named_children) != 1:
+        raise NotComputable(f"the expansion {node_text(node)[:40]!r}")
+    for child in node.named_children:
+        _check_parts(child)
+
+
+def _name(value: Value, scope: Scope, reading: Reading) -> str:
+    """Note a word as a path the line may touch; returns it absolute ('' for a glob or no path at all)."""
+    if value.glob:
+        folder = posixpath.dirname(value.known_prefix)
+        if any(ch in folder for ch in "*?[") or "**" in value.text:
+            raise NotComputable(f"the glob {value.text!r}")
+        reading.glob_folders.add(posixpath.normpath(posixpath.join(scope.cwd, folder)))
+        return ""
+    text = value.text
+    if not text or len(text) > MAX_PATH or text.startswith("-") and len(text) > 1:
+        return ""
+    for cwd in reading.cwds:
+        reading.paths.add(posixpath.normpath(posixpath.join(cwd, text)))
+    return posixpath.normpath(posixpath.join(scope.cwd, text))

@@ -1,0 +1,381 @@
+"""A world's virtual shell: what the world knows of its files and shell, and the lines it can compute.
+
+The knowledge is plain data (files with their content or "content unknown", folders with "listing
+complete" or not, the working folder and variables). To compute a line it is loaded into `bashkit`
+(a bash interpreter over an in-memory filesystem: nothing real is read, written or run) three
+times: as known, and twice with every unknown filled in differently (each path the line names that
+the world knows nothing of exists, once as a file and once as a folder; every folder whose listing
+is incomplete holds one more entry; every file of unknown content holds other bytes). Only when all
+three runs print the same, exit the same and leave the same known files is the result what the world
+determines; otherwise the line is the model's.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass, field, replace
+from functools import cache
+
+from bashkit import Bash, ExecutionProfile
+
+from ..effects import Semantics
+from .allowlist import PROGRAMS
+from .gate import NotComputable, Reading, read_line
+
+UNKNOWN_ENTRY = "zz-entry-unknown-to-the-world"  # the extra entry of a folder whose listing is incomplete
+_UNKNOWN_CONTENT = (b"content unknown to the world (a)\n", b"content unknown to the world (b)\n",
+                    b"content unknown to the world (c)\n")
+_SENTINEL = b"a path unknown to the world\n"
+MAX_OUTPUT = 64 * 1024  # a computed step prints at most this much; more is the model's to summarize
+_TIMEOUT = 2.0
+_CHANGES_STATE = re.compile(r"\b(export|unset|declare|typeset|local|readonly|source|read|mapfile|readarray|eval|"
+                            r"set|shopt|alias|cd|pushd|popd)\b|(^|[\s;&|(])\.\s|[A-Za-z_][A-Za-z0-9_]*\+?=")
+
+
+@dataclass
+class Knowledge:
+    """What a world knows: every path here exists; a path absent here is known absent only inside a
+    folder whose listing is complete."""
+
+    cwd: str
+    home: str
+    files: dict[str, bytes | None] = field(default_factory=dict)  # None: it exists, its content is unknown
+    folders: dict[str, bool] = field(default_factory=dict)  # path -> its listing is complete
+    variables: dict[str, str] = field(default_factory=dict)  # set by computed steps (exported: see `exported`)
+    exported: set[str] = field(default_factory=set)
+    oldpwd: str = ""
+    absent: set[str] = field(default_factory=set)  # removed by a step the world saw: nothing is there or under it
+
+    def copy(self) -> Knowledge:
+        return replace(self, files=dict(self.files), folders=dict(self.folders), variables=dict(self.variables),
+                       exported=set(self.exported), absent=set(self.absent))
+
+    def status(self, path: str) -> str:
+        """"present", "absent" (known so) or "unknown"."""
+        if path in self.files or path in self.folders:
+            return "present"
+        parent = path
+        while True:
+            if parent in self.absent:
+                return "absent"
+            parent = posixpath.dirname(parent)
+            if parent in self.files:
+                return "absent"  # nothing lies under a file
+            if parent in self.folders:
+                return "absent" if self.folders[parent] else "unknown"
+            if parent == "/":
+                return "unknown"
+
+    def add_folder(self, path: str, complete: bool) -> None:
+        for ancestor in _ancestors(path):
+            self.folders.setdefault(ancestor, False)
+            self.files.pop(ancestor, None)
+            self.absent.discard(ancestor)
+        self.absent.discard(path)
+        self.folders[path] = complete or self.folders.get(path, False)
+
+    def forget_under(self, path: str) -> None:
+        """`path` and everything under it are gone (a deletion the world learned of)."""
+        for table in (self.files, self.folders):
+            for known in [k for k in table if k == path or k.startswith(path.rstrip("/") + "/")]:
+                del table[known]
+        self.absent = {k for k in self.absent if not k.startswith(path.rstrip("/") + "/")}
+        self.absent.add(path)
+
+    def forget_all(self) -> None:
+        """Something changed files the world cannot name: every listing and every content is unknown."""
+        self.files = dict.fromkeys(self.files)
+        self.folders = dict.fromkeys(self.folders, False)
+        self.absent.clear()
+
+
+@dataclass(frozen=True)
+class Change:
+    path: str
+    change: str  # created | modified | deleted
+    kind: str  # file | folder
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A computed step: exactly what bash prints and does here, and the knowledge it leaves."""
+
+    line: str
+    stdout: str
+    stderr: str
+    exit_code: int
+    cwd: str  # where the shell stands after it
+    changes: tuple[Change, ...]
+    after: Knowledge
+
+
+class VirtualShell:
+    def __init__(self, knowledge: Knowledge, user: str = "dev", host: str = "sandbox"):
+        self.knowledge = knowledge
+        self.user, self.host = user, host
+
+    @classmethod
+    def starting(cls, cwd: str, home: str, files: dict[str, bytes | None] | None = None,
+                 folders: dict[str, bool] | None = None, complete: bool = False, user: str = "dev") -> VirtualShell:
+        """A world in `cwd` that knows `files` and `folders`; `complete`: the cwd's listing is all there is."""
+        knowledge = Knowledge(posixpath.normpath(cwd), posixpath.normpath(home))
+        for folder in _system_folders():
+            knowledge.add_folder(folder, False)
+        knowledge.add_folder(knowledge.home, False)
+        knowledge.add_folder(knowledge.cwd, complete)
+        for path, whole in (folders or {}).items():
+            knowledge.add_folder(path, whole)
+        for path, content in (files or {}).items():
+            knowledge.add_folder(posixpath.dirname(path), knowledge.folders.get(posixpath.dirname(path), False))
+            knowledge.files[path] = content
+        return cls(knowledge, user)
+
+    # --- computing ---------------------------------------------------------------------------
+    def compute(self, line: str) -> Outcome:
+        """The exact result of `line` from what the world knows, or NotComputable saying why it is the model's."""
+        known = self.knowledge
+        if known.status(known.cwd) != "present" or known.cwd in known.files:
+            raise NotComputable("the working folder is not one the world knows")
+        reading = read_line(line, known.cwd, known.home, known.variables)
+        self._check_region(reading)
+        unknown = {path for path in reading.paths if known.status(path) == "unknown"}
+        for folder in reading.glob_folders:
+            if not known.folders.get(folder):
+                raise NotComputable(f"a glob over {folder}, whose listing the world does not know in full")
+        runs = [self._run(line, variant, unknown, reading) for variant in range(_variants(known, reading, unknown))]
+        first = runs[0]
+        for other in runs[1:]:
+            if other.printed != first.printed:
+                raise NotComputable("its output depends on files the world does not know")
+            if other.state != first.state or other.cwd != first.cwd or other.variables != first.variables:
+                raise NotComputable("what it leaves depends on files the world does not know")
+        stdout, stderr, code = first.printed
+        if "not yet implemented" in stderr or "not supported" in stderr:
+            raise NotComputable("the virtual shell lacks a feature this line uses")
+        if stdout and stderr:
+            raise NotComputable("it prints on both output streams: their order on the screen is unknown")
+        if len(stdout) + len(stderr) > MAX_OUTPUT:
+            raise NotComputable("its output is longer than a computed step shows")
+        after = self._knowledge_after(first)
+        return Outcome(line, stdout, stderr, code, first.cwd, _changes(known, after, unknown), after)
+
+    def accept(self, outcome: Outcome) -> None:
+        self.knowledge = outcome.after
+
+    def _check_region(self, reading: Reading) -> None:
+        """Outside the home, the working folder and /tmp, who may read or write what is the system's business."""
+        roots = {self.knowledge.home, reading.cwds[0], "/tmp"}
+        for path in (*reading.paths, *reading.glob_folders, *reading.cwds):
+            if not any(path == root or path.startswith(root.rstrip("/") + "/") for root in roots):
+                raise NotComputable(f"{path} lies outside the home, the working folder and /tmp")
+
+    def _run(self, line: str, variant: int, unknown: set[str], reading: Reading) -> _Run:
+        known = self.knowledge
+        bash = Bash(cwd=known.cwd, env={"HOME": known.home, "LANG": "C", "LC_ALL": "C",
+                                         **{k: v for k, v in known.variables.items() if k in known.exported}},
+                    username=self.user, hostname=self.host, profile=ExecutionProfile.Interactive,
+                    timeout_seconds=_TIMEOUT)
+        fs = bash.fs()
+        system = _system_folders()
+        for folder in sorted(known.folders):
+            if folder not in system:
+                bash.mkdir(folder, recursive=True)
+        for path, content in known.files.items():
+            fs.write_file(path, content if content is not None else _UNKNOWN_CONTENT[variant])
+        sentinels: set[str] = set()
+        if variant:
+            for folder, complete in known.folders.items():
+                if not complete and _named(folder, reading):
+                    entry = posixpath.join(folder, UNKNOWN_ENTRY)
+                    fs.write_file(entry, _SENTINEL)
+                    sentinels.add(entry)
+            for path in sorted(unknown, key=len):
+                if known.status(path) != "unknown" or bash.exists(path):
+                    continue
+                bash.mkdir(posixpath.dirname(path), recursive=True)
+                if variant == 2 and path not in reading.written:
+                    bash.mkdir(path, recursive=True)
+                else:
+                    fs.write_file(path, _SENTINEL)
+                sentinels.add(path)
+        prelude = "; ".join(f"{name}={_quoted(value)}" for name, value in sorted(known.variables.items())
+                            if name not in known.exported)
+        if prelude:
+            bash.execute_sync(prelude)
+        if known.oldpwd:
+            bash.execute_sync(f"OLDPWD={_quoted(known.oldpwd)}")
+        result = bash.execute_sync(line)
+        state = bash.shell_state()
+        roots = _roots(known, reading)
+        files, folders = _walk(bash, roots, sentinels, variant)
+        variables = {name: value for name, value in state.variables.items() if _user_variable(name, value)}
+        exported = {name for name in state.env if name in variables}
+        return _Run((result.stdout, result.stderr, result.exit_code), state.cwd, (files, folders),
+                     (variables, frozenset(exported)), state.env.get("OLDPWD", ""), roots)
+
+    def _knowledge_after(self, run: _Run) -> Knowledge:
+        before = self.knowledge
+        files, folders = run.state
+        gone = {path for path in (*before.files, *before.folders)
+                if _under_roots(path, run) and path not in files and path not in folders}
+        after = Knowledge(run.cwd, before.home, {k: v for k, v in before.files.items() if not _under_roots(k, run)},
+                          {k: v for k, v in before.folders.items() if not _under_roots(k, run)},
+                          dict(run.variables[0]), set(run.variables[1]), run.oldpwd,
+                          {k for k in before.absent | gone if k not in files and k not in folders})
+        for path, content in files.items():
+            after.files[path] = content
+        for path in folders:
+            # A folder the world had not seen was made by this line: it holds only what the line put there.
+            after.folders[path] = before.folders.get(path, True)
+        return after
+
+    # --- learning from steps it did not compute ------------------------------------------------
+    def learn(self, semantics: Semantics | None, cwd: str) -> None:
+        """A step the model predicted or reality showed: what its semantics say it did, no more."""
+        known = self.knowledge
+        if semantics is None:
+            return
+        if semantics.opaque or any(e.pattern or e.where == "unknown" or not e.path for e in semantics.files()):
+            known.forget_all()
+        for effect in semantics.files():
+            if not effect.path or effect.pattern:
+                continue
+            path = posixpath.normpath(effect.path)
+            if effect.kind in ("deleted", "moved-from"):
+                known.forget_under(path)
+            elif effect.kind == "created" and effect.program == "mkdir":
+                if known.status(path) != "present":
+                    known.add_folder(path, True)
+            elif effect.kind == "permissions":
+                continue
+            elif effect.tree:
+                known.forget_under(path)
+                known.add_folder(path, False)
+            else:
+                known.forget_under(path)
+                known.add_folder(posixpath.dirname(path), known.folders.get(posixpath.dirname(path), False))
+                known.files[path] = None
+        if _CHANGES_STATE.search(semantics.line):
+            known.variables.clear()
+            known.exported.clear()
+        if cwd and cwd != known.cwd:
+            known.oldpwd, known.cwd = known.cwd, posixpath.normpath(cwd)
+            if known.status(known.cwd) != "present":
+                known.add_folder(known.cwd, False)
+
+
+@dataclass(frozen=True)
+class _Run:
+    printed: tuple[str, str, int]
+    cwd: str
+    state: tuple[dict[str, bytes | None], frozenset[str]]
+    variables: tuple[dict[str, str], frozenset[str]]
+    oldpwd: str
+    roots: tuple[str, ...]
+
+
+def _variants(known: Knowledge, reading: Reading, unknown: set[str]) -> int:
+    """How many runs tell whether the unknown matters: one when the line names nothing the world does not know,
+    three when it names unknown paths (tried as files and as folders), two otherwise."""
+    if unknown:
+        return 3
+    named = (*reading.paths, *reading.glob_folders)
+    touches_unknown = any(not complete and _named(folder, reading) for folder, complete in known.folders.items()) or \
+        any(content is None and any(path == n or path.startswith(n + "/") for n in named)
+            for path, content in known.files.items())
+    return 2 if touches_unknown else 1
+
+
+def _named(folder: str, reading: Reading) -> bool:
+    """Whether a line that names these paths may look inside `folder` (it names it, or a folder above it)."""
+    return any(folder == path or folder.startswith(path.rstrip("/") + "/") for path in (*reading.paths, *reading.glob_folders))
+
+
+def _roots(known: Knowledge, reading: Reading) -> tuple[str, ...]:
+    """The folders whose files a run is compared on: the home, /tmp and the working folder."""
+    roots = sorted({known.home, "/tmp", reading.cwds[0]})
+    return tuple(root for root in roots if not any(root.startswith(other + "/") for other in roots if other != root))
+
+
+def _under_roots(path: str, run: _Run) -> bool:
+    """Whether the run's walk saw where `path` lies (so what it found there replaces what was known)."""
+    return any(path == root or path.startswith(root + "/") for root in run.roots)
+
+
+def _walk(bash: Bash, roots: tuple[str, ...], sentinels: set[str], variant: int
+          ) -> tuple[dict[str, bytes | None], frozenset[str]]:
+    """Files (content, None where it is the variant's unknown filling) and folders under `roots`, less the fillings."""
+    files: dict[str, bytes | None] = {}
+    folders: set[str] = set()
+    fs = bash.fs()
+    pending = [root for root in roots if bash.exists(root)]
+    while pending:
+        folder = pending.pop()
+        folders.add(folder)
+        for entry in bash.read_dir(folder):
+            path = posixpath.join(folder, entry["name"])
+            if entry["metadata"]["file_type"] == "directory":
+                if path not in sentinels or bash.read_dir(path):
+                    pending.append(path)  # a filling folder left empty stands for the unknown it was
+                continue
+            content = bytes(fs.read_file(path))
+            if path in sentinels and content == _SENTINEL:
+                continue
+            files[path] = None if content == _UNKNOWN_CONTENT[variant] else content
+    return files, frozenset(folders)
+
+
+def _changes(before: Knowledge, after: Knowledge, unknown: set[str]) -> tuple[Change, ...]:
+    found = []
+    for path in sorted(set(after.files) | set(after.folders) | set(before.files) | set(before.folders)):
+        kind = "folder" if path in after.folders or path in before.folders else "file"
+        was = path in before.files or path in before.folders
+        now = path in after.files or path in after.folders
+        if now and not was:
+            found.append(Change(path, "modified" if path in unknown else "created", kind))
+        elif was and not now:
+            found.append(Change(path, "deleted", kind))
+        elif now and path in after.files and after.files.get(path) != before.files.get(path, b""):
+            found.append(Change(path, "modified", kind))
+    return tuple(found)
+
+
+@cache
+def _system_folders() -> tuple[str, ...]:
+    """The folders every virtual shell starts with (its /tmp, /etc, /usr/bin, ...): they exist, nothing more is known."""
+    bash = Bash()
+    found, pending = [], ["/"]
+    while pending:
+        folder = pending.pop()
+        found.append(folder)
+        pending.extend(posixpath.join(folder, e["name"]) for e in bash.read_dir(folder)
+                       if e["metadata"]["file_type"] == "directory" and folder != "/proc")
+    return tuple(sorted(found))
+
+
+@cache
+def _default_variables() -> dict[str, str]:
+    return dict(Bash(cwd="/", env={"HOME": "/", "LANG": "C", "LC_ALL": "C"}).shell_state().variables)
+
+
+def _user_variable(name: str, value: str) -> bool:
+    defaults = _default_variables()
+    return name not in ("PWD", "OLDPWD", "HOME", "LANG", "LC_ALL", "_", "USER", "HOSTNAME") and \
+        defaults.get(name) != value
+
+
+def _quoted(value: str) -> str:
+    return "'" + value.replace("'", "'\\''") + "'"
+
+
+def _ancestors(path: str) -> list[str]:
+    found = []
+    while path not in ("/", ""):
+        path = posixpath.dirname(path)
+        found.append(path)
+    return found
+
+
+def programs() -> frozenset[str]:
+    return frozenset(PROGRAMS)

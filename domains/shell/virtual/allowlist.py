@@ -30,7 +30,6 @@ PROGRAMS: dict[str, OptionSpec] = {
     "true": OptionSpec(),
     "false": OptionSpec(),
     "test": OptionSpec(expression=True),
-    "[": OptionSpec(expression=True),
     "cat": OptionSpec(flags="n"),
     "head": OptionSpec(valued="nc", numeric=True),
     "tail": OptionSpec(valued="nc", numeric=True),
@@ -52,6 +51,7 @@ PROGRAMS: dict[str, OptionSpec] = {
 }
 
 # Builtins that change the shell itself: they may not run inside a pipeline's stage (a subshell).
+# (`export NAME=value` is read by the gate as the declaration it is.)
 SHELL_STATE = frozenset({"cd", "export"})
 
 
@@ -86,3 +86,32 @@ def option_problem(program: str, words: list[str]) -> str | None:
             if letter not in spec.flags:
                 return f"{program} -{letter}: an option the virtual shell is not proven to render like GNU"
     return None
+
+
+def used_forms(program: str, words: list[str]) -> set[str]:
+    """The allowlist entries these (already checked) arguments use: the program, and "program -x" per option."""
+    spec = PROGRAMS[program]
+    forms = {program}
+    if spec.expression:
+        return forms
+    for word in words:
+        if word.startswith("-") and not word.startswith("--") and len(word) > 1:
+            if spec.numeric and word[1:].isdigit():
+                forms.add(f"{program} -N")
+                continue
+            for letter in word[1:]:
+                if letter in spec.flags + spec.valued:
+                    forms.add(f"{program} -{letter}")
+                if letter in spec.valued:
+                    break
+    return forms
+
+
+def all_forms() -> set[str]:
+    """Every entry of the allowlist, in the form `used_forms` names them."""
+    forms = set(PROGRAMS)
+    for program, spec in PROGRAMS.items():
+        forms |= {f"{program} -{letter}" for letter in spec.flags + spec.valued}
+        if spec.numeric:
+            forms.add(f"{program} -N")
+    return forms

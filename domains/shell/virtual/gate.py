@@ -16,7 +16,7 @@ from tree_sitter import Node
 
 from ..grammar import broken, node_text, parse_tree
 from ..words import Scope, Value, expand
-from .allowlist import PROGRAMS, SHELL_STATE, option_problem
+from .allowlist import PROGRAMS, SHELL_STATE, option_problem, used_forms
 
 _STRUCTURE = {"program", "list", "pipeline", "command", "redirected_statement", "variable_assignment",
               "variable_assignments", "declaration_command", "comment"}
@@ -35,6 +35,7 @@ class Reading:
     written: set[str] = field(default_factory=set)  # paths only redirected into (`> f`): a shell writes files there
     glob_folders: set[str] = field(default_factory=set)
     cwds: list[str] = field(default_factory=list)  # where the line starts, then each folder it may cd to
+    forms: set[str] = field(default_factory=set)  # the allowlist entries it uses: "sort", "sort -r"
 
     @property
     def moves(self) -> bool:
@@ -88,6 +89,7 @@ def _statement(node: Node, scope: Scope, reading: Reading, in_pipeline: bool) ->
             raise NotComputable(f"the declaration {node_text(node)[:40]!r}")
         for assignment in assignments:
             _assign(assignment, scope)
+        reading.forms.add("export")
         return
     if kind in ("variable_assignment", "variable_assignments"):
         if in_pipeline:
@@ -123,6 +125,7 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool) -> N
     problem = option_problem(program, arguments)
     if problem:
         raise NotComputable(problem)
+    reading.forms |= used_forms(program, arguments)
     if program == "cd":
         if len(arguments) != 1 or arguments[0] == "-":
             raise NotComputable("cd without exactly one folder")

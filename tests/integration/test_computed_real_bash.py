@@ -1,0 +1,242 @@
+"""Computed steps against real bash: every line the virtual shell computes must equal what a real
+`bash --noprofile --norc` (GNU coreutils, LANG=C) prints, exits with and leaves on disk, byte for byte.
+
+Each scenario runs its lines in order in one real bash and in one virtual shell at the same absolute
+path, so the working folder, variables and files carry over as in a session. Lines the virtual shell
+refuses still run for real and reach the virtual shell the way a predicted step does (its semantics
+only), so what it learns from steps it did not compute is checked too. Scenarios start from an empty
+folder (known to be empty) or a prepared one (known in full).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from agentworld_mcp.domains.shell import analyze
+from agentworld_mcp.domains.shell.state import failed_commands
+from agentworld_mcp.domains.shell.virtual.allowlist import all_forms
+from agentworld_mcp.domains.shell.virtual.gate import NotComputable
+from agentworld_mcp.domains.shell.virtual.shell import VirtualShell
+
+pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="needs a real bash")
+
+PREPARED = {
+    "notes.txt": b"alpha\nbeta\ngamma\nbeta\n",
+    "data.csv": b"name,qty\napple,3\npear,10\nfig,7\n",
+    "src/main.py": b"print('hi')\n",
+    "src/util.py": b"def f():\n    return 1\n",
+    "docs/readme.md": b"# Title\n\nSome text.\n",
+    "empty.txt": b"",
+}
+
+EMPTY_SCENARIOS = [
+    ["echo hi > a", "cat a", "echo there >> a", "cat a", "wc -l a", "rm a", "cat a", "ls a"],
+    ["mkdir app", "touch app/main.py", "cat app/main.py", "mkdir app", "mkdir -p app/sub/deep", "rmdir app/sub/deep",
+     "rmdir app", "rm -r app", "cat app/main.py", "rmdir nothing"],
+    ["printf 'b\\na\\nc\\n' > list", "sort list", "sort -r list", "sort -u list", "sort -n list", "head -n 2 list",
+     "tail -n 1 list", "head -1 list", "tail -2 list", "wc -w list", "wc -c list", "cat -n list"],
+    ["X=hello", "echo $X", "echo \"$X world\"", "echo '$X'", "export Y=42", "echo $Y", "Z=$X-$Y; echo $Z",
+     "echo ${X}", "echo -n $X", "echo -e 'a\\tb'", "echo -E 'a\\tb'", "printf '%s=%d\\n' n 5"],
+    ["mkdir d", "cd d", "pwd", "echo in > f", "cd ..", "cat d/f", "cd nowhere", "pwd", "cd d && cat f", "cd /tmp",
+     "pwd"],
+    ["echo one > f1", "cp f1 f2", "cat f2", "mv f2 f3", "cat f3", "cat f2", "cp nothing f4", "mv nothing f5",
+     "mkdir dir", "cp f1 dir", "cat dir/f1", "mv f3 dir", "cat dir/f3", "cp -r dir dir2", "cat dir2/f1",
+     "rm -rf dir dir2", "cat dir/f1"],
+    ["printf 'x\\ny\\nx\\nz\\n' > w", "grep x w", "grep -c x w", "grep -n x w", "grep -v x w", "grep -i X w",
+     "grep -x x w", "grep q w", "grep x nope", "cat w | grep y", "cat w | sort | uniq", "cat w | sort | uniq -c",
+     "cat w | wc -l"],
+    ["echo abc > t", "tr a-z A-Z < t", "tr -d b < t", "cat t | tr c C", "sed 's/b/B/' t", "sed -n '2p' t",
+     "sed -e 's/a/A/' -e 's/c/C/' t", "sed 's/x/y/' t > t2", "cat t2"],
+    ["echo hi | tee out", "cat out", "echo more | tee -a out", "cat out", "basename a/b/c.txt", "dirname a/b/c.txt",
+     "basename dir/file.py .py", "true && echo yes", "false || echo no", "false && echo never", "true; false",
+     "test -f out && echo file", "test -d out || echo notdir", "[ -e out ] && echo exists", "[ -s out ] && echo full",
+     "test -z '' && echo empty"],
+    ["mkdir -p a/b", "echo x > a/b/c", "rm a", "rm -r a", "cat a/b/c", "rm -f a/b/c", "mkdir x y z", "rmdir x y z",
+     "touch t1 t2", "rm t1 t2", "cat t1"],
+    ["echo 1 > n", "echo 2 >> n", "cat n n", "cat n missing", "cat missing", "head -c 3 n", "tail -c 2 n",
+     "wc n", "wc -l < n", "sort n > sorted; cat sorted", "cat n > /dev/null", "cat missing 2> /dev/null",
+     "cat missing 2>&1", "echo err >&2"],
+    ["mkdir -p logs/old", "echo 'e1' > logs/app.log", "echo 'e2' >> logs/app.log", "cp logs/app.log logs/old",
+     "cat logs/old/app.log", "wc -l logs/app.log logs/old/app.log", "grep -c e logs/app.log", "rm logs/app.log",
+     "cat logs/app.log", "rmdir logs/old", "rm -r logs", "cat logs/old/app.log", "mkdir logs", "rmdir logs"],
+    ["printf '3\\n1\\n2\\n10\\n' > nums", "sort nums", "sort -n nums", "sort -rn nums", "sort -n nums | head -n 1",
+     "sort -n nums | tail -n 1", "tail -n 2 nums", "head -c 2 nums", "cat nums | wc -l", "sort -u nums | wc -l",
+     "grep 1 nums", "grep -c 1 nums", "grep -v 1 nums", "grep -x 1 nums", "tr -d 1 < nums", "sed -n '$p' nums"],
+    ["echo 'Hello World' > g", "tr A-Z a-z < g", "tr ' ' '\\n' < g", "tr ' ' '\\n' < g | sort", "sed 's/World/There/' g",
+     "sed -n 's/Hello/Hi/p' g", "grep -i hello g", "grep -v hello g", "grep -ic HELLO g", "wc -w g", "wc -c g",
+     "cat -n g", "head -n 1 g", "tail -c 6 g"],
+    ["A=one; B=two", "echo $A $B", "echo \"$A/$B\"", "C=\"$A $B\"; echo \"$C\"", "export D=$A", "echo $D",
+     "echo ${A}x", "echo \"${B}\"y", "printf '%s\\n' $A $B", "printf '%5s|\\n' $A", "printf 'no newline'",
+     "echo -n x; echo y", "echo a b  c", "echo 'a  b'"],
+    ["mkdir p q", "echo 1 > p/f", "cp p/f q/f", "cp p/f q", "cat q/f", "mv q/f q/g", "cat q/g q/f", "rm q/g",
+     "rmdir q", "rm -r p", "test -d p || echo gone", "test -e q && echo there", "mkdir -p p/q/r && echo made",
+     "test -d p/q/r && echo dir"],
+    ["echo x > f", "test -s f && echo nonempty", "touch e", "test -s e || echo empty", "test -f e && echo file",
+     "test -d . && echo here", "test -n abc && echo set", "test abc = abc && echo same", "test 1 -eq 1 && echo one",
+     "test 2 -gt 1 && echo more", "test 1 -lt 0 || echo notless", "test ! -e nothing && echo none",
+     "true || echo never", "false; echo $HOME"],
+    ["echo k1 > a; echo k2 > b", "cat a b > c", "cat c", "cat c | sort -r", "cat c | head -n 1 > d", "cat d",
+     "cat a b c d | sort | uniq -c", "cat a b c d | sort -u", "rm a b c d", "cat a", "echo done | tee f1 | cat",
+     "cat f1", "rm f1"],
+]
+
+PREPARED_SCENARIOS = [
+    ["cat notes.txt", "grep beta notes.txt", "grep -c beta notes.txt", "sort notes.txt", "sort -u notes.txt",
+     "uniq notes.txt", "sort notes.txt | uniq -c", "wc -l notes.txt", "head -n 2 notes.txt", "tail -n 2 notes.txt",
+     "cat empty.txt", "wc -c empty.txt", "grep -n a notes.txt"],
+    ["cat *.txt", "wc -l *.txt", "cat src/*.py", "grep return src/*.py", "cat docs/readme.md", "ls", "cat nothing.txt",
+     "rm notes.txt", "cat notes.txt", "cat *.txt", "rm -r src", "cat src/main.py", "mkdir src", "cat src/main.py"],
+    ["cd src", "cat main.py", "cat util.py", "cat ../notes.txt", "cd ..", "pwd", "cp -r src backup",
+     "cat backup/util.py", "mv data.csv data2.csv", "cat data2.csv", "cat data.csv", "sort -n data2.csv",
+     "grep -v qty data2.csv | sort", "sed -n '1p' data2.csv", "tr ',' ' ' < data2.csv"],
+    ["echo new > src/new.py", "cat src/new.py", "rmdir src", "rmdir docs", "rm docs/readme.md", "rmdir docs",
+     "cat docs/readme.md", "mkdir docs", "touch docs/a docs/b", "rm docs/*", "rmdir docs", "echo $HOME",
+     "cd ~ && pwd"],
+    # Lines outside the allowlist run for real and reach the virtual shell as predicted steps do.
+    ["ls -la", "python3 -c 'print(1)'", "cat notes.txt", "echo x > notes.txt", "cat notes.txt", "chmod 600 notes.txt",
+     "cat notes.txt", "find . -name '*.py' -delete", "cat src/main.py", "cat src/util.py", "cat data.csv"],
+    ["mv notes.txt docs/", "cat docs/notes.txt", "cat notes.txt", "cp data.csv docs/", "cp -r docs docs2",
+     "cat docs2/data.csv", "rm -rf docs2", "cat docs2/data.csv", "head -3 data.csv", "tail -1 data.csv",
+     "grep -i APPLE data.csv", "grep -x fig,7 data.csv", "sort -r data.csv | head -n 1"],
+    ["grep -n beta notes.txt", "grep -vc beta notes.txt", "cut -d, -f1 data.csv", "sort -u notes.txt | wc -l",
+     "head -n 1 data.csv", "tail -n 3 data.csv | sort", "sed -n '2,3p' data.csv", "sed 's/,/;/' data.csv",
+     "tr -d ',' < data.csv", "wc -l data.csv notes.txt", "cat src/main.py src/util.py", "grep def src/util.py",
+     "grep -c print src/main.py", "wc -c src/main.py"],
+    ["mkdir build", "cp src/main.py build/", "cat build/main.py", "cp -r src build/src", "cat build/src/util.py",
+     "rm -r build", "cat build/main.py", "echo 'x = 1' >> src/main.py", "cat src/main.py", "mv src/main.py src/app.py",
+     "cat src/app.py", "cat src/main.py", "rm src/*.py", "rmdir src", "test -d src || echo gone"],
+    ["cd docs", "echo more >> readme.md", "cat readme.md", "cd ..", "cat docs/readme.md", "grep -c . docs/readme.md",
+     "cd docs && rm readme.md", "pwd", "cd /tmp", "cd ~/project", "pwd", "test -f docs/readme.md || echo removed"],
+]
+
+
+_SCRIPT_LINE = re.compile(r"^bash: line \d+: ", re.MULTILINE)
+
+
+class RealBash:
+    """One `bash --noprofile --norc` for a scenario: each line's stdout, stderr and exit status."""
+
+    _END = "\x1e\x1fEND\x1e"
+
+    def __init__(self, cwd: Path, home: Path):
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "LANG": "C", "LC_ALL": "C"}
+        self.process = subprocess.Popen(["bash", "--noprofile", "--norc"], cwd=cwd, env=env, stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def run(self, line: str) -> tuple[str, str, int]:
+        assert self.process.stdin is not None
+        end = self._END
+        self.process.stdin.write(f"{line}\n__rc=$?; printf '{end}%d\\n' $__rc; printf '{end}\\n' >&2\n".encode())
+        self.process.stdin.flush()
+        out = self._until(self.process.stdout, end)
+        err = self._until(self.process.stderr, end)
+        stdout, _, code = out.rpartition(end)
+        # What a terminal shows: an interactive bash names no line in its own errors ("bash: cd: x: ...").
+        return stdout, _SCRIPT_LINE.sub("bash: ", err[: err.rindex(end)]), int(code)
+
+    @staticmethod
+    def _until(stream, end: str) -> str:
+        data = b""
+        while not data.endswith(b"\n") or end.encode() not in data:
+            chunk = os.read(stream.fileno(), 65536)
+            if not chunk:
+                break
+            data += chunk
+        return data.decode("utf-8", "replace").rstrip("\n") if data.endswith(b"\n") else data.decode()
+
+    def close(self) -> None:
+        self.process.kill()
+        self.process.wait()
+
+
+def _scenarios():
+    for index, lines in enumerate(EMPTY_SCENARIOS):
+        yield pytest.param("empty", lines, id=f"empty-{index}")
+    for index, lines in enumerate(PREPARED_SCENARIOS):
+        yield pytest.param("prepared", lines, id=f"prepared-{index}")
+
+
+USED: set[str] = set()
+COMPUTED: list[str] = []
+
+
+@pytest.mark.parametrize(("start", "lines"), list(_scenarios()))
+def test_computed_lines_equal_real_bash(tmp_path, start, lines):
+    home = tmp_path / "home" / "dev"
+    project = home / "project"
+    project.mkdir(parents=True)
+    files = PREPARED if start == "prepared" else {}
+    for name, content in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_bytes(content)
+    shell = VirtualShell.starting(
+        str(project), str(home), {str(project / name): content for name, content in files.items()},
+        {str(project / name).rsplit("/", 1)[0]: True for name in files}, complete=True)
+    real = RealBash(project, home)
+    try:
+        for line in lines:
+            try:
+                outcome = shell.compute(line)
+            except NotComputable:
+                outcome = None
+            stdout, stderr, code = real.run(line)
+            if outcome is None:  # as a world learns from a step it did not compute: the commands the screen shows
+                semantics = analyze(line, shell.knowledge.cwd, str(home))  # failing did nothing
+                shell.learn(semantics.without(*failed_commands(semantics, stdout + stderr)), _real_cwd(real))
+                continue
+            shell.accept(outcome)
+            COMPUTED.append(line)
+            USED.update(outcome.forms)
+            assert (outcome.stdout, outcome.stderr, outcome.exit_code) == (stdout, stderr, code), line
+            assert outcome.cwd == _real_cwd(real), line
+            _check_files(shell, tmp_path, line)
+    finally:
+        real.close()
+
+
+def _real_cwd(real: RealBash) -> str:
+    return real.run("pwd")[0].strip()
+
+
+def _check_files(shell: VirtualShell, root: Path, line: str) -> None:
+    """What the virtual shell knows is what is on disk: contents, folders, complete listings, known absences."""
+    known = shell.knowledge
+    for path, content in known.files.items():
+        if path.startswith(str(root)):
+            assert os.path.isfile(path), (line, path)
+            if content is not None:
+                assert Path(path).read_bytes() == content, (line, path)
+    for path, complete in known.folders.items():
+        if path.startswith(str(root)):
+            assert os.path.isdir(path), (line, path)
+            if complete:
+                listed = {os.path.join(path, name) for name in os.listdir(path)}
+                knew = {p for p in (*known.files, *known.folders) if os.path.dirname(p) == path}
+                assert listed == knew, (line, path)
+    for path in known.absent:
+        assert not os.path.lexists(path), (line, path)
+
+
+def test_every_allowlist_entry_is_proven():
+    """Runs after the scenarios (file order): each program and option on the allowlist was computed and matched."""
+    if not COMPUTED:
+        pytest.skip("the scenarios did not run in this session")
+    print(f"{len(COMPUTED)} computed lines matched real bash")
+    assert len(COMPUTED) >= 150
+    assert all_forms() - USED == set()
+
+
+@pytest.mark.parametrize("line", ["ls", "ls -la", "python3 -c 'print(1)'", "git status", "cat $(echo a)",
+                                  "echo $RANDOM", "echo $?", "exit 1", "find . -name x", "cat <<EOF\nx\nEOF",
+                                  "rm -v a", "sort -k2 f", "ls > out", "for f in a b; do echo $f; done",
+                                  "(cd /tmp)", "echo hi &", "cat a | cd b", "grep -r x .", "X=1 cat a"])
+def test_lines_outside_the_allowlist_go_to_the_model(line):
+    shell = VirtualShell.starting("/home/dev/project", "/home/dev", complete=True)
+    with pytest.raises(NotComputable):
+        shell.compute(line)

@@ -15,6 +15,9 @@ A pack is a folder:
   patterns match on: the typed command rather than its JSON keystroke form), and optionally
   `semantics(normalized, location, state) -> Semantics | None`, what the action does by its own
   definition (domains/shell), with no model;
+- `shell_line(normalized) -> line | None` and `computed_screen(...)` (optional, built-in packs): the
+  command line an action runs, for the world's virtual shell, and the screen a computed step shows
+  (domains/shell/virtual/screen.py);
 - `initial_files` in pack.json (optional): where the initial state puts the shell (`cwd`, `home`)
   and which paths it says exist (`paths`, relative to cwd, folders ending in `/`): the start of
   the file tree a world keeps.
@@ -41,6 +44,8 @@ from .shell import Location, PathState, Semantics
 PresetCheck = Callable[[dict[str, Any]], str | None]
 
 
+# A computed step's observation: (previous, state, line, printed, cwd_before, cwd_after, home) -> screen or None.
+ComputedScreen = Callable[[str, str, str, str, str, str, str], "str | None"]
 # What an action does by its own definition, in a place and a known file tree (None: nothing to say).
 ActionSemantics = Callable[[str, Location, "PathState | None"], "Semantics | None"]
 
@@ -158,6 +163,8 @@ class DomainPack:
     location: Location | None = None  # where the initial state puts the shell
     initial_paths: tuple[str, ...] = ()  # absolute; folders end in '/'
     semantics: ActionSemantics | None = None
+    shell_line: Callable[[str], str | None] | None = None  # the command line for the virtual shell, if one
+    computed_screen: ComputedScreen | None = None
 
     @property
     def takes_tool_definitions(self) -> bool:
@@ -211,12 +218,14 @@ def load_pack(
     examples_file = folder / "examples.json"
     examples = _parse(examples_file, list[_ExampleFile]) if examples_file.exists() else []
     readable = _same_text
-    derive = None
+    derive = line_of = screen_of = None
     if actions_module is not None:
         module = importlib.import_module(actions_module)
         normalize = module.normalize_action
         readable = getattr(module, "action_text", _same_text)
         derive = getattr(module, "semantics", None)
+        line_of = getattr(module, "shell_line", None)
+        screen_of = getattr(module, "computed_screen", None)
     elif manifest.action_schema is not None:
         normalize = _schema_check(folder / "pack.json", manifest.action_schema)
     else:
@@ -246,6 +255,8 @@ def load_pack(
         location=Location(files.cwd, files.home) if (files := manifest.initial_files) else None,
         initial_paths=tuple(posixpath.join(files.cwd, path) for path in files.paths) if files else (),
         semantics=derive,
+        shell_line=line_of,
+        computed_screen=screen_of,
     )
 
 

@@ -125,6 +125,7 @@ def build_context(
         retrieval=RealStepIndex(store, partial(action_text, packs)) if store is not None and settings.retrieval == "on"
         else None,
         redact_real_steps=settings.redaction == "on",
+        computed=settings.computed == "on",
         budget_seconds=settings.budget_seconds,
         jobs=Jobs(store) if store is not None and keep_jobs else None,
     )

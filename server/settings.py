@@ -59,6 +59,9 @@ class Settings(BaseModel):
     # Secrets in recorded real steps (the guard, a twin, the world tool's record) become [REDACTED]
     # before the store keeps them (tools/redaction.py), as in imported sessions.
     redaction: Literal["on", "off"] = "on"
+    # Lines a world's virtual shell determines (its known files, proven programs) are computed exactly,
+    # with zero tokens, instead of predicted (tools/computed.py); off: every step is the model's.
+    computed: Literal["on", "off"] = "on"
     max_action_chars: int = Field(default=Limits.max_action_chars, ge=1)
     max_history_turns: int = Field(default=Limits.max_history_turns, ge=0)
     max_history_chars: int = Field(default=Limits.max_history_chars, ge=0)

@@ -144,7 +144,8 @@ async def review(
             effects, shown, scene.pack.action_text(action), scene.pack.error_markers
         ) if warning not in prediction.warnings]
         tracker.advance(action, prediction.observation, real=False,
-                        effects=effects if prediction.effects.source != "command" else None)
+                        effects=effects if prediction.effects.source not in ("command", "computed") else None,
+                        outcome=prediction._outcome)
     return results
 
 

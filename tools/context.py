@@ -48,6 +48,7 @@ class ToolContext:
     store: Store | None = None  # worlds and jobs; None runs without persistence
     retrieval: RealStepIndex | None = None  # real steps shown as examples; None: retrieval off
     redact_real_steps: bool = True  # secrets in recorded reality become markers before the store keeps it
+    computed: bool = True  # lines a world's virtual shell determines are computed, not predicted (tools/computed.py)
     redactors: dict[str, Redactor] = field(default_factory=dict)  # per world: the secrets its steps showed
     budget_seconds: float = 50.0  # a call running longer hands back a job (hosts cut calls at ~60 s)
     world_locks: dict[str, asyncio.Lock] = field(default_factory=dict)

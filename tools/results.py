@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, PrivateAttr
 
@@ -24,10 +24,14 @@ class Effects(BaseModel):
     success: bool | None = Field(description="Whether the action succeeded; null when the prediction does not say.")
     error: str | None = Field(default=None, description="The error the environment reports, if any.")
     changed: list[Change] = Field(default_factory=list, description="State the action created, modified or deleted.")
-    source: Literal["command", "model", "parser", "none"] = Field(
-        description="Who derived `changed`: the action itself (its shell semantics: `success` and `error` still come "
-        "from the predicted screen), the world model (schema-constrained), the domain's parser, or nobody."
+    source: Literal["computed", "command", "model", "parser", "none"] = Field(
+        description="Who derived the step: `computed` (the world's virtual shell ran the line on what the world "
+        "knows: screen, exit status and changes are exact, no model was asked), the action itself (its shell "
+        "semantics: `success` and `error` still come from the predicted screen), the world model "
+        "(schema-constrained), the domain's parser, or nobody."
     )
+    exit_code: int | None = Field(default=None, description="The command line's exit status, where it is known "
+                                  "exactly (computed steps).")
     other: list[str] = Field(default_factory=list, description="From the command: git work it loses, network "
                              "transfers and privilege (e.g. 'git-discard: /repo', 'upload: /x (host)').")
     opaque: list[str] = Field(default_factory=list, description="Parts of the command whose effects its text does "
@@ -96,6 +100,9 @@ class Prediction(BaseModel):
     usage: Usage
     model: ModelInfo | None = Field(description="The model that predicted; null when nothing was simulated.")
     constraints: ConstraintReport | None = Field(default=None, description="Results of the constraints given, if any.")
+    committed: bool | None = Field(
+        default=None, description="For a call that asked to commit to a world: whether the world kept this step "
+        "(false: `warnings` says why). Null when nothing was to be committed.")
     warnings: list[str] = Field(
         default_factory=list, description="Contradictions with the world's earlier steps (a deleted entity seen again)."
     )
@@ -105,6 +112,8 @@ class Prediction(BaseModel):
     _note: str = PrivateAttr(default="")
     # The real steps its prompt showed as examples: the turn renders the same way when it is history.
     _examples: str = PrivateAttr(default="")
+    # A computed step's outcome in the virtual shell: the world's tracker moves on by it.
+    _outcome: Any = PrivateAttr(default=None)
 
     def history_turn(self, action: str) -> Turn:
         """This step as history for the next one."""

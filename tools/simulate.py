@@ -26,6 +26,7 @@ from ..domains.shell.state import failed_commands
 from ..engine import Completion, EngineError, GenerationRequest, Priority, Sampling
 from ..engine.errors import InputError
 from .checks import blocked_prediction, planned_check, review, run_checks
+from .computed import computed_prediction, rendered_from_effects
 from .constraints import (
     blocking,
     post_constraints,
@@ -108,7 +109,10 @@ async def predict(
 ) -> Prediction:
     """The observation and effects of one validated action after `history` (whose world `tracker` knows)."""
     pack = scene.pack
-    tracker = tracker or Tracker.replay(pack, scene.state, history)
+    tracker = tracker or Tracker.replay(pack, scene.state, history, computed=ctx.computed)
+    if (computed := computed_prediction(scene, history, action, tracker)) is not None:
+        prediction, prediction._outcome = computed
+        return prediction
     semantics = tracker.semantics(action)
     missing = tracker.missing(semantics) if ctx.state_check != "off" else []
     note = tracker.note() if semantics is not None else ""
@@ -182,6 +186,8 @@ async def predict(
     prediction._note = asked.note
     prediction._examples = examples
     prediction.usage.retrieved_steps, prediction.usage.retrieved_chars = retrieved, len(examples)
+    if prediction.parse_error is not None:
+        prediction = rendered_from_effects(scene, history, action, tracker, prediction) or prediction
     return prediction
 
 
@@ -320,7 +326,7 @@ async def simulate_action(ctx: ToolContext, request: SimulateRequest) -> Predict
     async def work(progress: Progress) -> Prediction:
         async with situation(ctx, request, [(request.action, "action")]) as where:
             prediction = await _simulate(where, where.actions[0])
-            if where.session is not None and request.commit and prediction.blocked is None:
+            if where.session is not None and request.commit:
                 results = prediction.constraints.results if prediction.constraints is not None else []
                 where.session.commit([(where.actions[0], prediction, violations(results))])
             return prediction

@@ -45,7 +45,7 @@ async def situation(
         scene = validated_scene(ctx, request.domain or "", request.state, request.task, request.tools)
         checked = [validated_action(ctx, scene, action, where) for action, where in actions]
         turns = validated_history(ctx, scene.pack, request.history)
-        tracker = Tracker.replay(scene.pack, scene.state, turns)
+        tracker = Tracker.replay(scene.pack, scene.state, turns, computed=ctx.computed)
         yield Situation(scene, turns, tracker, checked, _rules(scene, request), None)
         return
     async with world_session(ctx, request.world_id, request.domain or "") as session:

@@ -3,7 +3,9 @@ ledger of deletions that consistency warnings read.
 
 Replayed from the world's initial state and every step (recorded reality and committed
 predictions alike), then advanced by each new prediction of a plan. Effects come from each
-action's own semantics; the screen only says which commands failed.
+action's own semantics; the screen only says which commands failed. Where the domain runs shell
+lines, a virtual shell keeps the files and shell state the world knows exactly: a computed step runs
+in it again on replay (it is deterministic), any other step teaches it only what its semantics say.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from dataclasses import dataclass, field
 from ..domains import DomainPack, Turn
 from ..domains.shell import Location, Requirement, Semantics, stated_location
 from ..domains.shell.state import WorldState
+from ..domains.shell.virtual.gate import NotComputable
+from ..domains.shell.virtual.shell import Outcome, VirtualShell
 from .consistency import EntityLedger
 
 
@@ -23,17 +27,23 @@ class Tracker:
     world: WorldState | None  # None: the domain says nothing of what its actions do
     ledger: EntityLedger = field(default_factory=EntityLedger)
     steps: int = 0
+    shell: VirtualShell | None = None  # the files and shell state the world knows exactly; None: nothing computed
 
     @classmethod
     def replay(cls, pack: DomainPack, state: str, turns: Sequence[Turn],
-               real: Sequence[bool] | None = None, effects: Sequence[dict | None] | None = None) -> Tracker:
-        """The world after `turns`, from the state text (or the domain's initial state when it is empty)."""
+               real: Sequence[bool] | None = None, effects: Sequence[dict | None] | None = None,
+               computed: bool = False, start: VirtualShell | None = None) -> Tracker:
+        """The world after `turns`, from the state text (or the domain's initial state when it is empty).
+        `computed`: keep a virtual shell (from `start`, a snapshot's, when the world has one)."""
         world = None
+        shell = None
         if pack.semantics is not None:
             default = pack.location or Location("/")
             location = stated_location(state, default) if state else default
             world = WorldState.starting(location, pack.initial_paths if not state else ())
-        tracker = cls(pack, world)
+            if computed and pack.shell_line is not None:
+                shell = start or _starting_shell(location, pack.initial_paths if not state else ())
+        tracker = cls(pack, world, shell=shell)
         for index, turn in enumerate(turns):
             tracker.advance(turn.action, turn.observation, real[index] if real else True,
                             effects[index] if effects else None)
@@ -61,17 +71,67 @@ class Tracker:
             return []
         return [r for r in semantics.requirements if self.world.tree.holds(r) is False]
 
-    def advance(self, action: str, observation: str, real: bool, effects: dict | None = None) -> Semantics | None:
-        """One more step happened with this screen; returns its effects as they happened."""
+    def compute(self, action: str) -> Outcome | None:
+        """The exact outcome of `action` from what the world knows, or None when it is the model's."""
+        line = self.pack.shell_line(action) if self.shell is not None and self.pack.shell_line else None
+        if line is None or self.shell is None:
+            return None
+        try:
+            return self.shell.compute(line)
+        except NotComputable:
+            return None
+
+    def why_predicted(self, action: str) -> str:
+        """Why the virtual shell left `action` to the model (for measurement and the viewer)."""
+        line = self.pack.shell_line(action) if self.shell is not None and self.pack.shell_line else None
+        if line is None or self.shell is None:
+            return "not one command line"
+        try:
+            self.shell.compute(line)
+        except NotComputable as reason:
+            return str(reason)
+        return ""
+
+    def advance(self, action: str, observation: str, real: bool, effects: dict | None = None,
+                outcome: Outcome | None = None) -> Semantics | None:
+        """One more step happened with this screen; returns its effects as they happened. `outcome`: the
+        step was computed (on replay, a step whose effects say so is computed again)."""
         self.steps += 1
         happened = None
+        before = self.world.location.cwd if self.world is not None else ""
+        was_computed = (effects or {}).get("source") == "computed"
         if self.world is not None:
             happened = self.world.step(self.semantics(action), observation, real)
         if happened is not None:  # the command's own effects, not a model's account of them
             effects = {"changed": [{"entity": e.path, "change": _ledger_kind(e.kind)} for e in happened.files()
                                    if not e.pattern]}
         self.ledger.apply(self.steps, effects)
+        if self.shell is not None:
+            self._advance_shell(action, observation, real, was_computed, outcome, happened, before)
         return happened
+
+    def _advance_shell(self, action: str, observation: str, real: bool, was_computed: bool,
+                       outcome: Outcome | None, happened: Semantics | None, cwd_before: str) -> None:
+        assert self.shell is not None
+        if outcome is None and (real or was_computed):
+            outcome = self.compute(action)
+            printed = (outcome.stdout + outcome.stderr).strip() if outcome is not None else ""
+            if outcome is not None and real and printed not in observation:
+                outcome = None  # reality printed something else: the world was not as it knew
+        if outcome is not None:
+            self.shell.accept(outcome)
+            if self.world is not None:
+                self.world.location = self.world.location.moved_to(outcome.cwd)
+            return
+        self.shell.learn(happened, self.world.location.cwd if self.world is not None else cwd_before)
+
+
+def _starting_shell(location: Location, paths: Sequence[str]) -> VirtualShell:
+    """The domain's own start: the paths its initial state names exist (contents unknown), and its folder
+    holds nothing else; a state text of the caller's says nothing of the folder's files."""
+    files = {path: None for path in paths if not path.endswith("/")}
+    folders = {path.rstrip("/"): False for path in paths if path.endswith("/")}
+    return VirtualShell.starting(location.cwd, location.home or location.cwd, files, folders, complete=bool(paths))
 
 
 def _ledger_kind(kind: str) -> str:

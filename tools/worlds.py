@@ -70,15 +70,27 @@ class WorldSession:
     tracker: Tracker
 
     def commit(self, steps: Sequence[tuple[str, Prediction, Sequence[ConstraintResult]]]) -> None:
-        """Each step: its action, its prediction, and the constraint verdicts it got (kept for viewing)."""
+        """Each step: its action, its prediction, and the constraint verdicts it got (kept for viewing).
+        A step the world cannot keep (no usable observation, or blocked) is never dropped in silence: its
+        prediction says `committed: false` and why, and so does every step after it."""
         store = store_of(self.ctx)
         start = len(store.steps(self.row.id))
-        rows = [
-            StepRow(start + index, action, p.observation, p.observation, p.effects.model_dump(exclude={"source"}),
-                    "predicted", None, None, p.history_turn(action).reply, _details(p, verdicts))
-            for index, (action, p, verdicts) in enumerate(steps, 1)
-            if p.parse_error is None and p.blocked is None
-        ]
+        rows: list[StepRow] = []
+        why = ""
+        for action, p, verdicts in steps:
+            if not why and (p.parse_error is not None or p.blocked is not None):
+                why = (f"the world model gave no usable observation ({p.parse_error})" if p.parse_error is not None
+                       else f"the step was not simulated ({p.blocked})")
+                p.committed = False
+                p.warnings.append(f"not committed: {why}; the world is unchanged by this step, so try it again "
+                                  "(another seed or more max_tokens) or record what really happened")
+            elif why:
+                p.committed = False
+                p.warnings.append("not committed: an earlier step of this call was not, and this one follows it")
+            else:
+                p.committed = True
+                rows.append(StepRow(start + len(rows) + 1, action, p.observation, p.observation, p.effects.model_dump(),
+                                    "predicted", None, None, p.history_turn(action).reply, _details(p, verdicts)))
         store.append_steps(self.row.id, rows)
 
 
@@ -108,7 +120,7 @@ async def world_session(ctx: ToolContext, world_id: str, domain: str = "") -> As
         turns = [Turn(step.action, step.observation, step.reply, (step.details or {}).get("state_note", ""),
                       (step.details or {}).get("examples", "")) for step in steps]
         tracker = Tracker.replay(scene.pack, row.state, turns, [step.source == "real" for step in steps],
-                                 [step.effects for step in steps])
+                                 [step.effects for step in steps], computed=ctx.computed)
         yield WorldSession(ctx, row, scene, turns, tracker)
 
 

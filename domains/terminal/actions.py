@@ -12,6 +12,7 @@ import re
 
 from ..pack import ActionError
 from ..shell import Location, PathState, Semantics, analyze
+from ..shell.virtual.screen import computed_screen  # noqa: F401  (the pack reads it from here)
 
 _TMUX_KEY = re.compile(r"(C-|M-|S-)\S+|Enter|Escape|Tab|BSpace|Up|Down|Left|Right|PageUp|PageDown|Home|End|F\d+")
 
@@ -65,3 +66,13 @@ def semantics(normalized: str, location: Location, state: PathState | None) -> S
     if not typed.strip() or _TMUX_KEY.fullmatch(typed.strip()):
         return None
     return analyze(typed.rstrip("\n"), location.cwd, location.home, location.root, state)
+
+
+def shell_line(normalized: str) -> str | None:
+    """The one command line the action types and enters, for the virtual shell; None for anything else
+    (keys, several lines, a line left unfinished)."""
+    batches = json.loads(normalized)
+    typed = "".join(batch["keystrokes"] for batch in batches)
+    if len(batches) != 1 or not typed.endswith("\n") or "\n" in typed[:-1] or _TMUX_KEY.fullmatch(typed.strip()):
+        return None
+    return typed[:-1] if typed[:-1].strip() else None

@@ -112,6 +112,9 @@ def model_flags() -> argparse.ArgumentParser:
                        help="show the model the store's real steps most like each action (on; none stored, none shown)")
     group.add_argument("--redaction", choices=["on", "off"],
                        help="replace secrets in recorded real steps by [REDACTED] before they are stored (on)")
+    group.add_argument("--computed", choices=["on", "off"],
+                       help="compute the lines a world's virtual shell determines exactly, with zero tokens, instead "
+                            "of predicting them (on)")
     group.add_argument("--log-level", choices=["DEBUG", "INFO", "WARNING", "ERROR"], help="stderr log level")
     group.add_argument("--policy", help="the guard's policy file (default: .agentworld/policy.json if present)")
     group.add_argument("--guard-budget", type=float, help="seconds the guard may take to decide (10)")

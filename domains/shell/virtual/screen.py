@@ -1,0 +1,57 @@
+"""A computed step's terminal screen: the screen so far, the command typed at its prompt, what it
+printed, and the next prompt (moved to the new folder after a cd).
+
+The prompt is read off the screen (its last line) or, before the first step, off the state text's
+"The screen shows a fresh prompt: ..." sentence. A prompt of the usual `user@host:folder$` form can
+follow a cd; any other prompt is kept only while the folder stays the same. No prompt, no screen:
+the step is then the model's.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+_PROMPT = re.compile(r"^(?P<who>[^\s@:]+@[^\s:]+):(?P<where>\S*?)(?P<sign>[$#]) ?$")
+_STATED = re.compile(r"fresh prompt:\s*(?P<prompt>\S.*?[$#]) ?\s*$", re.MULTILINE)
+
+
+def current_prompt(previous: str, state: str, cwd: str, home: str) -> str | None:
+    """The prompt the next command is typed at: the screen's last line; else (a screen the model left
+    without one) the usual prompt's shape, as the state or an earlier screen showed it, in `cwd`."""
+    last = previous.rstrip("\n").rsplit("\n", 1)[-1] if previous else ""
+    if re.search(r"[$#] ?$", last):
+        return last
+    found = _STATED.search(state or "")
+    shapes = [found.group("prompt")] if found else []
+    shapes += [line.split(" ", 1)[0] for line in previous.splitlines() if _PROMPT.match(line.split(" ", 1)[0])]
+    for shape in shapes:
+        if (match := _PROMPT.match(shape)) is not None:
+            return f"{match.group('who')}:{folder_shown(cwd, home)}{match.group('sign')}"
+    return shapes[0] if shapes and not previous else None
+
+
+def folder_shown(cwd: str, home: str) -> str:
+    """How bash's `\\w` shows a folder: under the home with `~`."""
+    if home and (cwd == home or cwd.startswith(home.rstrip("/") + "/")):
+        return "~" + cwd[len(home.rstrip("/")):]
+    return cwd
+
+
+def computed_screen(previous: str, state: str, line: str, printed: str, cwd_before: str, cwd_after: str,
+                    home: str) -> str | None:
+    """The whole screen after `line` printed `printed`, or None when the prompt cannot be known."""
+    prompt = current_prompt(previous, state, cwd_before, home)
+    if prompt is None:
+        return None
+    after = prompt
+    if posixpath.normpath(cwd_after) != posixpath.normpath(cwd_before):
+        shape = _PROMPT.match(prompt)
+        if shape is None or shape.group("where") != folder_shown(cwd_before, home):
+            return None
+        after = f"{shape.group('who')}:{folder_shown(cwd_after, home)}{shape.group('sign')}" + \
+            (" " if prompt.endswith(" ") else "")
+    shown = previous.rstrip("\n")
+    before = shown if shown.endswith(prompt) else f"{shown}\n{prompt}" if shown else prompt
+    typed = before + ("" if before.endswith(" ") else " ") + line
+    return f"{typed}\n{printed}{after.rstrip()}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from functools import partial
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from ..engine.llama_backend import LlamaCppBackend, LlamaSettings
 from ..engine.remote import OpenAICompatibleBackend, RemoteSettings
 from ..tools.constraints import preset_problem
 from ..tools.context import ToolContext
+from ..tools.folder_snapshot import SnapshotBounds
 from ..tools.guard_policy import GuardSettings, load_policy, policy_path
 from ..tools.jobs import Jobs
 from ..tools.retrieval import RealStepIndex
@@ -126,6 +128,10 @@ def build_context(
         else None,
         redact_real_steps=settings.redaction == "on",
         computed=settings.computed == "on",
+        allow_dirs=tuple(str(path.resolve()) for path in settings.allow_dirs),
+        working_dir=os.getcwd(),
+        snapshot_bounds=SnapshotBounds(settings.snapshot_max_paths, settings.snapshot_max_file_kb * 1024,
+                                       settings.snapshot_max_total_mb * 1024 * 1024),
         budget_seconds=settings.budget_seconds,
         jobs=Jobs(store) if store is not None and keep_jobs else None,
     )

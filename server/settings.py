@@ -62,6 +62,11 @@ class Settings(BaseModel):
     # Lines a world's virtual shell determines (its known files, proven programs) are computed exactly,
     # with zero tokens, instead of predicted (tools/computed.py); off: every step is the model's.
     computed: Literal["on", "off"] = "on"
+    allow_dirs: list[Path] = Field(default_factory=list, description="Real folders a world may start from (from_dir), "
+                                   "besides the client's roots and, but over HTTP, the server's working folder.")
+    snapshot_max_paths: int = Field(default=5000, ge=1, description="from_dir: most paths a snapshot lists.")
+    snapshot_max_file_kb: int = Field(default=256, ge=0, description="from_dir: larger files' content is unknown.")
+    snapshot_max_total_mb: int = Field(default=32, ge=0, description="from_dir: most bytes of content it reads.")
     max_action_chars: int = Field(default=Limits.max_action_chars, ge=1)
     max_history_turns: int = Field(default=Limits.max_history_turns, ge=0)
     max_history_chars: int = Field(default=Limits.max_history_chars, ge=0)
@@ -116,6 +121,8 @@ def load_settings(overrides: dict[str, Any]) -> Settings:
 
 
 def _from_env(name: str, raw: str, annotation: Any) -> Any:
+    if name == "allow_dirs":  # a list, as PATH is written
+        return [part for part in raw.split(os.pathsep) if part]
     if name in ("chat_template_vars", "override_kv"):
         try:
             return json.loads(raw)
@@ -146,11 +153,13 @@ def settings_env(settings: Settings) -> dict[str, str]:
     env: dict[str, str] = {}
     for name, field in Settings.model_fields.items():
         value = getattr(settings, name)
-        if value is None or value == field.default:
+        if value is None or value == field.get_default(call_default_factory=True):
             continue
         if isinstance(value, SecretStr):
             value = value.get_secret_value()
-        if isinstance(value, dict):
+        if isinstance(value, list):  # allow_dirs, as PATH is written
+            env[ENV_PREFIX + name.upper()] = os.pathsep.join(str(item) for item in value)
+        elif isinstance(value, dict):
             env[ENV_PREFIX + name.upper()] = json.dumps(value)
         else:
             env[ENV_PREFIX + name.upper()] = str(value).lower() if isinstance(value, bool) else str(value)

@@ -11,6 +11,7 @@ from ..domains import DomainPack
 from ..engine import Engine, ModelDescription
 from ..engine.errors import InputError
 from .limits import Limits
+from .folder_snapshot import SnapshotBounds
 from .redaction import Redactor
 from .retrieval import RealStepIndex
 from .store import Store
@@ -49,10 +50,18 @@ class ToolContext:
     retrieval: RealStepIndex | None = None  # real steps shown as examples; None: retrieval off
     redact_real_steps: bool = True  # secrets in recorded reality become markers before the store keeps it
     computed: bool = True  # lines a world's virtual shell determines are computed, not predicted (tools/computed.py)
+    # Real folders a world may start from (from_dir): --allow-dir folders, the client's declared roots (added
+    # per call by the MCP layer) and, but over HTTP, the server's working folder.
+    allow_dirs: tuple[str, ...] = ()
+    working_dir: str = ""
+    snapshot_bounds: SnapshotBounds = field(default_factory=SnapshotBounds)
     redactors: dict[str, Redactor] = field(default_factory=dict)  # per world: the secrets its steps showed
     budget_seconds: float = 50.0  # a call running longer hands back a job (hosts cut calls at ~60 s)
     world_locks: dict[str, asyncio.Lock] = field(default_factory=dict)
     jobs: Jobs | None = None
+
+    def visible_dirs(self) -> tuple[str, ...]:
+        return (*self.allow_dirs, self.working_dir) if self.working_dir else self.allow_dirs
 
     def domain(self, name: str) -> DomainPack:
         pack = self.domains.get(name)

@@ -37,7 +37,8 @@ def check_world_arguments(
 ) -> None:
     """A call names a domain or a world; a world brings its own history, state, task and tools."""
     if world_id and any(given):
-        raise InputError("with world_id, the world supplies history, state, task and tools: leave them out")
+        raise InputError("with world_id, the world supplies history, state, task, tools and its starting folder: "
+                         "leave them out")
     if not world_id and not domain:
         raise InputError(f"say where to simulate: pass domain (one of {', '.join(sorted(ctx.domains))}) or world_id")
     if commit and not world_id:

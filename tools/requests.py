@@ -57,6 +57,11 @@ class SceneRequest(ToolRequest):
         default="", description="The current state/screen if known; empty uses the domain's plausible initial state."
     )
     task: str = Field(default="", description="What the agent is trying to achieve (optional context).")
+    from_dir: str = Field(
+        default="", description="Start from a real folder: a read-only, bounded, redacted snapshot of it (paths, sizes, "
+        "git's view, small text files) is the starting state, so what the world then knows is computed exactly. "
+        "The folder must lie inside the client's declared roots, the server's working folder or an --allow-dir "
+        "folder. Leave state empty with it.")
     tools: Tools = None
     constraints: Constraints = []
     presets: Presets = []
@@ -118,6 +123,11 @@ class WorldRequest(ToolRequest):
     domain: str = Field(default="", description="open: the domain; record: optional check of the world's domain.")
     task: str = Field(default="", description="open: what the agent is trying to achieve.")
     state: str = Field(default="", description="open: the initial state; empty uses the domain's.")
+    from_dir: str = Field(
+        default="", description="open: start from a real folder: a read-only, bounded, redacted snapshot of it (paths, sizes, "
+        "git's view, small text files) is the starting state, so what the world then knows is computed exactly. "
+        "The folder must lie inside the client's declared roots, the server's working folder or an --allow-dir "
+        "folder. Leave state empty with it.")
     tools: Tools = None
     history: History = []
     step: int | None = Field(default=None, ge=0, description="fork/rewind: the step to keep up to (0: none).")

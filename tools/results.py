@@ -194,6 +194,8 @@ class WorldView(BaseModel):
     steps: list[WorldStep]
     drift: Drift
     recorded: RecordResult | None = None
+    warnings: list[str] = Field(default_factory=list, description="open from_dir: the bounds the snapshot met "
+                                "(what past them is unknown to the world).")
 
 
 class JobStatus(BaseModel):

@@ -17,7 +17,7 @@ from .context import ToolContext
 from .inputs import Scene, check_world_arguments, validated_action, validated_history, validated_scene
 from .requests import SceneRequest
 from .tracking import Tracker
-from .worlds import WorldSession, world_session
+from .worlds import WorldSession, starting_snapshot, world_session
 
 
 @dataclass
@@ -32,7 +32,7 @@ class Situation:
 
 def check_where(ctx: ToolContext, request: SceneRequest, what: str) -> None:
     """The cheap part, checked before a call may become a job: a domain or a world, and nothing they contradict."""
-    given = (request.history, request.state, request.task, request.tools)
+    given = (request.history, request.state, request.task, request.tools, request.from_dir)
     check_world_arguments(ctx, request.domain or "", request.world_id, request.commit, given, what)
 
 
@@ -42,10 +42,13 @@ async def situation(
 ) -> AsyncIterator[Situation]:
     """`actions`: each action with where it came from in the request (for messages), e.g. ("ls", "steps[0]")."""
     if not request.world_id:
-        scene = validated_scene(ctx, request.domain or "", request.state, request.task, request.tools)
+        snapshot = starting_snapshot(ctx, request.from_dir, request.state)
+        state = snapshot.state_text() if snapshot is not None else request.state
+        scene = validated_scene(ctx, request.domain or "", state, request.task, request.tools)
         checked = [validated_action(ctx, scene, action, where) for action, where in actions]
         turns = validated_history(ctx, scene.pack, request.history)
-        tracker = Tracker.replay(scene.pack, scene.state, turns, computed=ctx.computed)
+        tracker = Tracker.replay(scene.pack, scene.state, turns, computed=ctx.computed,
+                                 start=snapshot.shell() if snapshot is not None else None)
         yield Situation(scene, turns, tracker, checked, _rules(scene, request), None)
         return
     async with world_session(ctx, request.world_id, request.domain or "") as session:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import difflib
 import logging
+import os
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from ..domains import Turn
 from ..engine.errors import ConfigurationError, InputError
 from .constraints import ConstraintResult
 from .context import ToolContext
+from .folder_snapshot import FolderSnapshot, take_snapshot
 from .inputs import Scene, normalized_action, validated_history, validated_scene
 from .redaction import Redactor
 from .requests import WorldRequest
@@ -119,8 +121,10 @@ async def world_session(ctx: ToolContext, world_id: str, domain: str = "") -> As
         steps = store_of(ctx).steps(world_id)
         turns = [Turn(step.action, step.observation, step.reply, (step.details or {}).get("state_note", ""),
                       (step.details or {}).get("examples", "")) for step in steps]
+        snapshot = (row.origin or {}).get("snapshot")
         tracker = Tracker.replay(scene.pack, row.state, turns, [step.source == "real" for step in steps],
-                                 [step.effects for step in steps], computed=ctx.computed)
+                                 [step.effects for step in steps], computed=ctx.computed,
+                                 start=FolderSnapshot.from_json(snapshot).shell() if snapshot else None)
         yield WorldSession(ctx, row, scene, turns, tracker)
 
 
@@ -132,7 +136,7 @@ async def world_operation(ctx: ToolContext, request: WorldRequest) -> WorldView:
     if r.operation == "open":
         if not r.domain:
             raise InputError("open needs domain")
-        return open_world(ctx, r.domain, r.task, r.state, r.tools, r.history)
+        return open_world(ctx, r.domain, r.task, r.state, r.tools, r.history, r.from_dir)
     if r.operation == "fork":
         return await fork_world(ctx, r.world_id, r.step)
     if r.operation == "rewind":
@@ -144,13 +148,41 @@ async def world_operation(ctx: ToolContext, request: WorldRequest) -> WorldView:
     return world_view(ctx, r.world_id)
 
 
-def open_world(ctx: ToolContext, domain: str, task: str, state: str, tools: Any, history: Sequence[dict]) -> WorldView:
+def open_world(ctx: ToolContext, domain: str, task: str, state: str, tools: Any, history: Sequence[dict],
+               from_dir: str = "") -> WorldView:
+    snapshot = starting_snapshot(ctx, from_dir, state)
+    state = snapshot.state_text() if snapshot is not None else state
     scene = validated_scene(ctx, domain, state, task, tools)
     turns = validated_history(ctx, scene.pack, history)
     store = store_of(ctx)
-    world_id = store.create_world(domain, task, state, tools)
+    world_id = store.create_world(domain, task, state, tools,
+                                  origin={"snapshot": snapshot.as_json()} if snapshot is not None else None)
     store.append_steps(world_id, [StepRow(i, t.action, t.observation, None, None, "real", None, None) for i, t in enumerate(turns, 1)])
-    return world_view(ctx, world_id)
+    view = world_view(ctx, world_id)
+    view.warnings = list(snapshot.warnings) if snapshot is not None else []
+    return view
+
+
+def starting_snapshot(ctx: ToolContext, from_dir: str, state: str) -> FolderSnapshot | None:
+    """The snapshot a call's `from_dir` asks for (None without one), from a folder this client may see."""
+    if not from_dir:
+        return None
+    if state:
+        raise InputError("give state or from_dir, not both: a snapshot of the folder is the starting state")
+    return take_snapshot(allowed_folder(ctx, from_dir), ctx.snapshot_bounds)
+
+
+def allowed_folder(ctx: ToolContext, folder: str) -> str:
+    """`folder`, resolved (symlinks too), when it lies inside a folder this client may see; else a clear refusal."""
+    if not os.path.isabs(folder):
+        raise InputError(f"from_dir must be an absolute path, got {folder!r}")
+    real = os.path.realpath(folder)
+    allowed = [os.path.realpath(path) for path in ctx.visible_dirs() if path]
+    if not any(real == place or real.startswith(place.rstrip("/") + "/") for place in allowed):
+        where = ", ".join(allowed) or "no folder (start the server with --allow-dir DIR)"
+        raise InputError(f"from_dir {folder!r} lies outside the folders this client may snapshot ({where}); "
+                         "give a folder inside one, or add one with --allow-dir")
+    return real
 
 
 async def fork_world(ctx: ToolContext, world_id: str, step: int | None) -> WorldView:

@@ -115,6 +115,10 @@ def model_flags() -> argparse.ArgumentParser:
     group.add_argument("--computed", choices=["on", "off"],
                        help="compute the lines a world's virtual shell determines exactly, with zero tokens, instead "
                             "of predicting them (on)")
+    group.add_argument("--allow-dir", dest="allow_dirs", action="append", metavar="DIR",
+                       help="a real folder worlds may start from (from_dir / --from-dir); repeatable "
+                            "(AGENTWORLD_ALLOW_DIRS, separated by ':'); the client's roots and, but over HTTP, the "
+                            "server's working folder are allowed too")
     group.add_argument("--log-level", choices=["DEBUG", "INFO", "WARNING", "ERROR"], help="stderr log level")
     group.add_argument("--policy", help="the guard's policy file (default: .agentworld/policy.json if present)")
     group.add_argument("--guard-budget", type=float, help="seconds the guard may take to decide (10)")

@@ -21,6 +21,9 @@ def request_flags() -> argparse.ArgumentParser:
                        help="a JSON list of earlier {action, observation} turns")
     flags.add_argument("--state", help="the current state or screen (default: the domain's initial state)")
     flags.add_argument("--task", help="what the agent is trying to achieve")
+    flags.add_argument("--from-dir", metavar="PATH",
+                       help="start from a real folder: a read-only, bounded, redacted snapshot of it is the state "
+                            "(inside the working folder or an --allow-dir folder)")
     flags.add_argument("--tools-file", dest="tools", type=Path, metavar="FILE",
                        help="domain mcp: a JSON file with the simulated server's tools/list tools")
     flags.add_argument("--constraints-file", dest="constraints", type=Path, metavar="FILE",
@@ -42,7 +45,7 @@ def request_flags() -> argparse.ArgumentParser:
 
 # The request fields the one-shot flags set (each flag's dest), and those with no flag and why;
 # tests/unit/test_request_models.py checks that together they cover every field of the requests.
-FLAG_FIELDS = ("history", "state", "task", "tools", "constraints", "presets", "stop_on_violation", "world_id",
+FLAG_FIELDS = ("history", "state", "task", "from_dir", "tools", "constraints", "presets", "stop_on_violation", "world_id",
                "commit", "temperature", "max_tokens", "seed", "include_reasoning")
 NO_FLAG = {
     "budget_seconds": "a command runs each call to the end; there are no jobs to poll",

@@ -12,6 +12,8 @@ import importlib.metadata
 import json
 import os
 from typing import Any
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
@@ -52,6 +54,7 @@ def create_server(ctx: ToolContext, http: HttpOptions | None = None, guard: Guar
     CLIENT_LOG.register(server)
     if http is not None:
         register_health(server, ctx)
+        ctx.working_dir = ""  # over HTTP a client is not on this machine: only --allow-dir folders are visible
     details = _server_details(ctx)
     for tool in TOOLS:
         _register(server, ctx, tool, details, guard or GuardSettings())
@@ -81,15 +84,30 @@ def _register(server: MCPServer, ctx: ToolContext, tool: Tool, details: dict[str
     async def handler(*, context: Context, **arguments: Any) -> CallToolResult:
         request = tool.request.model_validate(arguments)
         answered = False
+        call_ctx = await _with_roots(ctx, context) if getattr(request, "from_dir", "") else ctx
 
         async def progress(done: int, total: int, message: str) -> None:
             if not answered:  # a call that became a job goes on after this request has been answered
                 await context.report_progress(done, total, message)
 
-        result = await tool.run(ctx, request, CallOptions(on_progress=progress, guard=guard))
+        result = await tool.run(call_ctx, request, CallOptions(on_progress=progress, guard=guard))
         answered = True
         text = tool.summary(request, result)
         return reply(result, text) if tool.structured else CallToolResult(content=[TextContent(text=text)])
+
+
+async def _with_roots(ctx: ToolContext, context: Context) -> ToolContext:
+    """The context of a call that snapshots a real folder: the client's declared roots are visible too."""
+    capabilities = context.session.client_params.capabilities if context.session.client_params else None
+    if capabilities is None or capabilities.roots is None:
+        return ctx
+    try:
+        listed = await context.session.list_roots()
+    except Exception:  # a client that declared roots but cannot list them: no roots
+        return ctx
+    roots = tuple(url2pathname(urlparse(str(root.uri)).path) for root in listed.roots
+                  if str(root.uri).startswith("file://"))
+    return dataclasses.replace(ctx, allow_dirs=(*ctx.allow_dirs, *roots))
 
 
 def _server_details(ctx: ToolContext) -> dict[str, dict[str, Any]]:

@@ -199,7 +199,8 @@ async def test_killing_the_server_mid_flight_loses_no_acknowledged_step_and_name
 ):
     """kill -9 while committed world steps and a job are in flight: after a restart, every step the
     agent was told is committed is there, nothing half-written is, and the job says it stopped."""
-    env = {**server_env, "AGENTWORLD_DATA_DIR": str(tmp_path)}
+    # Every step is the model's (a computed `touch` commits in a millisecond, faster than its reply is read).
+    env = {**server_env, "AGENTWORLD_DATA_DIR": str(tmp_path), "AGENTWORLD_COMPUTED": "off"}
     actions = [f"touch kept-{n}.txt" for n in range(8)]
     acknowledged: dict[str, str] = {}  # action -> the observation the agent was given
 

@@ -1,0 +1,179 @@
+"""A world's start from a real folder: a read-only, bounded, redacted snapshot of what is there.
+
+Paths, sizes, modes and git's view (tracked, modified, untracked, ignored) are read; small text files
+are read too, through the redactor. Nothing in the folder is written or run: the walk uses `lstat`
+and never follows a symlink (a symlink is listed as present and its target left unknown), and git is
+asked read-only (no optional locks, no fsmonitor hook). What git ignores is listed, not read. A file
+that is binary, too large or held a secret exists with its content unknown, so the virtual shell
+never computes from a redacted or partial text. Hitting a bound is a warning naming it, never a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import stat
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..domains.shell.virtual.screen import folder_shown
+from ..domains.shell.virtual.shell import VirtualShell
+from ..engine.errors import InputError
+from .redaction import Redactor
+
+_GIT_SECONDS = 2.0
+_STATE_ENTRIES = 40  # paths the state text names; the rest are counted
+
+
+@dataclass(frozen=True)
+class SnapshotBounds:
+    max_paths: int = 5000
+    max_file_bytes: int = 256 * 1024
+    max_total_bytes: int = 32 * 1024 * 1024
+
+
+@dataclass
+class FolderSnapshot:
+    root: str  # absolute, resolved
+    home: str
+    user: str
+    files: dict[str, str | None] = field(default_factory=dict)  # relative path -> text (None: content unknown)
+    sizes: dict[str, int] = field(default_factory=dict)
+    modes: dict[str, str] = field(default_factory=dict)  # relative path -> "-rw-r--r--"
+    folders: dict[str, bool] = field(default_factory=dict)  # relative path -> its listing is complete
+    links: list[str] = field(default_factory=list)  # symlinks: present, target unknown
+    git: dict[str, str] = field(default_factory=dict)  # relative path -> tracked | modified | untracked | ignored
+    warnings: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        return {key: getattr(self, key) for key in ("root", "home", "user", "files", "sizes", "modes", "folders",
+                                                    "links", "git", "warnings")}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> FolderSnapshot:
+        return cls(**data)
+
+    def shell(self) -> VirtualShell:
+        """The virtual shell that starts where this folder stands."""
+        absolute = {posixpath.join(self.root, path) if path else self.root: value for path, value in
+                    self.folders.items()}
+        files = {posixpath.join(self.root, path): (text.encode() if text is not None else None)
+                 for path, text in self.files.items()}
+        return VirtualShell.starting(self.root, self.home, files, absolute, complete=absolute.get(self.root, False),
+                                     user=self.user)
+
+    def state_text(self) -> str:
+        """What the model is told: where the shell stands and what the folder holds (git's view beside it)."""
+        shown = folder_shown(self.root, self.home)
+        entries = []
+        for path in sorted({*self.files, *(p for p in self.folders if p), *self.links}):
+            if path in self.folders:
+                entries.append(f"{path}/" + (" (git-ignored, not read)" if self.git.get(path) == "ignored" else ""))
+            elif path in self.links:
+                entries.append(f"{path} (symlink)")
+            else:
+                mark = self.git.get(path)
+                entries.append(f"{path} ({self.sizes.get(path, 0)} bytes{', ' + mark if mark else ''})")
+        listing = ", ".join(entries[:_STATE_ENTRIES]) + (f", and {len(entries) - _STATE_ENTRIES} more"
+                                                        if len(entries) > _STATE_ENTRIES else "")
+        return (f"Working folder: {self.root}\nUser: {self.user}, home {self.home}.\n"
+                f"{self.root} contains: {listing or 'nothing'}.\n"
+                f"The screen shows a fresh prompt: {self.user}@sandbox:{shown}$")
+
+
+def take_snapshot(folder: str, bounds: SnapshotBounds = SnapshotBounds()) -> FolderSnapshot:
+    """The snapshot of `folder` (already allowed by the caller), within `bounds`."""
+    root = Path(folder).resolve()
+    if not root.is_dir():
+        raise InputError(f"from_dir {folder!r} is not a folder on this machine; give an existing folder's path")
+    home = str(Path.home())
+    snapshot = FolderSnapshot(str(root), home if str(root).startswith(home.rstrip("/") + "/") or str(root) == home
+                              else "/root", os.environ.get("USER") or "user")
+    snapshot.git = _git_view(root)
+    redactor = Redactor()
+    total = 0
+    pending = [""]
+    while pending:
+        relative = pending.pop()
+        complete = True
+        try:
+            entries = sorted(os.scandir(root / relative), key=lambda entry: entry.name)
+        except OSError:
+            snapshot.folders[relative] = False
+            continue
+        for entry in entries:
+            path = posixpath.join(relative, entry.name) if relative else entry.name
+            if len(snapshot.files) + len(snapshot.folders) + len(snapshot.links) >= bounds.max_paths:
+                _warn(snapshot, f"the folder holds more than {bounds.max_paths} paths; the rest are unknown to the world")
+                complete = False
+                break
+            info = entry.stat(follow_symlinks=False)
+            if stat.S_ISLNK(info.st_mode):
+                snapshot.links.append(path)
+                complete = False  # what the link is, the world does not know
+            elif stat.S_ISDIR(info.st_mode):
+                if snapshot.git.get(path) == "ignored" or entry.name == ".git":
+                    snapshot.folders[path] = False  # present, not read
+                else:
+                    pending.append(path)
+            elif stat.S_ISREG(info.st_mode):
+                snapshot.sizes[path] = info.st_size
+                snapshot.modes[path] = stat.filemode(info.st_mode)
+                text = None
+                readable = info.st_size <= bounds.max_file_bytes and snapshot.git.get(path) != "ignored"
+                if readable and total + info.st_size > bounds.max_total_bytes:
+                    _warn(snapshot, f"more than {bounds.max_total_bytes} bytes of small files; later ones are listed "
+                                    "with their content unknown")
+                    readable = False
+                if readable:
+                    text = _text(root / path, redactor)
+                    total += info.st_size if text is not None else 0
+                elif info.st_size > bounds.max_file_bytes:
+                    _warn(snapshot, f"files over {bounds.max_file_bytes} bytes are listed with their content unknown")
+                snapshot.files[path] = text
+            else:
+                complete = False  # a device, fifo or socket: not a file the world can hold
+        snapshot.folders[relative] = complete
+    return snapshot
+
+
+def _text(path: Path, redactor: Redactor) -> str | None:
+    """The file's text, or None when it is binary, unreadable or held a secret (kept out, not approximated)."""
+    try:
+        data = path.read_bytes()
+        text = data.decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if "\0" in text:
+        return None
+    redacted, found = redactor.redact(text)
+    return None if found else redacted
+
+
+def _git_view(root: Path) -> dict[str, str]:
+    """git's view of the folder, read-only; {} where it is no repository or git is absent or slow."""
+    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"}
+    command = ["git", "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-C", str(root), "status",
+               "--porcelain=v1", "-z", "--ignored=matching", "--untracked-files=all"]
+    try:
+        done = subprocess.run(command, capture_output=True, timeout=_GIT_SECONDS, env=env, check=False)
+        listed = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], capture_output=True, timeout=_GIT_SECONDS,
+                                env=env, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return {}
+    if done.returncode != 0:
+        return {}
+    view = {path: "tracked" for path in listed.stdout.decode("utf-8", "replace").split("\0") if path}
+    for record in done.stdout.decode("utf-8", "replace").split("\0"):
+        if len(record) < 4:
+            continue
+        code, path = record[:2], record[3:].rstrip("/")
+        view[path] = {"??": "untracked", "!!": "ignored"}.get(code, "modified")
+    return view
+
+
+def _warn(snapshot: FolderSnapshot, warning: str) -> None:
+    if warning not in snapshot.warnings:
+        snapshot.warnings.append(warning)

@@ -122,8 +122,10 @@ def _parts(node: Node, scope: Scope, on_sub: OnSubstitution, quoted: bool) -> li
             pieces.extend(_parts(child, scope, on_sub, quoted))
         return pieces
     if kind == "simple_expansion":
-        name = node_text(node)[1:]
-        return [_variable(name, text, scope, quoted)]
+        # Inside quotes the grammar may fold the blanks before `$` into the node ("$A $B": ' $B').
+        written = text.lstrip()
+        lead = text[: len(text) - len(written)]
+        return ([(lead, "lit")] if lead else []) + [_variable(written[1:], written, scope, quoted)]
     if kind == "expansion":
         names = [child for child in node.named_children if child.type == "variable_name"]
         simple = len(node.named_children) == 1 and names

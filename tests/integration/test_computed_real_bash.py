@@ -235,7 +235,8 @@ def test_every_allowlist_entry_is_proven():
 @pytest.mark.parametrize("line", ["ls", "ls -la", "python3 -c 'print(1)'", "git status", "cat $(echo a)",
                                   "echo $RANDOM", "echo $?", "exit 1", "find . -name x", "cat <<EOF\nx\nEOF",
                                   "rm -v a", "sort -k2 f", "ls > out", "for f in a b; do echo $f; done",
-                                  "(cd /tmp)", "echo hi &", "cat a | cd b", "grep -r x .", "X=1 cat a"])
+                                  "(cd /tmp)", "echo hi &", "cat a | cd b", "grep -r x .", "X=1 cat a",
+                                  "rmdir .", "rm -rf ..", "cp -r . x"])
 def test_lines_outside_the_allowlist_go_to_the_model(line):
     shell = VirtualShell.starting("/home/dev/project", "/home/dev", complete=True)
     with pytest.raises(NotComputable):

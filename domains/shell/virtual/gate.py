@@ -24,6 +24,7 @@ _WORD_PARTS = {"word", "string", "raw_string", "concatenation", "simple_expansio
                "string_content", "command_name", "variable_name"}
 _REDIRECTS = {">", ">>", "<", "&>", ">&", "2>", "2>>"}
 _PRINT_ONLY = frozenset({"echo", "printf", "export", "true", "false", "pwd"})  # their words are never files
+_FILE_CHANGERS = frozenset({"rm", "rmdir", "mv", "cp", "mkdir", "touch"})
 MAX_PATH = 1024  # longer words are no file a line names
 
 
@@ -138,6 +139,9 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool) -> N
         for word in arguments:
             name, _, value = word.partition("=")
             scope.variables[name] = value
+    if program in _FILE_CHANGERS and any(posixpath.basename(word.rstrip("/")) in (".", "..") or word in ("/", "")
+                                         for word in arguments):
+        raise NotComputable(f"{program} on . or ..: GNU refuses it in words of its own")
     if program not in _PRINT_ONLY:
         for value in words[1:]:
             _name(value, scope, reading)

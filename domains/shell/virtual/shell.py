@@ -199,7 +199,10 @@ class VirtualShell:
             for path in sorted(unknown, key=len):
                 if known.status(path) != "unknown" or bash.exists(path):
                     continue
-                bash.mkdir(posixpath.dirname(path), recursive=True)
+                try:
+                    bash.mkdir(posixpath.dirname(path), recursive=True)
+                except RuntimeError:
+                    continue  # under a file filling: nothing lies below a file
                 if variant == 2 and path not in reading.written:
                     bash.mkdir(path, recursive=True)
                 else:

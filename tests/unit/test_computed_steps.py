@@ -1,0 +1,154 @@
+"""Computed steps without a model: routing, the screen, replay, folder snapshots, and commits never dropped."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agentworld_mcp.domains import Turn
+from agentworld_mcp.domains.shell.virtual.gate import NotComputable
+from agentworld_mcp.domains.shell.virtual.screen import computed_screen
+from agentworld_mcp.domains.shell.virtual.shell import VirtualShell
+from agentworld_mcp.server.runtime import load_domain_packs
+from agentworld_mcp.server.settings import load_settings
+from agentworld_mcp.tools.folder_snapshot import SnapshotBounds, take_snapshot
+from agentworld_mcp.tools.tracking import Tracker
+
+PROJECT, HOME = "/home/dev/project", "/home/dev"
+FRESH = "Working folder: /home/dev/project\nThe screen shows a fresh prompt: dev@sandbox:~/project$"
+
+
+@pytest.fixture(scope="module")
+def terminal():
+    return load_domain_packs(load_settings({}))["terminal"]
+
+
+def _empty() -> VirtualShell:
+    return VirtualShell.starting(PROJECT, HOME, complete=True)
+
+
+# --- routing -------------------------------------------------------------------------------------
+def test_a_fresh_world_leaves_files_it_never_saw_to_the_model_and_computes_what_it_wrote():
+    fresh = VirtualShell.starting(PROJECT, HOME)  # nothing known of the folder's files
+    with pytest.raises(NotComputable):
+        fresh.compute("cat notes.txt")
+    outcome = fresh.compute("echo hi > a; cat a")
+    assert (outcome.stdout, outcome.exit_code) == ("hi\n", 0)
+    fresh.accept(outcome)
+    assert fresh.compute("cat a").stdout == "hi\n"
+
+
+@pytest.mark.parametrize("line", ["mkdir app", "rm -f x", "cp a x", "touch x; cat x", "cat *.txt"])
+def test_what_an_unknown_path_could_change_is_never_computed(line):
+    fresh = VirtualShell.starting(PROJECT, HOME)
+    fresh.accept(fresh.compute("echo a > a"))
+    with pytest.raises(NotComputable):
+        fresh.compute(line)
+
+
+def test_a_deleted_file_stays_deleted():
+    shell = _empty()
+    for line in ("echo x > f", "rm f"):
+        shell.accept(shell.compute(line))
+    outcome = shell.compute("cat f")
+    assert (outcome.stderr, outcome.exit_code) == ("cat: f: No such file or directory\n", 1)
+
+
+def test_cd_export_and_variables_carry_over_between_steps():
+    shell = _empty()
+    for line in ("mkdir d", "cd d", "export GREETING=hi", "NAME=dev"):
+        shell.accept(shell.compute(line))
+    assert shell.compute("pwd").stdout == f"{PROJECT}/d\n"
+    assert shell.compute('echo "$GREETING $NAME"').stdout == "hi dev\n"
+
+
+@pytest.mark.parametrize("line", ["echo $UNSET_VARIABLE", "echo $?", "cat /etc/passwd", "ls", "python3 x.py",
+                                  "rmdir .", "rm -r ..", "mv . x"])
+def test_what_the_world_cannot_know_goes_to_the_model(line):
+    with pytest.raises(NotComputable):
+        _empty().compute(line)
+
+
+def test_a_step_the_model_predicted_teaches_only_its_semantics(terminal):
+    tracker = Tracker.replay(terminal, FRESH, [], computed=True)
+    tracker.advance(terminal.normalize_action("mkdir app"), "dev@sandbox:~/project$ mkdir app\ndev@sandbox:~/project$",
+                    real=False)
+    assert tracker.compute(terminal.normalize_action("touch app/main.py; cat app/main.py")) is not None
+    tracker.advance(terminal.normalize_action("python3 gen.py"), "", real=False)  # could change anything
+    assert tracker.compute(terminal.normalize_action("cat app/main.py")) is None
+
+
+# --- the screen ------------------------------------------------------------------------------------
+def test_the_screen_is_the_prompt_the_line_its_output_and_the_next_prompt():
+    first = computed_screen("", FRESH, "echo hi", "hi\n", PROJECT, PROJECT, HOME)
+    assert first == "dev@sandbox:~/project$ echo hi\nhi\ndev@sandbox:~/project$"
+    moved = computed_screen(first, FRESH, "cd /tmp", "", PROJECT, "/tmp", HOME)
+    assert moved == first + " cd /tmp\ndev@sandbox:/tmp$"
+
+
+def test_no_prompt_no_screen():
+    assert computed_screen("", "a state without a prompt", "echo hi", "hi\n", PROJECT, PROJECT, HOME) is None
+
+
+# --- replay ------------------------------------------------------------------------------------------
+_LINES = ["echo a > f", "echo b >> f", "mkdir d", "cp f d/g", "rm f", "cd d", "cd ..", "mv d e", "rm -r e",
+          "X=1", "export Y=2", "cat f", "touch t", "rmdir d", "sort f > s", "python3 x.py", "ls"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.sampled_from(_LINES), max_size=8))
+def test_replaying_a_world_from_its_steps_rebuilds_the_same_virtual_shell(terminal, lines):
+    live = Tracker.replay(terminal, FRESH, [], computed=True)
+    turns, effects = [], []
+    for line in lines:
+        action = terminal.normalize_action(line)
+        outcome = live.compute(action)
+        observation = "" if outcome is None else outcome.stdout + outcome.stderr
+        live.advance(action, observation, real=False, effects={"source": "computed"} if outcome else None,
+                     outcome=outcome)
+        turns.append(Turn(action, observation))
+        effects.append({"source": "computed"} if outcome else None)
+        # A computed step never contradicts the world's file tree.
+        if outcome is not None and live.world is not None:
+            for path in outcome.after.files:
+                assert live.world.tree.exists(path) is not False
+    replayed = Tracker.replay(terminal, FRESH, turns, [False] * len(turns), effects, computed=True)
+    assert replayed.shell is not None and live.shell is not None
+    assert replayed.shell.knowledge == live.shell.knowledge
+
+
+# --- folder snapshots -----------------------------------------------------------------------------
+def test_a_snapshot_reads_small_text_keeps_secrets_and_binaries_unknown_and_never_follows_a_link_out(tmp_path):
+    project = tmp_path / "project"
+    (project / "src").mkdir(parents=True)
+    (project / "src" / "main.py").write_text("print('hi')\n")
+    (project / ".env").write_text("API_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789\n")
+    (project / "blob.bin").write_bytes(b"\0\1\2")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("outside\n")
+    os.symlink(outside, project / "link")
+    snapshot = take_snapshot(str(project))
+    assert snapshot.files["src/main.py"] == "print('hi')\n"
+    assert snapshot.files[".env"] is None and snapshot.files["blob.bin"] is None
+    assert "link" in snapshot.links and not any(path.startswith("link/") for path in snapshot.files)
+    text = str(snapshot.as_json()) + snapshot.state_text()
+    assert "ghp_abcdefghij" not in text and "outside\n" not in text
+    shell = snapshot.shell()
+    assert shell.compute("cat src/main.py").stdout == "print('hi')\n"
+    with pytest.raises(NotComputable):
+        shell.compute("cat .env")
+
+
+def test_a_snapshot_stops_at_its_bounds_with_a_warning(tmp_path):
+    for index in range(30):
+        (tmp_path / f"f{index}.txt").write_text("x" * 100)
+    snapshot = take_snapshot(str(tmp_path), SnapshotBounds(max_paths=10, max_file_bytes=50))
+    assert len(snapshot.files) <= 10
+    assert all(content is None for content in snapshot.files.values())
+    assert any("10 paths" in warning for warning in snapshot.warnings)
+    assert any("50 bytes" in warning for warning in snapshot.warnings)
+    assert snapshot.folders[""] is False  # the listing was cut: what else is there is unknown

@@ -33,6 +33,8 @@ def prediction_text(prediction: Prediction, indent: str = "") -> str:
     if prediction.truncated:
         lines.append("(cut off at max_tokens)")
     effects = prediction.effects
+    if effects.source == "computed":
+        lines.append(f"computed exactly from what the world knows (no model asked): exit status {effects.exit_code}")
     lines.append(f"effects: {_OUTCOMES[effects.success]}" + (f": {effects.error}" if effects.error else ""))
     lines += [f"  {change.change}: {change.entity}" for change in effects.changed]
     if prediction.constraints is not None:
@@ -40,6 +42,8 @@ def prediction_text(prediction: Prediction, indent: str = "") -> str:
         lines.append("constraints: " + ("VIOLATED" if prediction.constraints.violated else "none violated"))
         lines += [f"  {r.id} ({r.severity}): {r.status}: {r.reason}" for r in broken]
     lines += [f"warning: {warning}" for warning in prediction.warnings]
+    if prediction.committed is False:
+        lines.append("NOT COMMITTED: the world did not keep this step (see the warning)")
     return "\n".join(indent + line for line in lines)
 
 

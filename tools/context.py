@@ -55,6 +55,7 @@ class ToolContext:
     allow_dirs: tuple[str, ...] = ()
     working_dir: str = ""
     snapshot_bounds: SnapshotBounds = field(default_factory=SnapshotBounds)
+    steps_served: dict[str, int] = field(default_factory=lambda: {"computed": 0, "predicted": 0})
     redactors: dict[str, Redactor] = field(default_factory=dict)  # per world: the secrets its steps showed
     budget_seconds: float = 50.0  # a call running longer hands back a job (hosts cut calls at ~60 s)
     world_locks: dict[str, asyncio.Lock] = field(default_factory=dict)

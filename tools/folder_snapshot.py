@@ -14,6 +14,7 @@ import os
 import posixpath
 import stat
 import subprocess
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ class SnapshotBounds:
     max_paths: int = 5000
     max_file_bytes: int = 256 * 1024
     max_total_bytes: int = 32 * 1024 * 1024
+    max_seconds: float = 2.0  # the guard snapshots within its hook's budget
 
 
 @dataclass
@@ -95,8 +97,13 @@ def take_snapshot(folder: str, bounds: SnapshotBounds = SnapshotBounds()) -> Fol
     redactor = Redactor()
     total = 0
     pending = [""]
+    deadline = time.monotonic() + bounds.max_seconds
     while pending:
         relative = pending.pop()
+        if time.monotonic() > deadline:
+            _warn(snapshot, f"the snapshot took over {bounds.max_seconds:g} s; folders not read by then are unknown")
+            snapshot.folders[relative] = False
+            continue
         complete = True
         try:
             entries = sorted(os.scandir(root / relative), key=lambda entry: entry.name)

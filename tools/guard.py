@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import os
 import time
 from typing import Any
 
@@ -23,6 +24,7 @@ import anyio
 from ..engine.errors import AgentWorldError, ConfigurationError
 from .constraints import blocking
 from .context import ToolContext
+from .folder_snapshot import take_snapshot
 from .guard_policy import GuardPolicy, GuardSettings, GuardVerdict, parsed_call, zero_token_check
 from .host_actions import HostAction, observation_from_response, open_tool
 from .requests import GuardRequest, SimulateRequest
@@ -132,11 +134,19 @@ def _session_world(ctx: ToolContext, policy: GuardPolicy, request: GuardRequest,
         raise ValueError(f"world {world_id} simulates {row.domain}, not {action.domain}")
     tools = _mcp_tools(policy, action, row.tools if row is not None else None)
     if row is None:
-        ctx.store.create_world(action.domain, "", f"Working folder: {request.cwd}" if request.cwd else "", tools,
-                               world_id=world_id, origin={"host": "guard", "session": request.session_id or "no-session"})
+        origin: dict[str, Any] = {"host": "guard", "session": request.session_id or "no-session"}
+        state = f"Working folder: {request.cwd}" if request.cwd else ""
+        if request.cwd and action.domain in _SHELL_DOMAINS and os.path.isdir(request.cwd):
+            # The session's world starts from the project it guards, once: what it knows is then computed exactly.
+            snapshot = take_snapshot(request.cwd, ctx.snapshot_bounds)
+            state, origin["snapshot"] = snapshot.state_text(), snapshot.as_json()
+        ctx.store.create_world(action.domain, "", state, tools, world_id=world_id, origin=origin)
     elif tools != row.tools:
         ctx.store.set_world_scene(world_id, row.state, tools)
     return world_id
+
+
+_SHELL_DOMAINS = ("terminal", "swe")
 
 
 def _mcp_tools(policy: GuardPolicy, action: HostAction, known: list | None) -> list | None:

@@ -112,7 +112,9 @@ async def predict(
     tracker = tracker or Tracker.replay(pack, scene.state, history, computed=ctx.computed)
     if (computed := computed_prediction(scene, history, action, tracker)) is not None:
         prediction, prediction._outcome = computed
+        ctx.steps_served["computed"] += 1
         return prediction
+    ctx.steps_served["predicted"] += 1
     semantics = tracker.semantics(action)
     missing = tracker.missing(semantics) if ctx.state_check != "off" else []
     note = tracker.note() if semantics is not None else ""

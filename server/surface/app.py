@@ -62,7 +62,8 @@ def create_server(ctx: ToolContext, http: HttpOptions | None = None, guard: Guar
     @server.resource("status://server", name="server status", mime_type="application/json")
     def status() -> str:
         """Model state, queue depth, waits, speed and request counts."""
-        status = {"process_id": os.getpid(), **dataclasses.asdict(ctx.engine.stats())}
+        status = {"process_id": os.getpid(), **dataclasses.asdict(ctx.engine.stats()),
+                  "steps": dict(ctx.steps_served)}  # computed by the virtual shell, or predicted by the model
         if ctx.store is not None:  # each host session the guard has seen, and how far its predictions were
             status["guard_sessions"] = guard_sessions(ctx)
         return json.dumps(status, indent=2)

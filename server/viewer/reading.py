@@ -38,6 +38,11 @@ class Card:
         return self.step.source == "real" and self.step.predicted is not None
 
     @property
+    def computed(self) -> bool:
+        """Run by the world's virtual shell on what the world knew, not predicted."""
+        return (self.step.effects or {}).get("source") == "computed"
+
+    @property
     def usage(self) -> dict[str, Any] | None:
         return (self.step.details or {}).get("usage")
 

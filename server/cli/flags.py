@@ -119,6 +119,9 @@ def model_flags() -> argparse.ArgumentParser:
                        help="a real folder worlds may start from (from_dir / --from-dir); repeatable "
                             "(AGENTWORLD_ALLOW_DIRS, separated by ':'); the client's roots and, but over HTTP, the "
                             "server's working folder are allowed too")
+    group.add_argument("--snapshot-max-paths", type=int, help="from_dir: most paths a snapshot lists (5000)")
+    group.add_argument("--snapshot-max-file-kb", type=int, help="from_dir: larger files' content is unknown (256)")
+    group.add_argument("--snapshot-max-total-mb", type=int, help="from_dir: most bytes of content it reads (32)")
     group.add_argument("--log-level", choices=["DEBUG", "INFO", "WARNING", "ERROR"], help="stderr log level")
     group.add_argument("--policy", help="the guard's policy file (default: .agentworld/policy.json if present)")
     group.add_argument("--guard-budget", type=float, help="seconds the guard may take to decide (10)")

@@ -1,0 +1,131 @@
+"""Computed steps against model-only predictions, on recorded real sessions (make_sessions' held-out side).
+
+    python -m agentworld_mcp.server.measure.computed_bench DATA_DIR [MAX_TOKENS]
+
+DATA_DIR holds a store that `python -m agentworld_mcp.server.evals.make_sessions DATA_DIR 120` wrote.
+Every turn of every test-side session runs through `simulate_action`, once with every step the
+model's (`--computed off`) and once with the virtual shell on, in one process on the same model:
+
+- teacher-forced: each turn sees the real turns before it as history, and is scored against the
+  real screen (similarity, exact match, success agreement), with its completion tokens and time;
+  a computed step whose new lines differ from the real ones is counted (the goal is none);
+- closed loop: each prediction becomes the next turn's history, as a plan rolls forward; its
+  divergence is the mean similarity to the real screens, and a contradiction is a step the state
+  check had to correct or warn about (the goal is none).
+
+Turns are split by kind: file work (no python3) and the rest. Retrieval is off: the figures are the
+model's and the shell's own. One run prints everything, so the ratios come from one machine state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ...tools.requests import SimulateRequest
+from ...tools.session_split import session_key, split_of
+from ...tools.simulate import simulate_action
+from ...tools.state_check import new_part
+from ...tools.store import StepRow, Store
+from ..evals.metrics import score
+from ..runtime import build_context, resolve_model
+from ..settings import load_settings
+
+
+@dataclass
+class Tally:
+    similarity: list[float] = field(default_factory=list)
+    exact: int = 0
+    agrees: int = 0
+    computed: int = 0
+    wrong_computed: int = 0
+    contradictions: int = 0
+    tokens: list[int] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+
+    def line(self, label: str) -> str:
+        turns = len(self.similarity)
+        if not turns:
+            return f"  {label:<34} (no turns)"
+        return (f"  {label:<34} {turns:>4} turns  computed {self.computed / turns:5.1%}  "
+                f"similarity {statistics.fmean(self.similarity):.3f}  exact {self.exact:>3}  "
+                f"success agreement {self.agrees / turns:.3f}  tokens/step {statistics.fmean(self.tokens):6.1f}  "
+                f"p50 {statistics.median(self.seconds) * 1000:8.1f} ms"
+                + (f"  computed != real {self.wrong_computed}" if self.computed else "")
+                + f"  contradictions {self.contradictions}")
+
+
+def _kind(action: str) -> str:
+    return "other (python3)" if "python3" in action else "file work"
+
+
+def held_out(store: Store) -> list[tuple[str, str, list[StepRow]]]:
+    sessions = []
+    for row, _ in store.worlds(limit=100_000):
+        if row.domain == "terminal" and split_of(session_key(row.id, row.origin)) == "test":
+            sessions.append((row.id, row.state, store.steps(row.id)))
+    return sorted(sessions)
+
+
+async def run(data_dir: Path, max_tokens: int) -> None:
+    store = Store(data_dir / "worlds.sqlite3")
+    sessions = held_out(store)
+    store.close()
+    settings = load_settings({"n_ctx": 4096, "retrieval": "off"})
+    ctx = build_context(settings, resolve_model(settings))
+    ctx.engine.start()
+    await ctx.engine.wait_ready()
+    pack = ctx.domain("terminal")
+    turns = sum(len(steps) for _, _, steps in sessions)
+    print(f"{len(sessions)} held-out sessions, {turns} turns; greedy, max_tokens {max_tokens}")
+    try:
+        for loop in ("teacher-forced", "closed loop"):
+            for computed in (False, True):
+                ctx.computed = computed
+                tallies: dict[str, Tally] = {}
+                for _, state, steps in sessions:
+                    history: list[dict[str, str]] = []
+                    for step in steps:
+                        request = SimulateRequest(domain="terminal", state=state, history=list(history),
+                                                  action=step.action, temperature=0, max_tokens=max_tokens)
+                        began = time.perf_counter()
+                        prediction = await simulate_action(ctx, request)
+                        elapsed = time.perf_counter() - began
+                        scores = score(prediction.observation, step.observation, pack)
+                        previous = history[-1]["observation"] if history else ""
+                        for tally in (tallies.setdefault(_kind(step.action), Tally()), tallies.setdefault("all", Tally())):
+                            tally.similarity.append(scores.similarity)
+                            tally.exact += scores.exact
+                            tally.agrees += bool(scores.outcome_agrees)
+                            tally.tokens.append(prediction.usage.completion_tokens)
+                            tally.seconds.append(elapsed)
+                            tally.contradictions += any("the world" in w or "was deleted" in w
+                                                        for w in prediction.warnings)
+                            if prediction.effects.source == "computed":
+                                tally.computed += 1
+                                if loop == "teacher-forced" and new_part(prediction.observation, previous) != \
+                                        new_part(step.observation, previous):
+                                    tally.wrong_computed += 1
+                        shown = step.observation if loop == "teacher-forced" else prediction.observation
+                        history.append({"action": step.action, "observation": shown})
+                print(f"{loop}, {'computed on' if computed else 'model only'}:")
+                for kind in ("file work", "other (python3)", "all"):
+                    print(tallies.get(kind, Tally()).line(kind))
+    finally:
+        ctx.engine.close()
+
+
+def main(argv: list[str]) -> int:
+    if not argv:
+        print("usage: python -m agentworld_mcp.server.measure.computed_bench DATA_DIR [MAX_TOKENS]", file=sys.stderr)
+        return 2
+    asyncio.run(run(Path(argv[0]), int(argv[1]) if len(argv) > 1 else 160))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

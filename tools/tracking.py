@@ -81,17 +81,6 @@ class Tracker:
         except NotComputable:
             return None
 
-    def why_predicted(self, action: str) -> str:
-        """Why the virtual shell left `action` to the model (for measurement and the viewer)."""
-        line = self.pack.shell_line(action) if self.shell is not None and self.pack.shell_line else None
-        if line is None or self.shell is None:
-            return "not one command line"
-        try:
-            self.shell.compute(line)
-        except NotComputable as reason:
-            return str(reason)
-        return ""
-
     def advance(self, action: str, observation: str, real: bool, effects: dict | None = None,
                 outcome: Outcome | None = None) -> Semantics | None:
         """One more step happened with this screen; returns its effects as they happened. `outcome`: the

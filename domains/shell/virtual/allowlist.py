@@ -50,6 +50,13 @@ PROGRAMS: dict[str, OptionSpec] = {
     "tee": OptionSpec(flags="a"),
 }
 
+# Programs that read standard input when they name no file (here, after their leading pattern or script
+# operands), and those that always do. At a terminal that input is what is typed next: such a line is
+# computed only when a pipe or `<` feeds it.
+STDIN_READERS: dict[str, int | None] = {"cat": 0, "head": 0, "tail": 0, "wc": 0, "sort": 0, "uniq": 0, "grep": 1,
+                                        "sed": 1, "tr": None, "tee": None}
+MAX_OPERANDS = {"uniq": 1}  # `uniq IN OUT` writes OUT: not proven
+
 # Builtins that change the shell itself: they may not run inside a pipeline's stage (a subshell).
 # (`export NAME=value` is read by the gate as the declaration it is.)
 SHELL_STATE = frozenset({"cd", "export"})
@@ -86,6 +93,37 @@ def option_problem(program: str, words: list[str]) -> str | None:
             if letter not in spec.flags:
                 return f"{program} -{letter}: an option the virtual shell is not proven to render like GNU"
     return None
+
+
+def operands(program: str, words: list[str]) -> list[str]:
+    """The words that are no option nor an option's value (the words are already checked)."""
+    spec = PROGRAMS[program]
+    found, index = [], 0
+    while index < len(words):
+        word = words[index]
+        index += 1
+        if not word.startswith("-") or word == "-" or spec.expression:
+            found.append(word)
+        elif not word.startswith("--") and not (spec.numeric and word[1:].isdigit()):
+            letters = word[1:]
+            valued = next((position for position, letter in enumerate(letters) if letter in spec.valued), None)
+            if valued is not None and valued == len(letters) - 1:
+                index += 1  # the value is the next word
+    return found
+
+
+def reads_terminal(program: str, words: list[str]) -> bool:
+    """Whether the program, unfed, would wait for what is typed next."""
+    if program not in STDIN_READERS:
+        return False
+    leading = STDIN_READERS[program]
+    if leading is None:
+        return True
+    given = operands(program, words)
+    if program == "sed" and any(word == "-e" or word.startswith("-e") for word in words):
+        leading = 0  # the script came with -e
+    files = given[leading:]
+    return not files or "-" in files
 
 
 def used_forms(program: str, words: list[str]) -> set[str]:

@@ -16,7 +16,7 @@ from tree_sitter import Node
 
 from ..grammar import broken, node_text, parse_tree
 from ..words import Scope, Value, expand
-from .allowlist import PROGRAMS, SHELL_STATE, option_problem, used_forms
+from .allowlist import MAX_OPERANDS, PROGRAMS, SHELL_STATE, operands, option_problem, reads_terminal, used_forms
 
 _STRUCTURE = {"program", "list", "pipeline", "command", "redirected_statement", "variable_assignment",
               "variable_assignments", "declaration_command", "comment"}
@@ -57,18 +57,19 @@ def read_line(line: str, cwd: str, home: str, variables: dict[str, str]) -> Read
     scope = Scope(cwd, home, cwd, variables={name: value for name, value in variables.items()})
     scope.variables.setdefault("HOME", home)
     reading = Reading(cwds=[posixpath.normpath(cwd)])
-    _statement(root, scope, reading, in_pipeline=False)
+    _statement(root, scope, reading, in_pipeline=False, fed=False)
     if reading.moves and reading.glob_folders:
         raise NotComputable("a glob and a cd in one line: which folder it lists depends on the cd")
     return reading
 
 
-def _statement(node: Node, scope: Scope, reading: Reading, in_pipeline: bool) -> None:
+def _statement(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed: bool) -> None:
+    """`fed`: a pipe or `<` gives the statement its standard input (else it is the terminal's)."""
     kind = node.type
     if kind not in _STRUCTURE:
         raise NotComputable(f"a {kind.replace('_', ' ')} ({node_text(node)[:40]!r})")
     if kind == "command":
-        _command(node, scope, reading, in_pipeline)
+        _command(node, scope, reading, in_pipeline, fed)
         return
     if kind == "list":
         operators = [node_text(child) for child in node.children if not child.is_named]
@@ -77,7 +78,12 @@ def _statement(node: Node, scope: Scope, reading: Reading, in_pipeline: bool) ->
     if kind == "pipeline":
         if any(node_text(child) not in ("|",) for child in node.children if not child.is_named):
             raise NotComputable("a pipe other than |")
-        in_pipeline = True
+        for position, stage in enumerate(child for child in node.named_children if child.type != "comment"):
+            _statement(stage, scope, reading, True, fed or position > 0)
+        return
+    if kind == "redirected_statement":
+        redirects = [child for child in node.named_children if child.type.endswith("_redirect")]
+        fed = fed or any(_operator(child) == "<" for child in redirects)
     if kind == "program":
         separators = [node_text(child) for child in node.children if not child.is_named]
         if any(sep not in (";", "\n") for sep in separators):
@@ -102,16 +108,17 @@ def _statement(node: Node, scope: Scope, reading: Reading, in_pipeline: bool) ->
         if child.type.endswith("_redirect"):
             _redirect(child, scope, reading)
         elif child.type != "comment":
-            _statement(child, scope, reading, in_pipeline)
+            _statement(child, scope, reading, in_pipeline, fed)
 
 
-def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool) -> None:
+def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed: bool) -> None:
     words: list[Value] = []
     for index, child in enumerate(node.children):
         field_name = node.field_name_for_child(index)
         if child.type == "variable_assignment":
             raise NotComputable("an assignment before a command")
         if child.type.endswith("_redirect"):
+            fed = fed or _operator(child) == "<"
             _redirect(child, scope, reading)
         elif field_name in ("name", "argument"):
             words.extend(_values(child, scope))
@@ -127,6 +134,10 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool) -> N
     if problem:
         raise NotComputable(problem)
     reading.forms |= used_forms(program, arguments)
+    if not fed and reads_terminal(program, arguments):
+        raise NotComputable(f"{program} reads the terminal here: what is typed next decides")
+    if len(operands(program, arguments)) > MAX_OPERANDS.get(program, len(arguments)):
+        raise NotComputable(f"{program} with that many operands is not proven")
     if program == "cd":
         if len(arguments) != 1 or arguments[0] == "-":
             raise NotComputable("cd without exactly one folder")
@@ -147,6 +158,12 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool) -> N
             _name(value, scope, reading)
 
 
+def _operator(node: Node) -> str:
+    """A redirection's operator with its descriptor: `>`, `2>`, `<`, `>&` ..."""
+    return "".join(node_text(child) for child in node.children if not child.is_named or
+                   child.type == "file_descriptor").replace(" ", "")
+
+
 def _assign(node: Node, scope: Scope) -> None:
     name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
     if name is None or name.type != "variable_name":
@@ -160,8 +177,7 @@ def _assign(node: Node, scope: Scope) -> None:
 def _redirect(node: Node, scope: Scope, reading: Reading) -> None:
     if node.type != "file_redirect":
         raise NotComputable(f"a {node.type.replace('_', ' ')}")
-    operator = "".join(node_text(child) for child in node.children if not child.is_named or
-                       child.type == "file_descriptor").replace(" ", "")
+    operator = _operator(node)
     destination = node.child_by_field_name("destination")
     if destination is None or operator not in _REDIRECTS:
         raise NotComputable(f"the redirection {node_text(node)!r}")

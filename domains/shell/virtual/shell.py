@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cache
 
 from bashkit import Bash, ExecutionProfile
 
 from ..effects import Semantics
-from .allowlist import PROGRAMS
 from .gate import NotComputable, Reading, read_line
 
 UNKNOWN_ENTRY = "zz-entry-unknown-to-the-world"  # the extra entry of a folder whose listing is incomplete
@@ -49,10 +48,6 @@ class Knowledge:
     exported: set[str] = field(default_factory=set)
     oldpwd: str = ""
     absent: set[str] = field(default_factory=set)  # removed by a step the world saw: nothing is there or under it
-
-    def copy(self) -> Knowledge:
-        return replace(self, files=dict(self.files), folders=dict(self.folders), variables=dict(self.variables),
-                       exported=set(self.exported), absent=set(self.absent))
 
     def status(self, path: str) -> str:
         """"present", "absent" (known so) or "unknown"."""
@@ -170,11 +165,16 @@ class VirtualShell:
         self.knowledge = outcome.after
 
     def _check_region(self, reading: Reading) -> None:
-        """Outside the home, the working folder and /tmp, who may read or write what is the system's business."""
+        """Outside the home, the working folder and /tmp, who may read or write what is the system's business;
+        and removing or moving one of those folders, or one the shell stands in, is the system's too."""
         roots = {self.knowledge.home, reading.cwds[0], "/tmp"}
         for path in (*reading.paths, *reading.glob_folders, *reading.cwds):
             if not any(path == root or path.startswith(root.rstrip("/") + "/") for root in roots):
                 raise NotComputable(f"{path} lies outside the home, the working folder and /tmp")
+        if reading.forms & {"rm", "rmdir", "mv"}:
+            for path in reading.paths:
+                if path in roots or reading.cwds[0].startswith(path.rstrip("/") + "/"):
+                    raise NotComputable(f"it may remove or move {path}, a folder the system or the shell holds")
 
     def _run(self, line: str, variant: int, unknown: set[str], reading: Reading) -> _Run:
         known = self.knowledge
@@ -385,6 +385,3 @@ def _ancestors(path: str) -> list[str]:
         found.append(path)
     return found
 
-
-def programs() -> frozenset[str]:
-    return frozenset(PROGRAMS)

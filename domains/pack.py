@@ -15,9 +15,10 @@ A pack is a folder:
   patterns match on: the typed command rather than its JSON keystroke form), and optionally
   `semantics(normalized, location, state) -> Semantics | None`, what the action does by its own
   definition (domains/shell), with no model;
-- `shell_line(normalized) -> line | None` and `computed_screen(...)` (optional, built-in packs): the
-  command line an action runs, for the world's virtual shell, and the screen a computed step shows
-  (domains/shell/virtual/screen.py);
+- `shell_line(normalized) -> line | None`, `computed_screen(previous, state, step)` and
+  `computed_file_call(normalized, knowledge)` (optional, built-in packs): the command line an action
+  runs, for the world's virtual shell, the observation a computed line shows
+  (domains/shell/virtual/screen.py), and a file tool's result computed from what the world knows;
 - `initial_files` in pack.json (optional): where the initial state puts the shell (`cwd`, `home`)
   and which paths it says exist (`paths`, relative to cwd, folders ending in `/`): the start of
   the file tree a world keeps.
@@ -38,14 +39,18 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ..engine.errors import ConfigurationError, InputError, validation_line
 from .boundaries import Structure
 from .shell import Location, PathState, Semantics
+from .shell.virtual.screen import ShellStep
+from .shell.virtual.shell import Knowledge
 
 # Why a preset (a constraint as JSON) cannot be used, or None. The loader takes the check from its
 # caller: constraints are the tools' concept, and domains/ does not import tools/.
 PresetCheck = Callable[[dict[str, Any]], str | None]
 
 
-# A computed step's observation: (previous, state, line, printed, cwd_before, cwd_after, home) -> screen or None.
-ComputedScreen = Callable[[str, str, str, str, str, str, str], "str | None"]
+# A computed step's observation: (previous observation, state text, the step) -> observation, or None.
+ComputedScreen = Callable[[str, str, ShellStep], "str | None"]
+# A file tool's call on what the world knows -> (observation, new file contents, failed), or None (the model's).
+ComputedFileCall = Callable[[str, Knowledge], "tuple[str, dict[str, bytes], bool] | None"]
 # What an action does by its own definition, in a place and a known file tree (None: nothing to say).
 ActionSemantics = Callable[[str, Location, "PathState | None"], "Semantics | None"]
 
@@ -165,6 +170,7 @@ class DomainPack:
     semantics: ActionSemantics | None = None
     shell_line: Callable[[str], str | None] | None = None  # the command line for the virtual shell, if one
     computed_screen: ComputedScreen | None = None
+    computed_file_call: ComputedFileCall | None = None
 
     @property
     def takes_tool_definitions(self) -> bool:
@@ -218,7 +224,7 @@ def load_pack(
     examples_file = folder / "examples.json"
     examples = _parse(examples_file, list[_ExampleFile]) if examples_file.exists() else []
     readable = _same_text
-    derive = line_of = screen_of = None
+    derive = line_of = screen_of = file_call = None
     if actions_module is not None:
         module = importlib.import_module(actions_module)
         normalize = module.normalize_action
@@ -226,6 +232,7 @@ def load_pack(
         derive = getattr(module, "semantics", None)
         line_of = getattr(module, "shell_line", None)
         screen_of = getattr(module, "computed_screen", None)
+        file_call = getattr(module, "computed_file_call", None)
     elif manifest.action_schema is not None:
         normalize = _schema_check(folder / "pack.json", manifest.action_schema)
     else:
@@ -257,6 +264,7 @@ def load_pack(
         semantics=derive,
         shell_line=line_of,
         computed_screen=screen_of,
+        computed_file_call=file_call,
     )
 
 

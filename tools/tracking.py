@@ -41,7 +41,7 @@ class Tracker:
             default = pack.location or Location("/")
             location = stated_location(state, default) if state else default
             world = WorldState.starting(location, pack.initial_paths if not state else ())
-            if computed and pack.shell_line is not None:
+            if computed and (pack.shell_line is not None or pack.computed_file_call is not None):
                 shell = start or _starting_shell(location, pack.initial_paths if not state else ())
         tracker = cls(pack, world, shell=shell)
         for index, turn in enumerate(turns):
@@ -73,13 +73,20 @@ class Tracker:
 
     def compute(self, action: str) -> Outcome | None:
         """The exact outcome of `action` from what the world knows, or None when it is the model's."""
-        line = self.pack.shell_line(action) if self.shell is not None and self.pack.shell_line else None
-        if line is None or self.shell is None:
+        if self.shell is None:
             return None
-        try:
-            return self.shell.compute(line)
-        except NotComputable:
-            return None
+        line = self.pack.shell_line(action) if self.pack.shell_line else None
+        if line is not None:
+            try:
+                return self.shell.compute(line)
+            except NotComputable:
+                return None
+        if self.pack.computed_file_call is not None:
+            done = self.pack.computed_file_call(action, self.shell.knowledge)
+            if done is not None:
+                observation, writes, failed = done
+                return self.shell.written(action, observation, writes, failed)
+        return None
 
     def advance(self, action: str, observation: str, real: bool, effects: dict | None = None,
                 outcome: Outcome | None = None) -> Semantics | None:
@@ -104,7 +111,7 @@ class Tracker:
         assert self.shell is not None
         if outcome is None and (real or was_computed):
             outcome = self.compute(action)
-            printed = (outcome.stdout + outcome.stderr).strip() if outcome is not None else ""
+            printed = (outcome.observation or outcome.stdout + outcome.stderr).strip() if outcome is not None else ""
             if outcome is not None and real and printed not in observation:
                 outcome = None  # reality printed something else: the world was not as it knew
         if outcome is not None:

@@ -8,11 +8,14 @@ name, which becomes a bash command (so `{ a; b; }` and `[ -f x ]` stay shell).
 from __future__ import annotations
 
 import json
+import posixpath
 from typing import Any
 
 from ..tool_calls import Field, check_arguments, is_text, parse_tool_call
 from ..pack import ActionError
 from ..shell import Location, PathState, Semantics, analyze, file_action
+from ..shell.virtual.screen import ShellStep
+from ..shell.virtual.shell import Knowledge
 
 EXPECTED_SHAPE = (
     'one tool call: bash {"command": "..."}, read_file {"path": "...", "start_line": 1, "end_line": 40 (optional)}, '
@@ -79,3 +82,69 @@ def semantics(normalized: str, location: Location, state: PathState | None) -> S
         return analyze(values["command"], location.cwd, location.home, location.root, state)
     tool = {"write_file": "write", "edit_file": "edit", "read_file": "read"}.get(name)
     return file_action(tool, values["path"], location, state) if tool else None
+
+
+# --- computed steps (tools/computed.py): the formats instructions.md defines -----------------------
+def shell_line(normalized: str) -> str | None:
+    """A bash call's command, for the world's virtual shell."""
+    name, _, arguments = normalized.partition(" ")
+    return json.loads(arguments)["command"] if name == "bash" else None
+
+
+def computed_screen(previous: str, state: str, step: ShellStep) -> str | None:
+    """A bash call's output: what it printed, then `[exit code: N]`. Each call starts afresh in the
+    repository root, so a line that moves the shell or sets a variable is the model's."""
+    if not step.keeps_shell:
+        return None
+    printed = step.printed + ("\n" if step.printed and not step.printed.endswith("\n") else "")
+    return f"{printed}[exit code: {step.exit_code}]"
+
+
+def computed_file_call(normalized: str, known: Knowledge) -> tuple[str, dict[str, bytes], bool] | None:
+    """read_file, write_file and edit_file on a path whose state the world knows: (the tool's output, new
+    contents, failed); None where the world does not know enough (the model's)."""
+    name, _, arguments = normalized.partition(" ")
+    if name not in ("read_file", "write_file", "edit_file"):
+        return None
+    values = json.loads(arguments)
+    given = values["path"]
+    path = posixpath.normpath(posixpath.join(known.cwd, given))
+    status = known.status(path)
+    if status == "present" and path in known.folders:
+        return f"Error: {given} is a directory", {}, True
+    if name == "write_file":
+        parent = posixpath.dirname(path)
+        if parent not in known.folders:
+            return None  # whether the tool makes missing folders, its format does not say
+        content = values["content"].encode("utf-8")
+        return f"Wrote {len(content)} bytes to {given}", {path: content}, False
+    if status == "absent":
+        return f"Error: file not found: {given}", {}, True
+    content = known.files.get(path)
+    if status != "present" or content is None:
+        return None
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if name == "read_file":
+        return _numbered(text, values.get("start_line", 1), values.get("end_line")), {}, False
+    old, new = values["old"], values["new"]
+    found = text.count(old)
+    if found == 0:
+        return f"Error: old text not found in {given}", {}, True
+    if found > 1:
+        return f"Error: old text occurs {found} times in {given}; include more context", {}, True
+    at = text.index(old)
+    edited = text[:at] + new + text[at + len(old):]
+    first = text[:at].count("\n") + 1
+    changed = _numbered(edited, first, first + new.count("\n"))
+    return f"Edited {given}: replaced 1 occurrence.\n{changed}", {path: edited.encode("utf-8")}, False
+
+
+def _numbered(text: str, start: int, end: int | None) -> str:
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()  # the newline that ends the last line starts no line of its own
+    last = len(lines) if end is None else min(end, len(lines))
+    return "\n".join(f"{number}\t{lines[number - 1]}" for number in range(start, last + 1))

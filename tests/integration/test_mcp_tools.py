@@ -32,10 +32,15 @@ def _assert_prediction_shape(prediction: dict) -> None:
     else:
         assert prediction["raw"] is not None
     effects = prediction["effects"]
-    assert effects["success"] in (True, False, None) and effects["source"] in ("command", "model", "parser", "none")
+    assert effects["success"] in (True, False, None)
+    assert effects["source"] in ("computed", "command", "model", "parser", "none")
     for change in effects["changed"]:
         assert change["change"] in ("created", "modified", "deleted") and isinstance(change["entity"], str)
     usage = prediction["usage"]
+    if effects["source"] == "computed":  # the world's virtual shell ran it: no model, no tokens
+        assert isinstance(effects["exit_code"], int) and effects["success"] is (effects["exit_code"] == 0)
+        assert usage["prompt_tokens"] == usage["completion_tokens"] == 0 and prediction["model"] is None
+        return
     assert usage["prompt_tokens"] > 0 and 0 < usage["completion_tokens"]
     assert 0 <= usage["reused_prompt_tokens"] <= usage["prompt_tokens"]
     assert prediction["model"]["architecture"] == "qwen2" and prediction["model"]["quantization"] == "Q4_K_M"
@@ -72,7 +77,7 @@ async def test_dry_run_plan_feeds_each_prediction_forward_with_progress(mcp_serv
         progress.append((done, total))
 
     async with Client(mcp_server, mode="legacy") as client:
-        steps = ["mkdir demo", "cd demo", "pwd"]
+        steps = ["ls -la", "uname -a", "whoami"]  # lines the world cannot compute: each is the model's
         result = await client.call_tool(
             "dry_run_plan", {"domain": "terminal", "steps": steps, **QUICK}, progress_callback=on_progress
         )
@@ -163,7 +168,7 @@ async def test_a_full_queue_answers_busy_through_mcp_at_once():
 
 
 async def test_a_repeated_greedy_simulation_is_answered_from_the_cache(mcp_server, tool_context):
-    call = {"domain": "terminal", "action": "echo cached", **QUICK}
+    call = {"domain": "terminal", "action": "uname -a", **QUICK}  # the model's, not computed
     async with Client(mcp_server, mode="legacy") as client:
         first = (await client.call_tool("simulate_action", call)).structured_content
         completed = tool_context.engine.stats().completed
@@ -178,7 +183,8 @@ async def test_each_plan_step_extends_the_tokens_the_model_already_holds(tool_co
     from agentworld_mcp.tools.plan import dry_run_plan
     from agentworld_mcp.tools.requests import PlanRequest
 
-    one_call_per_step = ToolContext(engine=tool_context.engine, domains=tool_context.domains, effects="parser")
+    one_call_per_step = ToolContext(engine=tool_context.engine, domains=tool_context.domains, effects="parser",
+                                    computed=False)  # every step the model's
     request = PlanRequest(domain="terminal", steps=["mkdir extend", "cd extend", "ls -a"], temperature=0, max_tokens=24)
     plan = await dry_run_plan(one_call_per_step, request)
     usages = [step.prediction.usage for step in plan.steps]

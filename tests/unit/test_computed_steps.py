@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from agentworld_mcp.domains import Turn
 from agentworld_mcp.domains.shell.virtual.gate import NotComputable
-from agentworld_mcp.domains.shell.virtual.screen import computed_screen
+from agentworld_mcp.domains.shell.virtual.screen import ShellStep, computed_screen
 from agentworld_mcp.domains.shell.virtual.shell import VirtualShell
 from agentworld_mcp.server.runtime import load_domain_packs
 from agentworld_mcp.server.settings import load_settings
@@ -83,14 +83,14 @@ def test_a_step_the_model_predicted_teaches_only_its_semantics(terminal):
 
 # --- the screen ------------------------------------------------------------------------------------
 def test_the_screen_is_the_prompt_the_line_its_output_and_the_next_prompt():
-    first = computed_screen("", FRESH, "echo hi", "hi\n", PROJECT, PROJECT, HOME)
+    first = computed_screen("", FRESH, ShellStep("echo hi", "hi\n", 0, PROJECT, PROJECT, HOME))
     assert first == "dev@sandbox:~/project$ echo hi\nhi\ndev@sandbox:~/project$"
-    moved = computed_screen(first, FRESH, "cd /tmp", "", PROJECT, "/tmp", HOME)
+    moved = computed_screen(first, FRESH, ShellStep("cd /tmp", "", 0, PROJECT, "/tmp", HOME))
     assert moved == first + " cd /tmp\ndev@sandbox:/tmp$"
 
 
 def test_no_prompt_no_screen():
-    assert computed_screen("", "a state without a prompt", "echo hi", "hi\n", PROJECT, PROJECT, HOME) is None
+    assert computed_screen("", "a state without a prompt", ShellStep("echo hi", "hi\n", 0, PROJECT, PROJECT, HOME)) is None
 
 
 # --- replay ------------------------------------------------------------------------------------------
@@ -152,3 +152,33 @@ def test_a_snapshot_stops_at_its_bounds_with_a_warning(tmp_path):
     assert any("10 paths" in warning for warning in snapshot.warnings)
     assert any("50 bytes" in warning for warning in snapshot.warnings)
     assert snapshot.folders[""] is False  # the listing was cut: what else is there is unknown
+
+
+# --- the coding agent's tools (swe) -----------------------------------------------------------------
+def test_a_coding_agents_file_tools_and_bash_compute_on_what_the_world_wrote():
+    swe = load_domain_packs(load_settings({}))["swe"]
+    tracker = Tracker.replay(swe, "", [], computed=True)
+    steps = [
+        ('write_file {"path": "notes/todo.md", "content": "a\\nb\\n"}', None),  # notes/ is not known: the model's
+        ('write_file {"path": "todo.md", "content": "one\\ntwo\\nthree\\n"}', "Wrote 14 bytes to todo.md"),
+        ('read_file {"path": "todo.md", "start_line": 2}', "2\ttwo\n3\tthree"),
+        ('edit_file {"path": "todo.md", "old": "two", "new": "2\\n2b"}',
+         "Edited todo.md: replaced 1 occurrence.\n2\t2\n3\t2b"),
+        ('edit_file {"path": "todo.md", "old": "nothing", "new": "x"}', "Error: old text not found in todo.md"),
+        ('bash {"command": "wc -l todo.md"}', "4 todo.md\n[exit code: 0]"),
+        # The domain's state lists the repository's files: any other is known absent.
+        ('bash {"command": "cat gone.md"}', "cat: gone.md: No such file or directory\n[exit code: 1]"),
+        ('bash {"command": "cd /tmp && pwd"}', None),  # each call starts in the root: a cd is the model's
+        ('read_file {"path": "pyproject.toml"}', None),  # listed by the state, content unknown
+    ]
+    for action, expected in steps:
+        outcome = tracker.compute(swe.normalize_action(action))
+        shown = None
+        if outcome is not None:
+            shown = outcome.observation
+            if shown is None and swe.computed_screen is not None:
+                shown = swe.computed_screen("", "", ShellStep(outcome.line, outcome.stdout + outcome.stderr,
+                                                              outcome.exit_code, "/", outcome.cwd, "/",
+                                                              outcome.cwd == tracker.shell.knowledge.cwd))
+            tracker.advance(swe.normalize_action(action), shown or "", real=False, outcome=outcome)
+        assert shown == expected, action

@@ -11,9 +11,23 @@ from __future__ import annotations
 
 import posixpath
 import re
+from dataclasses import dataclass
 
 _PROMPT = re.compile(r"^(?P<who>[^\s@:]+@[^\s:]+):(?P<where>\S*?)(?P<sign>[$#]) ?$")
 _STATED = re.compile(r"fresh prompt:\s*(?P<prompt>\S.*?[$#]) ?\s*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class ShellStep:
+    """A line the virtual shell ran (or whose effects are known), as a domain renders it."""
+
+    line: str
+    printed: str  # stdout, or stderr (a computed step prints on one of them only)
+    exit_code: int
+    cwd_before: str
+    cwd_after: str
+    home: str
+    keeps_shell: bool = True  # the shell's folder and variables are as before
 
 
 def current_prompt(previous: str, state: str, cwd: str, home: str) -> str | None:
@@ -38,9 +52,9 @@ def folder_shown(cwd: str, home: str) -> str:
     return cwd
 
 
-def computed_screen(previous: str, state: str, line: str, printed: str, cwd_before: str, cwd_after: str,
-                    home: str) -> str | None:
-    """The whole screen after `line` printed `printed`, or None when the prompt cannot be known."""
+def computed_screen(previous: str, state: str, step: ShellStep) -> str | None:
+    """The whole screen after the step, or None when the prompt cannot be known."""
+    line, printed, cwd_before, cwd_after, home = step.line, step.printed, step.cwd_before, step.cwd_after, step.home
     prompt = current_prompt(previous, state, cwd_before, home)
     if prompt is None:
         return None

@@ -107,6 +107,7 @@ class Outcome:
     changes: tuple[Change, ...]
     after: Knowledge
     forms: frozenset[str] = frozenset()  # the allowlist entries it used
+    observation: str | None = None  # a file tool's step: the domain's own observation, rendered already
 
 
 class VirtualShell:
@@ -163,6 +164,18 @@ class VirtualShell:
 
     def accept(self, outcome: Outcome) -> None:
         self.knowledge = outcome.after
+
+    def written(self, label: str, observation: str, writes: dict[str, bytes], failed: bool = False) -> Outcome:
+        """A file tool's step (a coding agent's read, write or edit) that the domain computed from the
+        knowledge: `writes` are the files' new contents."""
+        after = Knowledge(self.knowledge.cwd, self.knowledge.home, dict(self.knowledge.files),
+                          dict(self.knowledge.folders), dict(self.knowledge.variables), set(self.knowledge.exported),
+                          self.knowledge.oldpwd, set(self.knowledge.absent))
+        for path, content in writes.items():
+            after.files[path] = content
+            after.absent.discard(path)
+        return Outcome(label, "", "", int(failed), self.knowledge.cwd, _changes(self.knowledge, after, set()), after,
+                       observation=observation)
 
     def _check_region(self, reading: Reading) -> None:
         """Outside the home, the working folder and /tmp, who may read or write what is the system's business;

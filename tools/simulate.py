@@ -111,7 +111,8 @@ async def predict(
     pack = scene.pack
     tracker = tracker or Tracker.replay(pack, scene.state, history, computed=ctx.computed)
     if (computed := computed_prediction(scene, history, action, tracker)) is not None:
-        prediction, prediction._outcome = computed
+        prediction, outcome = computed
+        prediction._outcome = outcome
         ctx.steps_served["computed"] += 1
         return prediction
     ctx.steps_served["predicted"] += 1

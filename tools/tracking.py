@@ -125,7 +125,7 @@ class Tracker:
 def _starting_shell(location: Location, paths: Sequence[str]) -> VirtualShell:
     """The domain's own start: the paths its initial state names exist (contents unknown), and its folder
     holds nothing else; a state text of the caller's says nothing of the folder's files."""
-    files = {path: None for path in paths if not path.endswith("/")}
+    files: dict[str, bytes | None] = {path: None for path in paths if not path.endswith("/")}
     folders = {path.rstrip("/"): False for path in paths if path.endswith("/")}
     return VirtualShell.starting(location.cwd, location.home or location.cwd, files, folders, complete=bool(paths))
 

@@ -236,7 +236,7 @@ def test_every_allowlist_entry_is_proven():
                                   "echo $RANDOM", "echo $?", "exit 1", "find . -name x", "cat <<EOF\nx\nEOF",
                                   "rm -v a", "sort -k2 f", "ls > out", "for f in a b; do echo $f; done",
                                   "(cd /tmp)", "echo hi &", "cat a | cd b", "grep -r x .", "X=1 cat a",
-                                  "rmdir .", "rm -rf ..", "cp -r . x", "cat", "tr a b", "grep x", "sort -",
+                                  "rmdir .", "rm -rf ..", "cp -r . x", "cat", "tr a b", "grep x", "sort -", "export",
                                   "head -n 2", "tee f", "sed s/a/b/", "uniq a b"])
 def test_lines_outside_the_allowlist_go_to_the_model(line):
     shell = VirtualShell.starting("/home/dev/project", "/home/dev", complete=True)

@@ -144,12 +144,12 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         # The cd may fail: later relative paths are named from both folders.
         scope.cwd = posixpath.normpath(posixpath.join(scope.cwd, arguments[0]))
         reading.cwds.append(scope.cwd)
-    if program == "export" and any("=" not in word for word in arguments):
-        raise NotComputable("export of a variable the line does not set")
+    if program == "export" and (not arguments or any("=" not in word for word in arguments)):
+        raise NotComputable("export without a value the line sets")
     if program == "export":
         for word in arguments:
-            name, _, value = word.partition("=")
-            scope.variables[name] = value
+            name, _, assigned = word.partition("=")
+            scope.variables[name] = assigned
     if program in _FILE_CHANGERS and any(posixpath.basename(word.rstrip("/")) in (".", "..") or word in ("/", "")
                                          for word in arguments):
         raise NotComputable(f"{program} on . or ..: GNU refuses it in words of its own")

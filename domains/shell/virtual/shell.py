@@ -48,6 +48,13 @@ class Knowledge:
     exported: set[str] = field(default_factory=set)
     oldpwd: str = ""
     absent: set[str] = field(default_factory=set)  # removed by a step the world saw: nothing is there or under it
+    workspace: str = ""  # the folder the world started in: with the home and /tmp, where a computed line may act
+
+    @property
+    def region(self) -> tuple[str, ...]:
+        """Where a computed line may read and write: elsewhere, who may do what is the system's business."""
+        roots = sorted({self.home, self.workspace or self.cwd, "/tmp"} - {"/"})
+        return tuple(root for root in roots if not any(root.startswith(other + "/") for other in roots))
 
     def status(self, path: str) -> str:
         """"present", "absent" (known so) or "unknown"."""
@@ -119,7 +126,7 @@ class VirtualShell:
     def starting(cls, cwd: str, home: str, files: dict[str, bytes | None] | None = None,
                  folders: dict[str, bool] | None = None, complete: bool = False, user: str = "dev") -> VirtualShell:
         """A world in `cwd` that knows `files` and `folders`; `complete`: the cwd's listing is all there is."""
-        knowledge = Knowledge(posixpath.normpath(cwd), posixpath.normpath(home))
+        knowledge = Knowledge(posixpath.normpath(cwd), posixpath.normpath(home), workspace=posixpath.normpath(cwd))
         for folder in _system_folders():
             knowledge.add_folder(folder, False)
         knowledge.add_folder(knowledge.home, False)
@@ -170,7 +177,7 @@ class VirtualShell:
         knowledge: `writes` are the files' new contents."""
         after = Knowledge(self.knowledge.cwd, self.knowledge.home, dict(self.knowledge.files),
                           dict(self.knowledge.folders), dict(self.knowledge.variables), set(self.knowledge.exported),
-                          self.knowledge.oldpwd, set(self.knowledge.absent))
+                          self.knowledge.oldpwd, set(self.knowledge.absent), self.knowledge.workspace)
         for path, content in writes.items():
             after.files[path] = content
             after.absent.discard(path)
@@ -180,10 +187,10 @@ class VirtualShell:
     def _check_region(self, reading: Reading) -> None:
         """Outside the home, the working folder and /tmp, who may read or write what is the system's business;
         and removing or moving one of those folders, or one the shell stands in, is the system's too."""
-        roots = {self.knowledge.home, reading.cwds[0], "/tmp"}
+        roots = self.knowledge.region
         for path in (*reading.paths, *reading.glob_folders, *reading.cwds):
             if not any(path == root or path.startswith(root.rstrip("/") + "/") for root in roots):
-                raise NotComputable(f"{path} lies outside the home, the working folder and /tmp")
+                raise NotComputable(f"{path} lies outside the home, the folder the world started in and /tmp")
         if reading.forms & {"rm", "rmdir", "mv"}:
             for path in reading.paths:
                 if path in roots or reading.cwds[0].startswith(path.rstrip("/") + "/"):
@@ -229,7 +236,7 @@ class VirtualShell:
             bash.execute_sync(f"OLDPWD={_quoted(known.oldpwd)}")
         result = bash.execute_sync(line)
         state = bash.shell_state()
-        roots = _roots(known, reading)
+        roots = known.region
         files, folders = _walk(bash, roots, sentinels, variant)
         variables = {name: value for name, value in state.variables.items() if _user_variable(name, value)}
         exported = {name for name in state.env if name in variables}
@@ -244,7 +251,7 @@ class VirtualShell:
         after = Knowledge(run.cwd, before.home, {k: v for k, v in before.files.items() if not _under_roots(k, run)},
                           {k: v for k, v in before.folders.items() if not _under_roots(k, run)},
                           dict(run.variables[0]), set(run.variables[1]), run.oldpwd,
-                          {k for k in before.absent | gone if k not in files and k not in folders})
+                          {k for k in before.absent | gone if k not in files and k not in folders}, before.workspace)
         for path, content in files.items():
             after.files[path] = content
         for path in folders:
@@ -312,12 +319,6 @@ def _variants(known: Knowledge, reading: Reading, unknown: set[str]) -> int:
 def _named(folder: str, reading: Reading) -> bool:
     """Whether a line that names these paths may look inside `folder` (it names it, or a folder above it)."""
     return any(folder == path or folder.startswith(path.rstrip("/") + "/") for path in (*reading.paths, *reading.glob_folders))
-
-
-def _roots(known: Knowledge, reading: Reading) -> tuple[str, ...]:
-    """The folders whose files a run is compared on: the home, /tmp and the working folder."""
-    roots = sorted({known.home, "/tmp", reading.cwds[0]})
-    return tuple(root for root in roots if not any(root.startswith(other + "/") for other in roots if other != root))
 
 
 def _under_roots(path: str, run: _Run) -> bool:

@@ -55,6 +55,7 @@ class StepScore:
     predicted_output: str
     real_output: str = ""  # what the sandbox printed: the figure compares these two
     real_status: int | None = None
+    computed: bool = False  # the world's virtual shell ran it (exact), no model asked
 
 
 def load_scenarios(path: Path) -> list[Scenario]:
@@ -123,7 +124,8 @@ def score_step(step: int, prediction: Prediction, command: str, real: Executed, 
     if succeeded is None:
         succeeded = first_error_line(output, markers) is None
     agrees = succeeded == (real.status == 0)
-    return StepScore(step, close, agrees, close < diverge_below or not agrees, output, real.output, real.status)
+    return StepScore(step, close, agrees, close < diverge_below or not agrees, output, real.output, real.status,
+                     prediction.effects.source == "computed")
 
 
 def _initial_state(scenario: Scenario) -> str:
@@ -176,6 +178,7 @@ def summarize_drift(per_scenario: dict[str, dict[str, list[StepScore]]], about: 
             "steps": len(steps),
             "similarity": round(mean(s.similarity for s in steps), 4) if steps else None,
             "outcome_agreement": round(mean(s.outcome_agrees for s in steps), 4) if steps else None,
+            "computed_steps": round(mean(s.computed for s in steps), 4) if steps else None,
             "diverged_steps": round(mean(s.diverged for s in steps), 4) if steps else None,
             "first_divergence": first,
             "diverged_by_step": curve,  # share of scenarios diverged at or before step k
@@ -198,11 +201,12 @@ def _difference(a: float | None, b: float | None) -> float | None:
 
 
 def drift_markdown(report: dict[str, Any]) -> str:
-    lines = ["| mode | steps | similarity | exit agreement | diverged steps | diverged by step 1, 2, ... |", "|---|---|---|---|---|---|"]
+    lines = ["| mode | steps | computed | similarity | exit agreement | diverged steps | diverged by step 1, 2, ... |",
+             "|---|---|---|---|---|---|---|"]
     for mode, f in report["modes"].items():
         curve = ", ".join("" if v is None else f"{v:.2f}" for v in f["diverged_by_step"])
-        lines.append(f"| {mode} | {f['steps']} | {_figure(f['similarity'])} | {_figure(f['outcome_agreement'])} | "
-                     f"{_figure(f['diverged_steps'])} | {curve} |")
+        lines.append(f"| {mode} | {f['steps']} | {_figure(f.get('computed_steps'))} | {_figure(f['similarity'])} | "
+                     f"{_figure(f['outcome_agreement'])} | {_figure(f['diverged_steps'])} | {curve} |")
     gain = report["anchoring"]
     reduction = gain["diverged_steps_reduction"]
     lines.append(f"\nAnchored vs closed loop: similarity {_figure(gain['similarity_gain'], '+.3f')}, "

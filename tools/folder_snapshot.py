@@ -96,6 +96,7 @@ def take_snapshot(folder: str, bounds: SnapshotBounds = SnapshotBounds()) -> Fol
     snapshot.git = _git_view(root)
     redactor = Redactor()
     total = 0
+    snapshot.folders[""] = False
     pending = [""]
     deadline = time.monotonic() + bounds.max_seconds
     while pending:
@@ -112,7 +113,8 @@ def take_snapshot(folder: str, bounds: SnapshotBounds = SnapshotBounds()) -> Fol
             continue
         for entry in entries:
             path = posixpath.join(relative, entry.name) if relative else entry.name
-            if len(snapshot.files) + len(snapshot.folders) + len(snapshot.links) >= bounds.max_paths:
+            # Every path found counts (the starting folder is no path of its own), folders as soon as seen.
+            if len(snapshot.files) + len(snapshot.folders) - 1 + len(snapshot.links) >= bounds.max_paths:
                 _warn(snapshot, f"the folder holds more than {bounds.max_paths} paths; the rest are unknown to the world")
                 complete = False
                 break
@@ -121,9 +123,8 @@ def take_snapshot(folder: str, bounds: SnapshotBounds = SnapshotBounds()) -> Fol
                 snapshot.links.append(path)
                 complete = False  # what the link is, the world does not know
             elif stat.S_ISDIR(info.st_mode):
-                if snapshot.git.get(path) == "ignored" or entry.name == ".git":
-                    snapshot.folders[path] = False  # present, not read
-                else:
+                snapshot.folders[path] = False  # present; complete once its listing is read whole
+                if snapshot.git.get(path) != "ignored" and entry.name != ".git":
                     pending.append(path)
             elif stat.S_ISREG(info.st_mode):
                 snapshot.sizes[path] = info.st_size

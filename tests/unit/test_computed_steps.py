@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 
 import pytest
 from hypothesis import given, settings
@@ -14,7 +13,6 @@ from agentworld_mcp.domains.shell.virtual.screen import ShellStep, computed_scre
 from agentworld_mcp.domains.shell.virtual.shell import VirtualShell
 from agentworld_mcp.server.runtime import load_domain_packs
 from agentworld_mcp.server.settings import load_settings
-from agentworld_mcp.tools.folder_snapshot import SnapshotBounds, take_snapshot
 from agentworld_mcp.tools.tracking import Tracker
 
 PROJECT, HOME = "/home/dev/project", "/home/dev"
@@ -118,40 +116,6 @@ def test_replaying_a_world_from_its_steps_rebuilds_the_same_virtual_shell(termin
     replayed = Tracker.replay(terminal, FRESH, turns, [False] * len(turns), effects, computed=True)
     assert replayed.shell is not None and live.shell is not None
     assert replayed.shell.knowledge == live.shell.knowledge
-
-
-# --- folder snapshots -----------------------------------------------------------------------------
-def test_a_snapshot_reads_small_text_keeps_secrets_and_binaries_unknown_and_never_follows_a_link_out(tmp_path):
-    project = tmp_path / "project"
-    (project / "src").mkdir(parents=True)
-    (project / "src" / "main.py").write_text("print('hi')\n")
-    (project / ".env").write_text("API_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789\n")
-    (project / "blob.bin").write_bytes(b"\0\1\2")
-    outside = tmp_path / "outside"
-    outside.mkdir()
-    (outside / "secret.txt").write_text("outside\n")
-    os.symlink(outside, project / "link")
-    snapshot = take_snapshot(str(project))
-    assert snapshot.files["src/main.py"] == "print('hi')\n"
-    assert snapshot.files[".env"] is None and snapshot.files["blob.bin"] is None
-    assert "link" in snapshot.links and not any(path.startswith("link/") for path in snapshot.files)
-    text = str(snapshot.as_json()) + snapshot.state_text()
-    assert "ghp_abcdefghij" not in text and "outside\n" not in text
-    shell = snapshot.shell()
-    assert shell.compute("cat src/main.py").stdout == "print('hi')\n"
-    with pytest.raises(NotComputable):
-        shell.compute("cat .env")
-
-
-def test_a_snapshot_stops_at_its_bounds_with_a_warning(tmp_path):
-    for index in range(30):
-        (tmp_path / f"f{index}.txt").write_text("x" * 100)
-    snapshot = take_snapshot(str(tmp_path), SnapshotBounds(max_paths=10, max_file_bytes=50))
-    assert len(snapshot.files) <= 10
-    assert all(content is None for content in snapshot.files.values())
-    assert any("10 paths" in warning for warning in snapshot.warnings)
-    assert any("50 bytes" in warning for warning in snapshot.warnings)
-    assert snapshot.folders[""] is False  # the listing was cut: what else is there is unknown
 
 
 # --- the coding agent's tools (swe) -----------------------------------------------------------------

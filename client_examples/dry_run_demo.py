@@ -2,7 +2,10 @@
 
     python client_examples/dry_run_demo.py [--model PATH] [--max-tokens N] [--json]
 
-Nothing in the plan is executed: every screen below is the world model's prediction.
+Nothing in the plan is executed. The world starts from an empty folder (a new temporary one, given as
+`from_dir`), so it knows every file the plan touches: each step is computed exactly by the world's
+virtual shell, with no model tokens. A step that needs what the world cannot know (a program it does
+not prove, a file it never saw) would be the world model's prediction instead, and say so.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import json
 import os
 import shutil
 import sys
+import tempfile
 
 from mcp import Client, StdioServerParameters
 
@@ -37,7 +41,8 @@ async def main() -> int:
     parser.add_argument("--json", action="store_true", help="print the structured result")
     parser.add_argument("--max-tokens", type=int, default=160, help="most tokens the world model predicts per step")
     args = parser.parse_args()
-    extra = ["--model", args.model] if args.model else []
+    empty = tempfile.mkdtemp(prefix="agentworld-demo-")  # the real folder the world starts from; it stays empty
+    extra = ["--allow-dir", empty, *(["--model", args.model] if args.model else [])]
 
     async def on_progress(done: float, total: float | None, message: str | None) -> None:
         print(f"  ... {message or f'{done}/{total}'}", file=sys.stderr)
@@ -47,9 +52,11 @@ async def main() -> int:
         result = await client.call_tool(
             "dry_run_plan",
             # A script has no host cutting calls at 60 s: wait for the whole plan rather than get a job id.
-            {"domain": "terminal", "steps": PLAN, "temperature": 0, "max_tokens": args.max_tokens, "budget_seconds": 600},
+            {"domain": "terminal", "from_dir": empty, "steps": PLAN, "temperature": 0, "max_tokens": args.max_tokens,
+             "budget_seconds": 600},
             progress_callback=on_progress,
         )
+    os.rmdir(empty)  # still empty: nothing was executed
     if result.is_error:
         print(f"error: {result.content[0].text}", file=sys.stderr)
         return 1
@@ -61,7 +68,8 @@ async def main() -> int:
         prediction = step["prediction"]
         effects = prediction["effects"]
         outcome = {True: "succeeds", False: "FAILS", None: "unclear"}[effects["success"]]
-        print(f"\n--- step {step['step']}: {PLAN[step['step'] - 1]}   [predicted: {outcome}]")
+        how = "computed" if effects["source"] == "computed" else "predicted"
+        print(f"\n--- step {step['step']}: {PLAN[step['step'] - 1]}   [{how}: {outcome}]")
         print(prediction["observation"] or f"(no observation: {prediction['parse_error']})")
         if effects["error"]:
             print(f"    error: {effects['error']}")

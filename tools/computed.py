@@ -43,7 +43,7 @@ def computed_prediction(scene: Scene, history: Sequence[Turn], action: str, trac
     error = outcome.stderr.strip().splitlines()[0] if outcome.exit_code and outcome.stderr.strip() else None
     effects = Effects(
         success=outcome.exit_code == 0, error=error, source="computed", exit_code=outcome.exit_code,
-        changed=[Change(entity=c.path + ("/" if c.kind == "folder" else ""), change=c.change,  # type: ignore[arg-type]
+        changed=[Change(entity=c.path, change=c.change,  # type: ignore[arg-type]
                         kind={"created": "created", "deleted": "deleted"}.get(c.change, "overwritten"))
                  for c in outcome.changes],
     )

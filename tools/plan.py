@@ -78,7 +78,8 @@ async def dry_run_plan(ctx: ToolContext, request: PlanRequest, on_progress: Prog
             found += step_violations
             done.append(PlanStep(step=number, action=action, prediction=prediction, violations=step_violations))
             turns.append(prediction.history_turn(action))
-            message = f"step {number}/{len(actions)} predicted"
+            message = f"step {number}/{len(actions)} " + ("computed" if prediction.effects.source == "computed"
+                                                            else "predicted")
             progress.update(number, len(actions), message, _result(name, done, found, None, None, running=True))
             if on_progress is not None:
                 await on_progress(number, len(actions), message)

@@ -11,10 +11,13 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 from mcp import Client, StdioServerParameters
+
+from client_examples.dry_run_demo import PLAN
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "client_examples"
@@ -79,7 +82,17 @@ def test_the_readme_demo_dry_runs_its_plan_over_stdio(server_env):
         stdin=subprocess.DEVNULL,
     )
     assert done.returncode == 0, done.stderr
-    assert "progress callback raised" not in done.stderr and "step 1/4 predicted" in done.stderr
+    assert "progress callback raised" not in done.stderr and "step 1/4 computed" in done.stderr
     plan = json.loads(done.stdout)
-    assert plan["domain"] == "terminal" and plan["verdict"]["status"] in ("completed", "stopped")
-    assert plan["steps"] and all(step["prediction"]["usage"]["completion_tokens"] > 0 for step in plan["steps"])
+    assert plan["domain"] == "terminal" and plan["verdict"]["status"] == "completed"
+    # From an empty folder the world knows all the plan touches: every step computed, no model token spent,
+    # each screen what real bash prints in an empty folder.
+    assert [step["prediction"]["effects"]["source"] for step in plan["steps"]] == ["computed"] * 4
+    assert plan["usage"]["completion_tokens"] == 0
+    with tempfile.TemporaryDirectory() as real:
+        for step, line in zip(plan["steps"], PLAN, strict=True):
+            ran = subprocess.run(["bash", "--noprofile", "--norc", "-c", line], cwd=real, capture_output=True,
+                                 text=True, env={"PATH": "/usr/bin:/bin", "LANG": "C"}, check=False)
+            screen = step["prediction"]["observation"]
+            assert screen.endswith(f"$ {line}\n{ran.stdout}{ran.stderr}" + screen.rsplit("\n", 1)[-1])
+            assert step["prediction"]["effects"]["exit_code"] == ran.returncode

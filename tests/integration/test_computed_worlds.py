@@ -48,7 +48,7 @@ async def test_the_demo_plan_from_an_empty_folder_is_computed_whole_with_the_scr
         assert f"$ {line}\n{printed}" in screen
     assert list(simulated.iterdir()) == []  # nothing real was written
     assert plan["steps"][0]["prediction"]["effects"]["changed"] == [
-        {"entity": f"{simulated}/site/", "change": "created", "kind": "created", "tree": None, "pattern": None}]
+        {"entity": f"{simulated}/site", "change": "created", "kind": "created", "tree": None, "pattern": None}]
 
 
 async def test_a_committed_step_is_kept_or_reported_and_the_next_step_builds_on_it(tmp_path, server_argv, server_env):

@@ -4,20 +4,22 @@ choices (the limits in limits.py, and the modes of making predictions below)."""
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from ..domains import DomainPack
 from ..engine import Engine, ModelDescription
 from ..engine.errors import InputError
-from .limits import Limits
 from .folder_snapshot import SnapshotBounds
+from .limits import Limits
 from .redaction import Redactor
 from .retrieval import RealStepIndex
 from .store import Store
 
 if TYPE_CHECKING:
     from .jobs import Jobs
+    from .tracking import Tracker
 
 
 # How predictions are made; the operator picks each with a flag (server/settings.py).
@@ -56,6 +58,8 @@ class ToolContext:
     working_dir: str = ""
     snapshot_bounds: SnapshotBounds = field(default_factory=SnapshotBounds)
     steps_served: dict[str, int] = field(default_factory=lambda: {"computed": 0, "predicted": 0})
+    # Per world: (steps replayed, their digest, the tracker after them), most recent last (tools/worlds.py).
+    trackers: OrderedDict[str, tuple[int, str, Tracker]] = field(default_factory=OrderedDict)
     redactors: dict[str, Redactor] = field(default_factory=dict)  # per world: the secrets its steps showed
     budget_seconds: float = 50.0  # a call running longer hands back a job (hosts cut calls at ~60 s)
     world_locks: dict[str, asyncio.Lock] = field(default_factory=dict)

@@ -10,6 +10,7 @@ in it again on replay (it is deterministic), any other step teaches it only what
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -44,10 +45,17 @@ class Tracker:
             if computed and (pack.shell_line is not None or pack.computed_file_call is not None):
                 shell = start or _starting_shell(location, pack.initial_paths if not state else ())
         tracker = cls(pack, world, shell=shell)
-        for index, turn in enumerate(turns):
-            tracker.advance(turn.action, turn.observation, real[index] if real else True,
-                            effects[index] if effects else None)
+        tracker.advance_all(turns, real, effects)
         return tracker
+
+    def advance_all(self, turns: Sequence[Turn], real: Sequence[bool] | None = None,
+                    effects: Sequence[dict | None] | None = None) -> None:
+        for index, turn in enumerate(turns):
+            self.advance(turn.action, turn.observation, real[index] if real else True, effects[index] if effects else None)
+
+    def copy(self) -> Tracker:
+        """An independent copy (the pack is shared: it never changes)."""
+        return copy.deepcopy(self, {id(self.pack): self.pack})
 
     @property
     def location(self) -> Location | None:

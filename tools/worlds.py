@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import difflib
+import hashlib
+import json
 import logging
 import os
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -36,6 +38,7 @@ _MAX_DIFF_LINES = 24
 # A world whose predictions match reality less than this on average is logged when it falls below:
 # its simulations have stopped being a fair rehearsal.
 DRIFT_WARNING = 0.5
+_KEPT_TRACKERS = 256  # worlds whose last tracker is kept, so a call replays only the steps since
 
 log = logging.getLogger(__name__)
 
@@ -121,11 +124,33 @@ async def world_session(ctx: ToolContext, world_id: str, domain: str = "") -> As
         steps = store_of(ctx).steps(world_id)
         turns = [Turn(step.action, step.observation, step.reply, (step.details or {}).get("state_note", ""),
                       (step.details or {}).get("examples", "")) for step in steps]
+        yield WorldSession(ctx, row, scene, turns, _replayed(ctx, row, scene, turns, steps))
+
+
+def _replayed(ctx: ToolContext, row: WorldRow, scene: Scene, turns: Sequence[Turn], steps: Sequence[StepRow]) -> Tracker:
+    """The world's tracker after its steps. Replaying runs every computed step again, so the tracker of the
+    world's last call is kept, and only the steps stored since are replayed onto a copy of it."""
+    digests, chain = [], hashlib.sha256(f"{row.id}|{row.state}|{ctx.computed}".encode())
+    for step in steps:
+        chain.update(json.dumps([step.position, step.action, step.observation, step.source,
+                                 (step.effects or {}).get("source")]).encode())
+        digests.append(chain.copy().hexdigest())
+    known = ctx.trackers.get(row.id)
+    if known is not None and 0 < known[0] <= len(steps) and digests[known[0] - 1] == known[1]:
+        tracker, done = known[2].copy(), known[0]
+    else:
         snapshot = (row.origin or {}).get("snapshot")
-        tracker = Tracker.replay(scene.pack, row.state, turns, [step.source == "real" for step in steps],
-                                 [step.effects for step in steps], computed=ctx.computed,
+        tracker = Tracker.replay(scene.pack, row.state, [], computed=ctx.computed,
                                  start=FolderSnapshot.from_json(snapshot).shell() if snapshot else None)
-        yield WorldSession(ctx, row, scene, turns, tracker)
+        done = 0
+    rest = steps[done:]
+    tracker.advance_all(turns[done:], [step.source == "real" for step in rest], [step.effects for step in rest])
+    if steps:
+        ctx.trackers[row.id] = (len(steps), digests[-1], tracker.copy())
+        ctx.trackers.move_to_end(row.id)
+        while len(ctx.trackers) > _KEPT_TRACKERS:
+            ctx.trackers.popitem(last=False)
+    return tracker
 
 
 async def world_operation(ctx: ToolContext, request: WorldRequest) -> WorldView:

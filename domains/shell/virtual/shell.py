@@ -203,16 +203,27 @@ class VirtualShell:
                     username=self.user, hostname=self.host, profile=ExecutionProfile.Interactive,
                     timeout_seconds=_TIMEOUT)
         fs = bash.fs()
+        # Only what the line can reach is loaded: the paths it names, all below them, and the folders above.
+        tops = _tops(reading)
         system = _system_folders()
-        for folder in sorted(known.folders):
+        for path in _above(tops, known.cwd):
+            if path in known.folders and path not in system:
+                bash.mkdir(path, recursive=True)
+            elif path in known.files:  # a file where a folder would be: nothing is below it
+                content = known.files[path]
+                fs.write_file(path, content if content is not None else _UNKNOWN_CONTENT[variant])
+        below = _below(known, tops)
+        for folder in sorted(path for path in below if path in known.folders):
             if folder not in system:
                 bash.mkdir(folder, recursive=True)
-        for path, content in known.files.items():
-            fs.write_file(path, content if content is not None else _UNKNOWN_CONTENT[variant])
+        for path in below:
+            if path in known.files:
+                content = known.files[path]
+                fs.write_file(path, content if content is not None else _UNKNOWN_CONTENT[variant])
         sentinels: set[str] = set()
         if variant:
-            for folder, complete in known.folders.items():
-                if not complete and _named(folder, reading):
+            for folder in below:
+                if known.folders.get(folder) is False:
                     entry = posixpath.join(folder, UNKNOWN_ENTRY)
                     fs.write_file(entry, _SENTINEL)
                     sentinels.add(entry)
@@ -236,27 +247,29 @@ class VirtualShell:
             bash.execute_sync(f"OLDPWD={_quoted(known.oldpwd)}")
         result = bash.execute_sync(line)
         state = bash.shell_state()
-        roots = known.region
-        files, folders = _walk(bash, roots, sentinels, variant)
+        files, folders = _walk(bash, tops, _above(tops, known.cwd), sentinels, variant)
         variables = {name: value for name, value in state.variables.items() if _user_variable(name, value)}
         exported = {name for name in state.env if name in variables}
         return _Run((result.stdout, result.stderr, result.exit_code), state.cwd, (files, folders),
-                     (variables, frozenset(exported)), state.env.get("OLDPWD", ""), roots)
+                     (variables, frozenset(exported)), state.env.get("OLDPWD", ""), tops)
 
     def _knowledge_after(self, run: _Run) -> Knowledge:
+        """What was known, with all at and below the line's named paths as the run left it."""
         before = self.knowledge
         files, folders = run.state
         gone = {path for path in (*before.files, *before.folders)
-                if _under_roots(path, run) and path not in files and path not in folders}
-        after = Knowledge(run.cwd, before.home, {k: v for k, v in before.files.items() if not _under_roots(k, run)},
-                          {k: v for k, v in before.folders.items() if not _under_roots(k, run)},
+                if _under(path, run.tops) and path not in files and path not in folders}
+        after = Knowledge(run.cwd, before.home, {k: v for k, v in before.files.items() if not _under(k, run.tops)},
+                          {k: v for k, v in before.folders.items() if not _under(k, run.tops)},
                           dict(run.variables[0]), set(run.variables[1]), run.oldpwd,
                           {k for k in before.absent | gone if k not in files and k not in folders}, before.workspace)
         for path, content in files.items():
             after.files[path] = content
+            after.absent.discard(path)
         for path in folders:
             # A folder the world had not seen was made by this line: it holds only what the line put there.
             after.folders[path] = before.folders.get(path, True)
+            after.absent.discard(path)
         return after
 
     # --- learning from steps it did not compute ------------------------------------------------
@@ -301,7 +314,7 @@ class _Run:
     state: tuple[dict[str, bytes | None], frozenset[str]]
     variables: tuple[dict[str, str], frozenset[str]]
     oldpwd: str
-    roots: tuple[str, ...]
+    tops: tuple[str, ...]  # the outermost paths the line names: all it can read or change is at or below them
 
 
 def _variants(known: Knowledge, reading: Reading, unknown: set[str]) -> int:
@@ -316,23 +329,53 @@ def _variants(known: Knowledge, reading: Reading, unknown: set[str]) -> int:
     return 2 if touches_unknown else 1
 
 
+def _tops(reading: Reading) -> tuple[str, ...]:
+    """The outermost of the paths a line names (and its glob folders)."""
+    tops: list[str] = []
+    for path in sorted({*reading.paths, *reading.glob_folders}, key=len):
+        if not _under(path, tops):
+            tops.append(path)
+    return tuple(tops)
+
+
+def _above(tops: tuple[str, ...], cwd: str) -> list[str]:
+    """The folders above the named paths and the working folder (with it), outermost first."""
+    found = {cwd, *(ancestor for path in (*tops, cwd) for ancestor in _ancestors(path))} - {"/"}
+    return sorted(found - set(tops), key=len) + [cwd] * (cwd in tops)
+
+
+def _below(known: Knowledge, tops: tuple[str, ...]) -> list[str]:
+    """What the world knows at or below the named paths."""
+    return [path for path in (*known.folders, *known.files) if _under(path, tops)]
+
+
+def _under(path: str, tops) -> bool:
+    return any(path == top or path.startswith(top.rstrip("/") + "/") for top in tops)
+
+
 def _named(folder: str, reading: Reading) -> bool:
     """Whether a line that names these paths may look inside `folder` (it names it, or a folder above it)."""
     return any(folder == path or folder.startswith(path.rstrip("/") + "/") for path in (*reading.paths, *reading.glob_folders))
 
 
-def _under_roots(path: str, run: _Run) -> bool:
-    """Whether the run's walk saw where `path` lies (so what it found there replaces what was known)."""
-    return any(path == root or path.startswith(root + "/") for root in run.roots)
-
-
-def _walk(bash: Bash, roots: tuple[str, ...], sentinels: set[str], variant: int
+def _walk(bash: Bash, tops: tuple[str, ...], above: list[str], sentinels: set[str], variant: int
           ) -> tuple[dict[str, bytes | None], frozenset[str]]:
-    """Files (content, None where it is the variant's unknown filling) and folders under `roots`, less the fillings."""
+    """Files (content, None where it is the variant's unknown filling) and folders at and below `tops`, and
+    which of the folders `above` them exist, less the fillings."""
     files: dict[str, bytes | None] = {}
-    folders: set[str] = set()
+    folders: set[str] = {path for path in above if bash.exists(path) and path not in sentinels}
     fs = bash.fs()
-    pending = [root for root in roots if bash.exists(root)]
+    pending = []
+    for top in tops:
+        if not bash.exists(top):
+            continue
+        if bash.stat(top)["file_type"] == "directory":
+            if top not in sentinels or bash.read_dir(top):
+                pending.append(top)  # a filling folder left empty stands for the unknown it was
+        else:
+            content = bytes(fs.read_file(top))
+            if not (top in sentinels and content == _SENTINEL):
+                files[top] = None if content == _UNKNOWN_CONTENT[variant] else content
     while pending:
         folder = pending.pop()
         folders.add(folder)
@@ -340,7 +383,7 @@ def _walk(bash: Bash, roots: tuple[str, ...], sentinels: set[str], variant: int
             path = posixpath.join(folder, entry["name"])
             if entry["metadata"]["file_type"] == "directory":
                 if path not in sentinels or bash.read_dir(path):
-                    pending.append(path)  # a filling folder left empty stands for the unknown it was
+                    pending.append(path)
                 continue
             content = bytes(fs.read_file(path))
             if path in sentinels and content == _SENTINEL:

@@ -61,7 +61,8 @@ EMPTY_SCENARIOS = [
      "touch t1 t2", "rm t1 t2", "cat t1"],
     ["echo 1 > n", "echo 2 >> n", "cat n n", "cat n missing", "cat missing", "head -c 3 n", "tail -c 2 n",
      "wc n", "wc -l < n", "sort n > sorted; cat sorted", "cat n > /dev/null", "cat missing 2> /dev/null",
-     "cat missing 2>&1", "echo err >&2"],
+     "cat missing 2>&1", "echo err >&2", "cat missing &> both.txt", "cat both.txt", "cat n &> both.txt",
+     "cat both.txt", "cat missing 2>> errs.txt", "cat missing 2>> errs.txt", "cat errs.txt", "echo '{a,b}' \"[x]?\""],
     ["mkdir -p logs/old", "echo 'e1' > logs/app.log", "echo 'e2' >> logs/app.log", "cp logs/app.log logs/old",
      "cat logs/old/app.log", "wc -l logs/app.log logs/old/app.log", "grep -c e logs/app.log", "rm logs/app.log",
      "cat logs/app.log", "rmdir logs/old", "rm -r logs", "cat logs/old/app.log", "mkdir logs", "rmdir logs"],
@@ -237,6 +238,7 @@ def test_every_allowlist_entry_is_proven():
                                   "rm -v a", "sort -k2 f", "ls > out", "for f in a b; do echo $f; done",
                                   "(cd /tmp)", "echo hi &", "cat a | cd b", "grep -r x .", "X=1 cat a",
                                   "rmdir .", "rm -rf ..", "cp -r . x", "cat", "tr a b", "grep x", "sort -", "export",
+                                  "echo {a,b}", "echo {1..3}", "cat ?.txt", "cat [ab].txt",
                                   "head -n 2", "tee f", "sed s/a/b/", "uniq a b"])
 def test_lines_outside_the_allowlist_go_to_the_model(line):
     shell = VirtualShell.starting("/home/dev/project", "/home/dev", complete=True)

@@ -76,3 +76,18 @@ async def test_a_folder_outside_what_the_client_may_see_is_refused(tmp_path, ser
     async with Client(_params(server_argv, env), mode="legacy", read_timeout_seconds=300) as client:
         error = await call_error(client, "world", {"operation": "open", "domain": "terminal", "from_dir": "/etc"})
     assert "outside the folders this client may snapshot" in error and "--allow-dir" in error
+
+
+async def test_the_guards_session_world_starts_from_the_hooks_folder(tmp_path, server_argv, server_env):
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "README.md").write_text("hello\n")
+    env = {**server_env, "AGENTWORLD_DATA_DIR": str(tmp_path / "data"), "AGENTWORLD_EFFECTS": "parser"}
+    call = {"event": "pre", "tool_name": "Bash", "tool_input": json.dumps({"command": "cat README.md"}),
+            "session_id": "snapshot-session", "cwd": str(project)}
+    async with Client(_params(server_argv, env), mode="legacy", read_timeout_seconds=300) as client:
+        decision = await client.call_tool("guard", call)
+        status = json.loads((await client.read_resource("status://server")).contents[0].text)
+    assert not decision.is_error
+    # The session's world read the folder once; the pre call's outcome was computed from it, no model asked.
+    assert status["steps"]["computed"] == 1 and status["steps"]["predicted"] == 0 and status["completed"] == 0

@@ -207,6 +207,8 @@ def _values(node: Node, scope: Scope) -> list[Value]:
 def _check_parts(node: Node) -> None:
     if node.type not in _WORD_PARTS and node.is_named:
         raise NotComputable(f"a {node.type.replace('_', ' ')} ({node_text(node)[:40]!r})")
+    if node.type == "word" and ("{" in node_text(node) or "?" in node_text(node) or "[" in node_text(node)):
+        raise NotComputable(f"braces, ? or [ in {node_text(node)[:40]!r}: expansions the tests do not prove")
     if node.type == "expansion" and len(node.named_children) != 1:
         raise NotComputable(f"the expansion {node_text(node)[:40]!r}")
     for child in node.named_children:

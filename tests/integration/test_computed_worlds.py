@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 
-from mcp import Client, StdioServerParameters
+from mcp import Client, StdioServerParameters, types
 
 from ..tool_calls import call_error, call_ok
 
@@ -91,3 +91,23 @@ async def test_the_guards_session_world_starts_from_the_hooks_folder(tmp_path, s
     assert not decision.is_error
     # The session's world read the folder once; the pre call's outcome was computed from it, no model asked.
     assert status["steps"]["computed"] == 1 and status["steps"]["predicted"] == 0 and status["completed"] == 0
+
+
+async def test_a_folder_inside_the_clients_declared_roots_may_be_snapshot(tmp_path, server_argv, server_env):
+    inside = tmp_path / "root" / "project"
+    inside.mkdir(parents=True)
+    (inside / "notes.txt").write_text("from the root\n")
+
+    async def roots(_context):
+        return types.ListRootsResult(roots=[types.Root(uri=(tmp_path / "root").as_uri(), name="work")])
+
+    env = {**server_env, "AGENTWORLD_DATA_DIR": str(tmp_path / "data")}
+    async with Client(_params(server_argv, env), mode="legacy", read_timeout_seconds=300,
+                      list_roots_callback=roots) as client:
+        step = await call_ok(client, "simulate_action", {"domain": "terminal", "from_dir": str(inside),
+                                                         "action": "cat notes.txt", **QUICK})
+        outside = await call_error(client, "simulate_action", {"domain": "terminal", "from_dir": str(tmp_path),
+                                                               "action": "pwd", **QUICK})
+    assert step["effects"]["source"] == "computed" and step["observation"].endswith("from the root\n" +
+                                                                                    step["observation"].rsplit("\n", 1)[-1])
+    assert "outside the folders this client may snapshot" in outside

@@ -51,6 +51,8 @@ EMPTY_SCENARIOS = [
     ["printf 'x\\ny\\nx\\nz\\n' > w", "grep x w", "grep -c x w", "grep -n x w", "grep -v x w", "grep -i X w",
      "grep -x x w", "grep q w", "grep x nope", "cat w | grep y", "cat w | sort | uniq", "cat w | sort | uniq -c",
      "cat w | wc -l"],
+    ["seq 3", "seq 2 5", "seq 1 3 10", "seq 5 1", "seq 1 4 > n.txt", "cat n.txt", "sed -i 's/^3$/30/' n.txt",
+     "cat n.txt", "sed -i 's/x/y/' missing.txt", "seq 0 0", "seq 3 | sort -r", "seq 1 20 | tail -n 2"],
     ["echo abc > t", "tr a-z A-Z < t", "tr -d b < t", "cat t | tr c C", "sed 's/b/B/' t", "sed -n '2p' t",
      "sed -e 's/a/A/' -e 's/c/C/' t", "sed 's/x/y/' t > t2", "cat t2"],
     ["echo hi | tee out", "cat out", "echo more | tee -a out", "cat out", "basename a/b/c.txt", "dirname a/b/c.txt",
@@ -239,6 +241,7 @@ def test_every_allowlist_entry_is_proven():
                                   "(cd /tmp)", "echo hi &", "cat a | cd b", "grep -r x .", "X=1 cat a",
                                   "rmdir .", "rm -rf ..", "cp -r . x", "cat", "tr a b", "grep x", "sort -", "export",
                                   "echo {a,b}", "echo {1..3}", "cat ?.txt", "cat [ab].txt",
+                                  "seq 1 100000", "seq 1.5 3", "seq -s , 3", "seq 1 0 5", "sed -i.bak s/a/b/ f",
                                   "head -n 2", "tee f", "sed s/a/b/", "uniq a b"])
 def test_lines_outside_the_allowlist_go_to_the_model(line):
     shell = VirtualShell.starting("/home/dev/project", "/home/dev", complete=True)

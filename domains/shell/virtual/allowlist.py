@@ -38,7 +38,7 @@ PROGRAMS: dict[str, OptionSpec] = {
     "uniq": OptionSpec(flags="c"),
     "tr": OptionSpec(flags="d"),
     "grep": OptionSpec(flags="ivncx"),
-    "sed": OptionSpec(flags="n", valued="e"),
+    "sed": OptionSpec(flags="ni", valued="e"),
     "mkdir": OptionSpec(flags="p"),
     "touch": OptionSpec(),
     "rm": OptionSpec(flags="rf"),
@@ -48,7 +48,9 @@ PROGRAMS: dict[str, OptionSpec] = {
     "basename": OptionSpec(),
     "dirname": OptionSpec(),
     "tee": OptionSpec(flags="a"),
+    "seq": OptionSpec(),
 }
+MAX_SEQUENCE = 10_000  # the virtual shell caps long sequences silently: longer ones are the model's
 
 # Programs that read standard input when they name no file (here, after their leading pattern or script
 # operands), and those that always do. At a terminal that input is what is typed next: such a line is

@@ -16,7 +16,7 @@ from tree_sitter import Node
 
 from ..grammar import broken, node_text, parse_tree
 from ..words import Scope, Value, expand
-from .allowlist import MAX_OPERANDS, PROGRAMS, SHELL_STATE, operands, option_problem, reads_terminal, used_forms
+from .allowlist import MAX_OPERANDS, MAX_SEQUENCE, PROGRAMS, SHELL_STATE, operands, option_problem, reads_terminal, used_forms
 
 _STRUCTURE = {"program", "list", "pipeline", "command", "redirected_statement", "variable_assignment",
               "variable_assignments", "declaration_command", "comment"}
@@ -138,6 +138,8 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         raise NotComputable(f"{program} reads the terminal here: what is typed next decides")
     if len(operands(program, arguments)) > MAX_OPERANDS.get(program, len(arguments)):
         raise NotComputable(f"{program} with that many operands is not proven")
+    if program == "seq":
+        _check_sequence(arguments)
     if program == "cd":
         if len(arguments) != 1 or arguments[0] == "-":
             raise NotComputable("cd without exactly one folder")
@@ -156,6 +158,17 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
     if program not in _PRINT_ONLY:
         for value in words[1:]:
             _name(value, scope, reading)
+
+
+def _check_sequence(arguments: list[str]) -> None:
+    """seq FIRST [STEP] LAST with small whole numbers only (no formats, no fractions, no long runs)."""
+    if not 1 <= len(arguments) <= 3 or not all(word.isdigit() for word in arguments):
+        raise NotComputable("seq with other than one to three whole numbers")
+    numbers = [int(word) for word in arguments]
+    first, step, last = (1, 1, numbers[0]) if len(numbers) == 1 else (numbers[0], 1, numbers[1]) \
+        if len(numbers) == 2 else tuple(numbers)
+    if step == 0 or (last - first) // step > MAX_SEQUENCE:
+        raise NotComputable("seq of a step of 0 or a long run")
 
 
 def _operator(node: Node) -> str:

@@ -281,6 +281,9 @@ async def _remote_overhead(remote, base_url: str, calls: int = 30) -> None:
 async def run_bench(settings: Settings, model: GGUFInfo, sections: set[int] | None = None) -> int:
     """Sections 1-14 (all by default)."""
     wanted = sections or set(range(1, 15))
+    # These sections measure the model and the server around it: every step is the model's, none computed
+    # (`python -m agentworld_mcp.server.measure.computed_bench` measures computed steps).
+    settings = settings.model_copy(update={"computed": "off"})
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {platform.python_implementation()} {platform.python_version()}")
     print(f"model: {model.name} ({model.quantization}, {model.size_bytes / 1e6:.0f} MB), threads {settings.threads()}, n_ctx {settings.n_ctx}")
     if 1 in wanted:

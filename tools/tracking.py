@@ -19,7 +19,9 @@ from ..domains.shell import Location, Requirement, Semantics, stated_location
 from ..domains.shell.state import WorldState
 from ..domains.shell.virtual.gate import NotComputable
 from ..domains.shell.virtual.shell import Outcome, VirtualShell
+from ..domains.effects import first_error_line
 from .consistency import EntityLedger
+from .state_check import new_part
 
 
 @dataclass
@@ -29,6 +31,7 @@ class Tracker:
     ledger: EntityLedger = field(default_factory=EntityLedger)
     steps: int = 0
     shell: VirtualShell | None = None  # the files and shell state the world knows exactly; None: nothing computed
+    last_observation: str = ""  # what the last step showed (a screen repeats it: only what follows is new)
 
     @classmethod
     def replay(cls, pack: DomainPack, state: str, turns: Sequence[Turn],
@@ -112,6 +115,7 @@ class Tracker:
         self.ledger.apply(self.steps, effects)
         if self.shell is not None:
             self._advance_shell(action, observation, real, was_computed, outcome, happened, before)
+        self.last_observation = observation
         return happened
 
     def _advance_shell(self, action: str, observation: str, real: bool, was_computed: bool,
@@ -119,15 +123,23 @@ class Tracker:
         assert self.shell is not None
         if outcome is None and (real or was_computed):
             outcome = self.compute(action)
-            printed = (outcome.observation or outcome.stdout + outcome.stderr).strip() if outcome is not None else ""
-            if outcome is not None and real and printed not in observation:
-                outcome = None  # reality printed something else: the world was not as it knew
+            if outcome is not None and real and not self._shows(outcome, observation):
+                outcome = None  # reality went otherwise: the world was not as it knew
         if outcome is not None:
             self.shell.accept(outcome)
             if self.world is not None:
                 self.world.location = self.world.location.moved_to(outcome.cwd)
             return
         self.shell.learn(happened, self.world.location.cwd if self.world is not None else cwd_before)
+
+
+    def _shows(self, outcome: Outcome, observation: str) -> bool:
+        """Whether a real step's observation is what the computed outcome says: its output, and an error
+        exactly when it failed."""
+        new = new_part(observation, self.last_observation)
+        printed = (outcome.observation or outcome.stdout + outcome.stderr).strip()
+        failed = first_error_line(new, self.pack.error_markers) is not None
+        return printed in new and failed == (outcome.exit_code != 0)
 
 
 def _starting_shell(location: Location, paths: Sequence[str]) -> VirtualShell:

@@ -79,6 +79,17 @@ def test_a_step_the_model_predicted_teaches_only_its_semantics(terminal):
     assert tracker.compute(terminal.normalize_action("cat app/main.py")) is None
 
 
+def test_a_real_step_that_went_otherwise_than_computed_teaches_only_its_semantics(terminal):
+    tracker = Tracker.replay(terminal, FRESH, [], computed=True)
+    write = terminal.normalize_action("echo hi > a")
+    tracker.advance(write, "dev@sandbox:~/project$ echo hi > a\nbash: a: Permission denied\ndev@sandbox:~/project$",
+                    real=True)
+    assert tracker.compute(terminal.normalize_action("cat a")) is None  # what `a` holds, reality did not say
+    agreed = Tracker.replay(terminal, FRESH, [], computed=True)
+    agreed.advance(write, "dev@sandbox:~/project$ echo hi > a\ndev@sandbox:~/project$", real=True)
+    assert agreed.compute(terminal.normalize_action("cat a")).stdout == "hi\n"
+
+
 # --- the screen ------------------------------------------------------------------------------------
 def test_the_screen_is_the_prompt_the_line_its_output_and_the_next_prompt():
     first = computed_screen("", FRESH, ShellStep("echo hi", "hi\n", 0, PROJECT, PROJECT, HOME))

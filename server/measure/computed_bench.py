@@ -1,10 +1,12 @@
 """Computed steps against model-only predictions, on recorded real sessions (make_sessions' held-out side).
 
-    python -m agentworld_mcp.server.measure.computed_bench DATA_DIR [MAX_TOKENS]
+    python -m agentworld_mcp.server.measure.computed_bench DATA_DIR [MAX_TOKENS | latency]
 
 DATA_DIR holds a store that `python -m agentworld_mcp.server.evals.make_sessions DATA_DIR 120` wrote.
-Every turn of every test-side session runs through `simulate_action`, once with every step the
-model's (`--computed off`) and once with the virtual shell on, in one process on the same model:
+First, no model: the time to compute each step the virtual shell computes on the held-out sessions
+(teacher-forced), against a real `bash -c` of the same line (a fork and exec). Then every turn of
+every test-side session runs through `simulate_action`, once with every step the model's
+(`--computed off`) and once with the virtual shell on, in one process on the same model:
 
 - teacher-forced: each turn sees the real turns before it as history, and is scored against the
   real screen (similarity, exact match, success agreement), with its completion tokens and time;
@@ -21,7 +23,9 @@ from __future__ import annotations
 
 import asyncio
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +36,8 @@ from ...tools.simulate import simulate_action
 from ...tools.state_check import new_part
 from ...tools.store import StepRow, Store
 from ..evals.metrics import score
-from ..runtime import build_context, resolve_model
+from ...tools.tracking import Tracker
+from ..runtime import build_context, load_domain_packs, resolve_model
 from ..settings import load_settings
 
 
@@ -71,10 +76,39 @@ def held_out(store: Store) -> list[tuple[str, str, list[StepRow]]]:
     return sorted(sessions)
 
 
+def latency(sessions: list[tuple[str, str, list[StepRow]]]) -> None:
+    """p50 and p99 of computing a step in process, against a real bash running the same line."""
+    pack = load_domain_packs(load_settings({}))["terminal"]
+    ours, theirs = [], []
+    with tempfile.TemporaryDirectory() as folder:
+        for _, state, steps in sessions:
+            tracker = Tracker.replay(pack, state, [], computed=True)
+            for step in steps:
+                action = pack.normalize_action(step.action)
+                began = time.perf_counter()
+                outcome = tracker.compute(action)
+                spent = time.perf_counter() - began
+                if outcome is not None:
+                    ours.append(spent)
+                    began = time.perf_counter()
+                    subprocess.run(["bash", "--noprofile", "--norc", "-c", step.action], cwd=folder, capture_output=True,
+                                   check=False)
+                    theirs.append(time.perf_counter() - began)
+                tracker.advance(action, step.observation, real=True)
+    if not ours:
+        print("no step computed")
+        return
+    p50, p99 = statistics.median(ours), statistics.quantiles(ours, n=100)[98] if len(ours) > 1 else ours[0]
+    bash50 = statistics.median(theirs)
+    print(f"computing a step, {len(ours)} computed steps: p50 {p50 * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms; "
+          f"a real bash -c of the same line: p50 {bash50 * 1000:.2f} ms (ratio {p50 / bash50:.2f}; goal: p50 under 5 ms)")
+
+
 async def run(data_dir: Path, max_tokens: int) -> None:
     store = Store(data_dir / "worlds.sqlite3")
     sessions = held_out(store)
     store.close()
+    latency(sessions)
     settings = load_settings({"n_ctx": 4096, "retrieval": "off"})
     ctx = build_context(settings, resolve_model(settings))
     ctx.engine.start()
@@ -120,9 +154,15 @@ async def run(data_dir: Path, max_tokens: int) -> None:
 
 
 def main(argv: list[str]) -> int:
-    if not argv:
-        print("usage: python -m agentworld_mcp.server.measure.computed_bench DATA_DIR [MAX_TOKENS]", file=sys.stderr)
+    if not argv or (len(argv) > 1 and not argv[1].isdigit() and argv[1] != "latency"):
+        print("usage: python -m agentworld_mcp.server.measure.computed_bench DATA_DIR [MAX_TOKENS | latency]",
+              file=sys.stderr)
         return 2
+    if len(argv) > 1 and argv[1] == "latency":
+        store = Store(Path(argv[0]) / "worlds.sqlite3")
+        latency(held_out(store))
+        store.close()
+        return 0
     asyncio.run(run(Path(argv[0]), int(argv[1]) if len(argv) > 1 else 160))
     return 0
 

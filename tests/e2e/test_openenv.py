@@ -52,7 +52,7 @@ def test_a_session_resets_steps_and_reads_its_state(env_server):
     with GenericEnvClient(base_url=env_server).sync() as env:
         first = env.reset(task="look around", seed=3)
         assert "observation" in first.observation and first.done is False and first.reward is None
-        for action in ("ls", "pwd", "whoami"):
+        for action in ("ls", "uname -r", "whoami"):  # lines the world cannot compute: the model answers
             result = env.step({"action": action})
             observation = result.observation
             assert isinstance(observation["observation"], str) and isinstance(result.reward, float)

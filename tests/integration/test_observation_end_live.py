@@ -16,7 +16,8 @@ from agentworld_mcp.domains.boundaries import NEXT_TURN_MARKERS
 from agentworld_mcp.domains.terminal.actions import action_text
 from .test_domains_live import _arguments
 
-PLAN = ["mkdir -p notes", "echo 'buy milk' > notes/todo.txt", "cat notes/todo.txt", "rm notes/missing.txt"]
+# Lines the world cannot compute (unknown programs and files): every screen is the model's.
+PLAN = ["ls -la", "git status", "python3 --version", "cat notes/todo.txt"]
 PROMPT_LINE = re.compile(r"^[\w.-]+@[\w.-]+:[^\n$#]*[$#](?: (?P<typed>.*))?$")
 MAX_TOKENS = 160
 

@@ -68,7 +68,7 @@ def _slots_busy(server) -> int:
 # --- every tool, unchanged ----------------------------------------------------------------------
 async def test_every_tool_a_world_and_a_job_work_against_the_model_server(remote_context):
     async with Client(create_server(remote_context), mode="legacy") as client:
-        prediction = await call_ok(client, "simulate_action", {"domain": "terminal", "action": "echo hi", **QUICK})
+        prediction = await call_ok(client, "simulate_action", {"domain": "terminal", "action": "ls", **QUICK})
         assert prediction["model"]["architecture"] == "llama-server"
         assert prediction["observation"].strip() or prediction["parse_error"]
         usage = prediction["usage"]

@@ -17,7 +17,7 @@ from agentworld_mcp.domains.terminal.actions import action_text
 from .test_domains_live import _arguments
 
 # Lines the world cannot compute (unknown programs and files): every screen is the model's.
-PLAN = ["ls -la", "git status", "python3 --version", "cat notes/todo.txt"]
+PLAN = ["ls -la", "git status", "python3 --version", "cat README.md"]
 PROMPT_LINE = re.compile(r"^[\w.-]+@[\w.-]+:[^\n$#]*[$#](?: (?P<typed>.*))?$")
 MAX_TOKENS = 160
 

@@ -1,6 +1,6 @@
 """Computed steps against model-only predictions, on recorded real sessions (make_sessions' held-out side).
 
-    python -m agentworld_mcp.server.measure.computed_bench DATA_DIR [MAX_TOKENS | latency]
+    python -m agentworld_mcp.server.measure.computed_bench DATA_DIR [MAX_TOKENS [SESSIONS] | latency]
 
 DATA_DIR holds a store that `python -m agentworld_mcp.server.evals.make_sessions DATA_DIR 120` wrote.
 First, no model: the time to compute each step the virtual shell computes on the held-out sessions
@@ -101,12 +101,13 @@ def latency(sessions: list[tuple[str, str, list[StepRow]]]) -> None:
     p50, p99 = statistics.median(ours), statistics.quantiles(ours, n=100)[98] if len(ours) > 1 else ours[0]
     bash50 = statistics.median(theirs)
     print(f"computing a step, {len(ours)} computed steps: p50 {p50 * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms; "
-          f"a real bash -c of the same line: p50 {bash50 * 1000:.2f} ms (ratio {p50 / bash50:.2f}; goal: p50 under 5 ms)")
+          f"a real bash -c of the same line: p50 {bash50 * 1000:.2f} ms (ratio {p50 / bash50:.2f}; goal: p50 under 5 ms)",
+          flush=True)
 
 
-async def run(data_dir: Path, max_tokens: int) -> None:
+async def run(data_dir: Path, max_tokens: int, most: int | None = None) -> None:
     store = Store(data_dir / "worlds.sqlite3")
-    sessions = held_out(store)
+    sessions = held_out(store)[:most]
     store.close()
     latency(sessions)
     settings = load_settings({"n_ctx": 4096, "retrieval": "off"})
@@ -115,47 +116,47 @@ async def run(data_dir: Path, max_tokens: int) -> None:
     await ctx.engine.wait_ready()
     pack = ctx.domain("terminal")
     turns = sum(len(steps) for _, _, steps in sessions)
-    print(f"{len(sessions)} held-out sessions, {turns} turns; greedy, max_tokens {max_tokens}")
+    print(f"{len(sessions)} held-out sessions, {turns} turns; greedy, max_tokens {max_tokens}", flush=True)
     try:
-        for loop in ("teacher-forced", "closed loop"):
-            for computed in (False, True):
-                ctx.computed = computed
-                tallies: dict[str, Tally] = {}
-                for _, state, steps in sessions:
-                    history: list[dict[str, str]] = []
-                    for step in steps:
-                        request = SimulateRequest(domain="terminal", state=state, history=list(history),
-                                                  action=step.action, temperature=0, max_tokens=max_tokens)
-                        began = time.perf_counter()
-                        prediction = await simulate_action(ctx, request)
-                        elapsed = time.perf_counter() - began
-                        scores = score(prediction.observation, step.observation, pack)
-                        previous = history[-1]["observation"] if history else ""
-                        for tally in (tallies.setdefault(_kind(step.action), Tally()), tallies.setdefault("all", Tally())):
-                            tally.similarity.append(scores.similarity)
-                            tally.exact += scores.exact
-                            tally.agrees += bool(scores.outcome_agrees)
-                            tally.tokens.append(prediction.usage.completion_tokens)
-                            tally.seconds.append(elapsed)
-                            tally.contradictions += any("the world" in w or "was deleted" in w
-                                                        for w in prediction.warnings)
-                            if prediction.effects.source == "computed":
-                                tally.computed += 1
-                                if loop == "teacher-forced" and new_part(prediction.observation, previous) != \
-                                        new_part(step.observation, previous):
-                                    tally.wrong_computed += 1
-                        shown = step.observation if loop == "teacher-forced" else prediction.observation
-                        history.append({"action": step.action, "observation": shown})
-                print(f"{loop}, {'computed on' if computed else 'model only'}:")
-                for kind in ("file work", "other (python3)", "all"):
-                    print(tallies.get(kind, Tally()).line(kind))
+        for loop, computed in (("teacher-forced", False), ("teacher-forced", True), ("closed loop", True),
+                               ("closed loop", False)):
+            ctx.computed = computed
+            tallies: dict[str, Tally] = {}
+            for _, state, steps in sessions:
+                history: list[dict[str, str]] = []
+                for step in steps:
+                    request = SimulateRequest(domain="terminal", state=state, history=list(history),
+                                              action=step.action, temperature=0, max_tokens=max_tokens)
+                    began = time.perf_counter()
+                    prediction = await simulate_action(ctx, request)
+                    elapsed = time.perf_counter() - began
+                    scores = score(prediction.observation, step.observation, pack)
+                    previous = history[-1]["observation"] if history else ""
+                    for tally in (tallies.setdefault(_kind(step.action), Tally()), tallies.setdefault("all", Tally())):
+                        tally.similarity.append(scores.similarity)
+                        tally.exact += scores.exact
+                        tally.agrees += bool(scores.outcome_agrees)
+                        tally.tokens.append(prediction.usage.completion_tokens)
+                        tally.seconds.append(elapsed)
+                        tally.contradictions += any("the world" in w or "was deleted" in w
+                                                    for w in prediction.warnings)
+                        if prediction.effects.source == "computed":
+                            tally.computed += 1
+                            if loop == "teacher-forced" and new_part(prediction.observation, previous) != \
+                                    new_part(step.observation, previous):
+                                tally.wrong_computed += 1
+                    shown = step.observation if loop == "teacher-forced" else prediction.observation
+                    history.append({"action": step.action, "observation": shown})
+            print(f"{loop}, {'computed on' if computed else 'model only'}:")
+            for kind in ("file work", "other (python3)", "all"):
+                print(tallies.get(kind, Tally()).line(kind), flush=True)
     finally:
         ctx.engine.close()
 
 
 def main(argv: list[str]) -> int:
     if not argv or (len(argv) > 1 and not argv[1].isdigit() and argv[1] != "latency"):
-        print("usage: python -m agentworld_mcp.server.measure.computed_bench DATA_DIR [MAX_TOKENS | latency]",
+        print("usage: python -m agentworld_mcp.server.measure.computed_bench DATA_DIR [MAX_TOKENS [SESSIONS] | latency]",
               file=sys.stderr)
         return 2
     if len(argv) > 1 and argv[1] == "latency":
@@ -163,7 +164,7 @@ def main(argv: list[str]) -> int:
         latency(held_out(store))
         store.close()
         return 0
-    asyncio.run(run(Path(argv[0]), int(argv[1]) if len(argv) > 1 else 160))
+    asyncio.run(run(Path(argv[0]), int(argv[1]) if len(argv) > 1 else 160, int(argv[2]) if len(argv) > 2 else None))
     return 0
 
 

@@ -115,7 +115,8 @@ def take_snapshot(folder: str, bounds: SnapshotBounds = SnapshotBounds()) -> Fol
             path = posixpath.join(relative, entry.name) if relative else entry.name
             # Every path found counts (the starting folder is no path of its own), folders as soon as seen.
             if len(snapshot.files) + len(snapshot.folders) - 1 + len(snapshot.links) >= bounds.max_paths:
-                _warn(snapshot, f"the folder holds more than {bounds.max_paths} paths; the rest are unknown to the world")
+                _warn(snapshot, f"the folder holds more than {bounds.max_paths} paths; the rest are unknown to the "
+                                "world")
                 complete = False
                 break
             info = entry.stat(follow_symlinks=False)

@@ -58,8 +58,8 @@ class SceneRequest(ToolRequest):
     )
     task: str = Field(default="", description="What the agent is trying to achieve (optional context).")
     from_dir: str = Field(
-        default="", description="Start from a real folder: a read-only, bounded, redacted snapshot of it (paths, sizes, "
-        "git's view, small text files) is the starting state, so what the world then knows is computed exactly. "
+        default="", description="Start from a real folder: a read-only, bounded, redacted snapshot of it (paths, "
+        "sizes, git's view, small text files) is the starting state, so what the world then knows is computed exactly. "
         "The folder must lie inside the client's declared roots, the server's working folder or an --allow-dir "
         "folder. Leave state empty with it.")
     tools: Tools = None
@@ -124,8 +124,8 @@ class WorldRequest(ToolRequest):
     task: str = Field(default="", description="open: what the agent is trying to achieve.")
     state: str = Field(default="", description="open: the initial state; empty uses the domain's.")
     from_dir: str = Field(
-        default="", description="open: start from a real folder: a read-only, bounded, redacted snapshot of it (paths, sizes, "
-        "git's view, small text files) is the starting state, so what the world then knows is computed exactly. "
+        default="", description="open: start from a real folder: a read-only, bounded, redacted snapshot of it "
+        "(paths, sizes, git's view, small text files) is the starting state, so what the world then knows is computed exactly. "
         "The folder must lie inside the client's declared roots, the server's working folder or an --allow-dir "
         "folder. Leave state empty with it.")
     tools: Tools = None

@@ -54,7 +54,8 @@ class Tracker:
     def advance_all(self, turns: Sequence[Turn], real: Sequence[bool] | None = None,
                     effects: Sequence[dict | None] | None = None) -> None:
         for index, turn in enumerate(turns):
-            self.advance(turn.action, turn.observation, real[index] if real else True, effects[index] if effects else None)
+            self.advance(turn.action, turn.observation, real[index] if real else True,
+                         effects[index] if effects else None)
 
     def copy(self) -> Tracker:
         """An independent copy (the pack is shared: it never changes)."""

@@ -127,7 +127,8 @@ async def world_session(ctx: ToolContext, world_id: str, domain: str = "") -> As
         yield WorldSession(ctx, row, scene, turns, _replayed(ctx, row, scene, turns, steps))
 
 
-def _replayed(ctx: ToolContext, row: WorldRow, scene: Scene, turns: Sequence[Turn], steps: Sequence[StepRow]) -> Tracker:
+def _replayed(ctx: ToolContext, row: WorldRow, scene: Scene, turns: Sequence[Turn],
+              steps: Sequence[StepRow]) -> Tracker:
     """The world's tracker after its steps. Replaying runs every computed step again, so the tracker of the
     world's last call is kept, and only the steps stored since are replayed onto a copy of it."""
     digests, chain = [], hashlib.sha256(f"{row.id}|{row.state}|{ctx.computed}".encode())

@@ -45,7 +45,8 @@ def request_flags() -> argparse.ArgumentParser:
 
 # The request fields the one-shot flags set (each flag's dest), and those with no flag and why;
 # tests/unit/test_request_models.py checks that together they cover every field of the requests.
-FLAG_FIELDS = ("history", "state", "task", "from_dir", "tools", "constraints", "presets", "stop_on_violation", "world_id",
+FLAG_FIELDS = ("history", "state", "task", "from_dir",
+               "tools", "constraints", "presets", "stop_on_violation", "world_id",
                "commit", "temperature", "max_tokens", "seed", "include_reasoning")
 NO_FLAG = {
     "budget_seconds": "a command runs each call to the end; there are no jobs to poll",

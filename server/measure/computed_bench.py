@@ -91,8 +91,8 @@ def latency(sessions: list[tuple[str, str, list[StepRow]]]) -> None:
                 if outcome is not None:
                     ours.append(spent)
                     began = time.perf_counter()
-                    subprocess.run(["bash", "--noprofile", "--norc", "-c", step.action], cwd=folder, capture_output=True,
-                                   check=False)
+                    subprocess.run(["bash", "--noprofile", "--norc", "-c", step.action], cwd=folder,
+                                   capture_output=True, check=False)
                     theirs.append(time.perf_counter() - began)
                 tracker.advance(action, step.observation, real=True)
     if not ours:
@@ -101,7 +101,8 @@ def latency(sessions: list[tuple[str, str, list[StepRow]]]) -> None:
     p50, p99 = statistics.median(ours), statistics.quantiles(ours, n=100)[98] if len(ours) > 1 else ours[0]
     bash50 = statistics.median(theirs)
     print(f"computing a step, {len(ours)} computed steps: p50 {p50 * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms; "
-          f"a real bash -c of the same line: p50 {bash50 * 1000:.2f} ms (ratio {p50 / bash50:.2f}; goal: p50 under 5 ms)",
+          f"a real bash -c of the same line: p50 {bash50 * 1000:.2f} ms (ratio {p50 / bash50:.2f}; "
+          "goal: p50 under 5 ms)",
           flush=True)
 
 
@@ -156,8 +157,8 @@ async def run(data_dir: Path, max_tokens: int, most: int | None = None) -> None:
 
 def main(argv: list[str]) -> int:
     if not argv or (len(argv) > 1 and not argv[1].isdigit() and argv[1] != "latency"):
-        print("usage: python -m agentworld_mcp.server.measure.computed_bench DATA_DIR [MAX_TOKENS [SESSIONS] | latency]",
-              file=sys.stderr)
+        print("usage: python -m agentworld_mcp.server.measure.computed_bench DATA_DIR "
+              "[MAX_TOKENS [SESSIONS] | latency]", file=sys.stderr)
         return 2
     if len(argv) > 1 and argv[1] == "latency":
         store = Store(Path(argv[0]) / "worlds.sqlite3")

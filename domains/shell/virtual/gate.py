@@ -16,7 +16,16 @@ from tree_sitter import Node
 
 from ..grammar import broken, node_text, parse_tree
 from ..words import Scope, Value, expand
-from .allowlist import MAX_OPERANDS, MAX_SEQUENCE, PROGRAMS, SHELL_STATE, operands, option_problem, reads_terminal, used_forms
+from .allowlist import (
+    MAX_OPERANDS,
+    MAX_SEQUENCE,
+    PROGRAMS,
+    SHELL_STATE,
+    operands,
+    option_problem,
+    reads_terminal,
+    used_forms,
+)
 
 _STRUCTURE = {"program", "list", "pipeline", "command", "redirected_statement", "variable_assignment",
               "variable_assignments", "declaration_command", "comment"}

@@ -355,7 +355,7 @@ def _under(path: str, tops) -> bool:
 
 def _named(folder: str, reading: Reading) -> bool:
     """Whether a line that names these paths may look inside `folder` (it names it, or a folder above it)."""
-    return any(folder == path or folder.startswith(path.rstrip("/") + "/") for path in (*reading.paths, *reading.glob_folders))
+    return _under(folder, (*reading.paths, *reading.glob_folders))
 
 
 def _walk(bash: Bash, tops: tuple[str, ...], above: list[str], sentinels: set[str], variant: int
@@ -409,7 +409,7 @@ def _changes(before: Knowledge, after: Knowledge, unknown: set[str]) -> tuple[Ch
 
 @cache
 def _system_folders() -> tuple[str, ...]:
-    """The folders every virtual shell starts with (its /tmp, /etc, /usr/bin, ...): they exist, nothing more is known."""
+    """The folders every virtual shell starts with (its /tmp, /etc, /usr/bin, ...): they exist, no more is known."""
     bash = Bash()
     found, pending = [], ["/"]
     while pending:

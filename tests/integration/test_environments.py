@@ -194,7 +194,9 @@ def test_more_episodes_than_slots_keep_reusing_their_cached_prompts(model_info):
     except llama_server.LlamaServerMissing as exc:
         pytest.skip(str(exc))
     try:
-        with Simulator(base_url=server.base_url, effects="parser", result_cache=0, n_ctx=TEST_N_CTX) as sim:
+        # Every step the model's (`mkdir few0` would be computed): this measures the server's prompt reuse.
+        with Simulator(base_url=server.base_url, effects="parser", result_cache=0, n_ctx=TEST_N_CTX,
+                       computed="off") as sim:
             run_sync(sim.simulate("terminal", "true", **QUICK))  # the system prompt is cached before either side
 
             def reuse(count: int, name: str) -> float:

@@ -1,13 +1,14 @@
 """A world's virtual shell: what the world knows of its files and shell, and the lines it can compute.
 
 The knowledge is plain data (files with their content or "content unknown", folders with "listing
-complete" or not, the working folder and variables). To compute a line it is loaded into `bashkit`
-(a bash interpreter over an in-memory filesystem: nothing real is read, written or run) three
-times: as known, and twice with every unknown filled in differently (each path the line names that
-the world knows nothing of exists, once as a file and once as a folder; every folder whose listing
-is incomplete holds one more entry; every file of unknown content holds other bytes). Only when all
-three runs print the same, exit the same and leave the same known files is the result what the world
-determines; otherwise the line is the model's.
+complete" or not, paths known to be gone, the working folder and variables). To compute a line, what
+it can reach (the paths it names, all below them, the folders above) is loaded into `bashkit` (a bash
+interpreter over an in-memory filesystem: nothing real is read, written or run), up to three times:
+as known, and with every unknown filled in differently (each named path the world knows nothing of
+exists, once as a file and once as a folder; every named folder whose listing is incomplete holds one
+more entry; every file of unknown content holds other bytes). Only when the runs print the same, exit
+the same and leave the same files is the result what the world determines; otherwise the line is the
+model's. The line's programs and options must also be on the allowlist (allowlist.py, gate.py).
 """
 
 from __future__ import annotations

@@ -149,3 +149,17 @@ def test_the_viewer_needs_no_model(tmp_path):
                           env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert Path(tmp_path / "site" / "index.html").exists()
+
+
+def test_a_computed_step_is_marked_with_its_exit_status(store):
+    world = store.create_world("terminal", "", "", None)
+    computed = {"success": False, "error": "cat: a: No such file or directory", "changed": [], "source": "computed",
+                "exit_code": 1}
+    store.append_steps(world, [
+        StepRow(1, "cat a", "$ cat a\ncat: a: No such file or directory\n$ ", "$ ", computed, "predicted", None, None),
+        StepRow(2, "ls", "$ ls\n$ ", "$ ", {"success": None, "changed": [], "source": "model"}, "predicted", None, None),
+    ])
+    page = Pages(store, []).world(world, SERVED)
+    cards = page.split('<article class="card')[1:]
+    assert 'class="badge computed"' in cards[0] and "(exit status 1)" in cards[0]
+    assert 'class="badge computed"' not in cards[1] and "exit status" not in cards[1]

@@ -117,6 +117,8 @@ def test_the_fork_tree_the_cards_the_diff_and_the_drift_plot_are_on_the_pages(br
     assert cards.count() == 2 and "mkdir notes" in cards.nth(0).locator("pre.action").inner_text()
     assert page.locator("ul.constraints li strong:text-is('always-flagged')").count() == 2  # the rule on each step
     assert "prompt tokens" in cards.nth(0).locator(".usage").inner_text()
+    # `mkdir notes` in the domain's start (a folder listed in full) is computed, `ls` the model's.
+    assert cards.nth(0).locator(".badge.computed").count() == 1 and cards.nth(1).locator(".badge.computed").count() == 0
 
     page.goto(f"{viewer}/worlds/{fork_id}")
     assert f"Forked from {world_id} at step 1" in page.locator(".lineage").inner_text()

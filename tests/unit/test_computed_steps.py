@@ -75,6 +75,9 @@ def test_a_step_the_model_predicted_teaches_only_its_semantics(terminal):
     tracker.advance(terminal.normalize_action("mkdir app"), "dev@sandbox:~/project$ mkdir app\ndev@sandbox:~/project$",
                     real=False)
     assert tracker.compute(terminal.normalize_action("touch app/main.py; cat app/main.py")) is not None
+    tracker.advance(terminal.normalize_action("mkdir -p lib"), "dev@sandbox:~/project$ mkdir -p lib\n"
+                    "dev@sandbox:~/project$", real=False)  # lib may have been there, full
+    assert tracker.compute(terminal.normalize_action("rmdir lib")) is None
     tracker.advance(terminal.normalize_action("python3 gen.py"), "", real=False)  # could change anything
     assert tracker.compute(terminal.normalize_action("cat app/main.py")) is None
 

@@ -288,8 +288,9 @@ class VirtualShell:
             if effect.kind in ("deleted", "moved-from"):
                 known.forget_under(path)
             elif effect.kind == "created" and effect.program == "mkdir":
-                if known.status(path) != "present":
-                    known.add_folder(path, True)
+                status = known.status(path)
+                if status != "present":  # a new folder is empty; `mkdir -p` may have met a full one
+                    known.add_folder(path, not effect.forced or status == "absent")
             elif effect.kind == "permissions":
                 continue
             elif effect.tree:

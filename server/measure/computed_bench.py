@@ -111,7 +111,8 @@ async def run(data_dir: Path, max_tokens: int, most: int | None = None) -> None:
     sessions = held_out(store)[:most]
     store.close()
     latency(sessions)
-    settings = load_settings({"n_ctx": 4096, "retrieval": "off"})
+    # No result cache: the second pass would be answered from the first one's identical greedy requests.
+    settings = load_settings({"n_ctx": 4096, "retrieval": "off", "result_cache": 0})
     ctx = build_context(settings, resolve_model(settings))
     ctx.engine.start()
     await ctx.engine.wait_ready()

@@ -60,7 +60,7 @@ def test_a_session_resets_steps_and_reads_its_state(env_server):
             assert observation["usage"]["completion_tokens"] > 0 and observation["error"] is None
         state = env.state()
     assert state["step_count"] == 3 and state["task"] == "look around" and state["episode_id"]
-    assert [turn["action"] for turn in state["history"]] == ["ls", "pwd", "whoami"]
+    assert [turn["action"] for turn in state["history"]] == ["ls", "uname -r", "whoami"]
 
 
 async def test_sessions_keep_separate_worlds_and_the_limit_is_a_clear_error(env_server):

@@ -6,6 +6,7 @@ not type; no observation holds the protocol's next turn; text cut off is reporte
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
@@ -14,16 +15,17 @@ from mcp import Client
 from agentworld_mcp.domains import builtin_domains
 from agentworld_mcp.domains.boundaries import NEXT_TURN_MARKERS
 from agentworld_mcp.domains.terminal.actions import action_text
+from agentworld_mcp.server.surface.app import create_server
 from .test_domains_live import _arguments
 
-# Lines the world cannot compute (unknown programs and files): every screen is the model's.
-PLAN = ["ls -la", "git status", "python3 --version", "cat README.md"]
+PLAN = ["mkdir -p notes", "echo 'buy milk' > notes/todo.txt", "cat notes/todo.txt", "rm notes/missing.txt"]
 PROMPT_LINE = re.compile(r"^[\w.-]+@[\w.-]+:[^\n$#]*[$#](?: (?P<typed>.*))?$")
 MAX_TOKENS = 160
 
 
-async def test_a_terminal_plan_shows_only_commands_the_agent_typed(mcp_server):
-    async with Client(mcp_server, mode="legacy") as client:
+async def test_a_terminal_plan_shows_only_commands_the_agent_typed(tool_context):
+    # Every step the model's: these are invariants of where a predicted screen ends.
+    async with Client(create_server(dataclasses.replace(tool_context, computed=False)), mode="legacy") as client:
         result = await client.call_tool(
             "dry_run_plan", {"domain": "terminal", "steps": PLAN, "temperature": 0, "max_tokens": MAX_TOKENS}
         )

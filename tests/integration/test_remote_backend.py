@@ -91,7 +91,7 @@ async def test_every_tool_a_world_and_a_job_work_against_the_model_server(remote
         assert [step["step"] for step in view["steps"]] == [1]
 
         handle = await call_ok(client, "dry_run_plan", {
-            "domain": "terminal", "steps": ["pwd", "whoami"], "budget_seconds": 1, **QUICK})
+            "domain": "terminal", "steps": ["uname -a", "whoami"], "budget_seconds": 1, **QUICK})
         assert handle["job_id"] and handle["verdict"]["status"] == "running"
         for _ in range(60):
             job = await call_ok(client, "job", {"job_id": handle["job_id"], "wait_seconds": 10})
@@ -136,7 +136,7 @@ async def test_cancelling_closes_the_stream_and_the_server_stops_generating(remo
             break
         await asyncio.sleep(0.05)
     assert _slots_busy(remote) == 0
-    follow_up = await simulate_action(remote_context, SimulateRequest(domain="terminal", action="pwd", **QUICK))
+    follow_up = await simulate_action(remote_context, SimulateRequest(domain="terminal", action="whoami", **QUICK))
     assert follow_up.usage.completion_tokens > 0
 
 

@@ -93,6 +93,15 @@ def test_a_real_step_that_went_otherwise_than_computed_teaches_only_its_semantic
     assert agreed.compute(terminal.normalize_action("cat a")).stdout == "hi\n"
 
 
+def test_what_a_predicted_move_made_is_unknown_not_a_file(terminal):
+    tracker = Tracker.replay(terminal, FRESH, [], computed=True)
+    for line in ("mkdir src", "mv src lib"):  # the model predicted both; lib is the folder src was
+        tracker.advance(terminal.normalize_action(line), f"dev@sandbox:~/project$ {line}\ndev@sandbox:~/project$",
+                        real=False)
+    assert tracker.compute(terminal.normalize_action("cd lib")) is None
+    assert tracker.compute(terminal.normalize_action("cat lib")) is None
+
+
 # --- the screen ------------------------------------------------------------------------------------
 def test_the_screen_is_the_prompt_the_line_its_output_and_the_next_prompt():
     first = computed_screen("", FRESH, ShellStep("echo hi", "hi\n", 0, PROJECT, PROJECT, HOME))

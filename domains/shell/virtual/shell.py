@@ -30,6 +30,8 @@ _SENTINEL = b"a path unknown to the world\n"
 _SCRIPT_LINE = re.compile(r"^bash: line \d+: ", re.MULTILINE)
 # Messages of the virtual shell that GNU words otherwise (found by the real-bash tests), and missing features.
 _UNPROVEN = re.compile(r"not yet implemented|not supported|io error|^cp: cannot copy|^mv: cannot move", re.MULTILINE)
+# Programs whose target may become a folder (a copied or moved tree, an unpacked archive, a link).
+_MAY_MAKE_FOLDERS = frozenset({"cp", "mv", "rsync", "install", "ln", "tar", "unzip", "git", "scp", "7z"})
 MAX_OUTPUT = 64 * 1024  # a computed step prints at most this much; more is the model's to summarize
 _TIMEOUT = 2.0
 _CHANGES_STATE = re.compile(r"\b(export|unset|declare|typeset|local|readonly|source|read|mapfile|readarray|eval|"
@@ -293,6 +295,11 @@ class VirtualShell:
                     known.add_folder(path, not effect.forced or status == "absent")
             elif effect.kind == "permissions":
                 continue
+            elif effect.kind == "moved-to" or effect.program in _MAY_MAKE_FOLDERS:
+                known.forget_under(path)  # a file or a folder, the semantics do not say: unknown
+                known.absent.discard(path)
+                if posixpath.dirname(path) in known.folders:
+                    known.folders[posixpath.dirname(path)] = False
             elif effect.tree:
                 known.forget_under(path)
                 known.add_folder(path, False)

@@ -175,11 +175,14 @@ def _git_view(root: Path) -> dict[str, str]:
     if done.returncode != 0:
         return {}
     view = {path: "tracked" for path in listed.stdout.decode("utf-8", "replace").split("\0") if path}
-    for record in done.stdout.decode("utf-8", "replace").split("\0"):
+    records = iter(done.stdout.decode("utf-8", "replace").split("\0"))
+    for record in records:
         if len(record) < 4:
             continue
         code, path = record[:2], record[3:].rstrip("/")
         view[path] = {"??": "untracked", "!!": "ignored"}.get(code, "modified")
+        if "R" in code or "C" in code:
+            next(records, None)  # a rename or copy names its source next: no record of its own
     return view
 
 

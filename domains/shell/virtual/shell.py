@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+import shlex
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -153,7 +154,9 @@ class VirtualShell:
         for folder in reading.glob_folders:
             if not known.folders.get(folder):
                 raise NotComputable(f"a glob over {folder}, whose listing the world does not know in full")
-        runs = [self._run(line, variant, unknown, reading) for variant in range(_variants(known, reading, unknown))]
+        reach = _Reach.of(known, reading)
+        runs = [self._run(line, variant, unknown, reading, reach)
+                for variant in range(_variants(known, reading, unknown))]
         first = runs[0]
         for other in runs[1:]:
             if other.printed != first.printed:
@@ -192,14 +195,14 @@ class VirtualShell:
         and removing or moving one of those folders, or one the shell stands in, is the system's too."""
         roots = self.knowledge.region
         for path in (*reading.paths, *reading.glob_folders, *reading.cwds):
-            if not any(path == root or path.startswith(root.rstrip("/") + "/") for root in roots):
+            if not _under(path, roots):
                 raise NotComputable(f"{path} lies outside the home, the folder the world started in and /tmp")
         if reading.forms & {"rm", "rmdir", "mv"}:
             for path in reading.paths:
                 if path in roots or reading.cwds[0].startswith(path.rstrip("/") + "/"):
                     raise NotComputable(f"it may remove or move {path}, a folder the system or the shell holds")
 
-    def _run(self, line: str, variant: int, unknown: set[str], reading: Reading) -> _Run:
+    def _run(self, line: str, variant: int, unknown: set[str], reading: Reading, reach: _Reach) -> _Run:
         known = self.knowledge
         bash = Bash(cwd=known.cwd, env={"HOME": known.home, "LANG": "C", "LC_ALL": "C",
                                          **{k: v for k, v in known.variables.items() if k in known.exported}},
@@ -207,25 +210,17 @@ class VirtualShell:
                     timeout_seconds=_TIMEOUT)
         fs = bash.fs()
         # Only what the line can reach is loaded: the paths it names, all below them, and the folders above.
-        tops = _tops(reading)
         system = _system_folders()
-        for path in _above(tops, known.cwd):
+        for path in (*reach.above, *sorted(path for path in reach.below if path in known.folders)):
             if path in known.folders and path not in system:
                 bash.mkdir(path, recursive=True)
-            elif path in known.files:  # a file where a folder would be: nothing is below it
-                content = known.files[path]
-                fs.write_file(path, content if content is not None else _UNKNOWN_CONTENT[variant])
-        below = _below(known, tops)
-        for folder in sorted(path for path in below if path in known.folders):
-            if folder not in system:
-                bash.mkdir(folder, recursive=True)
-        for path in below:
+        for path in (*reach.above, *reach.below):  # above: a file where a folder would be, nothing below it
             if path in known.files:
                 content = known.files[path]
                 fs.write_file(path, content if content is not None else _UNKNOWN_CONTENT[variant])
         sentinels: set[str] = set()
         if variant:
-            for folder in below:
+            for folder in reach.below:
                 if known.folders.get(folder) is False:
                     entry = posixpath.join(folder, UNKNOWN_ENTRY)
                     fs.write_file(entry, _SENTINEL)
@@ -242,19 +237,19 @@ class VirtualShell:
                 else:
                     fs.write_file(path, _SENTINEL)
                 sentinels.add(path)
-        prelude = "; ".join(f"{name}={_quoted(value)}" for name, value in sorted(known.variables.items())
+        prelude = "; ".join(f"{name}={shlex.quote(value)}" for name, value in sorted(known.variables.items())
                             if name not in known.exported)
         if prelude:
             bash.execute_sync(prelude)
         if known.oldpwd:
-            bash.execute_sync(f"OLDPWD={_quoted(known.oldpwd)}")
+            bash.execute_sync(f"OLDPWD={shlex.quote(known.oldpwd)}")
         result = bash.execute_sync(line)
         state = bash.shell_state()
-        files, folders = _walk(bash, tops, _above(tops, known.cwd), sentinels, variant)
+        files, folders = _walk(bash, reach, sentinels, variant)
         variables = {name: value for name, value in state.variables.items() if _user_variable(name, value)}
         exported = {name for name in state.env if name in variables}
         return _Run((result.stdout, result.stderr, result.exit_code), state.cwd, (files, folders),
-                     (variables, frozenset(exported)), state.env.get("OLDPWD", ""), tops)
+                     (variables, frozenset(exported)), state.env.get("OLDPWD", ""), reach.tops)
 
     def _knowledge_after(self, run: _Run) -> Knowledge:
         """What was known, with all at and below the line's named paths as the run left it."""
@@ -333,29 +328,30 @@ def _variants(known: Knowledge, reading: Reading, unknown: set[str]) -> int:
         return 3
     named = (*reading.paths, *reading.glob_folders)
     touches_unknown = any(not complete and _named(folder, reading) for folder, complete in known.folders.items()) or \
-        any(content is None and any(path == n or path.startswith(n + "/") for n in named)
-            for path, content in known.files.items())
+        any(content is None and _under(path, named) for path, content in known.files.items())
     return 2 if touches_unknown else 1
 
 
-def _tops(reading: Reading) -> tuple[str, ...]:
-    """The outermost of the paths a line names (and its glob folders)."""
-    tops: list[str] = []
-    for path in sorted({*reading.paths, *reading.glob_folders}, key=len):
-        if not _under(path, tops):
-            tops.append(path)
-    return tuple(tops)
+@dataclass(frozen=True)
+class _Reach:
+    """What a line can read or change: the outermost paths it names (`tops`), what the world knows at or
+    below them, and the folders above them and the working folder (outermost first, the cwd with them)."""
 
+    tops: tuple[str, ...]
+    below: tuple[str, ...]
+    above: tuple[str, ...]
 
-def _above(tops: tuple[str, ...], cwd: str) -> list[str]:
-    """The folders above the named paths and the working folder (with it), outermost first."""
-    found = {cwd, *(ancestor for path in (*tops, cwd) for ancestor in _ancestors(path))} - {"/"}
-    return sorted(found - set(tops), key=len) + [cwd] * (cwd in tops)
-
-
-def _below(known: Knowledge, tops: tuple[str, ...]) -> list[str]:
-    """What the world knows at or below the named paths."""
-    return [path for path in (*known.folders, *known.files) if _under(path, tops)]
+    @classmethod
+    def of(cls, known: Knowledge, reading: Reading) -> _Reach:
+        tops: list[str] = []
+        for path in sorted({*reading.paths, *reading.glob_folders}, key=len):
+            if not _under(path, tops):
+                tops.append(path)
+        cwd = known.cwd
+        found = {cwd, *(ancestor for path in (*tops, cwd) for ancestor in _ancestors(path))} - {"/"}
+        above = sorted(found - set(tops), key=len) + [cwd] * (cwd in tops)
+        below = tuple(path for path in (*known.folders, *known.files) if _under(path, tops))
+        return cls(tuple(tops), below, tuple(above))
 
 
 def _under(path: str, tops) -> bool:
@@ -367,36 +363,26 @@ def _named(folder: str, reading: Reading) -> bool:
     return _under(folder, (*reading.paths, *reading.glob_folders))
 
 
-def _walk(bash: Bash, tops: tuple[str, ...], above: list[str], sentinels: set[str], variant: int
+def _walk(bash: Bash, reach: _Reach, sentinels: set[str], variant: int
           ) -> tuple[dict[str, bytes | None], frozenset[str]]:
-    """Files (content, None where it is the variant's unknown filling) and folders at and below `tops`, and
-    which of the folders `above` them exist, less the fillings."""
+    """Files (content, None where it is the variant's unknown filling) and folders at and below the line's
+    named paths, and which of the folders above them exist, less the fillings."""
     files: dict[str, bytes | None] = {}
-    folders: set[str] = {path for path in above if bash.exists(path) and path not in sentinels}
+    folders: set[str] = {path for path in reach.above if bash.exists(path) and path not in sentinels}
     fs = bash.fs()
-    pending = []
-    for top in tops:
-        if not bash.exists(top):
-            continue
-        if bash.stat(top)["file_type"] == "directory":
-            if top not in sentinels or bash.read_dir(top):
-                pending.append(top)  # a filling folder left empty stands for the unknown it was
-        else:
-            content = bytes(fs.read_file(top))
-            if not (top in sentinels and content == _SENTINEL):
-                files[top] = None if content == _UNKNOWN_CONTENT[variant] else content
+    pending: list[tuple[str, bool]] = [(top, bash.stat(top)["file_type"] == "directory") for top in reach.tops
+                                       if bash.exists(top)]
     while pending:
-        folder = pending.pop()
-        folders.add(folder)
-        for entry in bash.read_dir(folder):
-            path = posixpath.join(folder, entry["name"])
-            if entry["metadata"]["file_type"] == "directory":
-                if path not in sentinels or bash.read_dir(path):
-                    pending.append(path)
-                continue
-            content = bytes(fs.read_file(path))
-            if path in sentinels and content == _SENTINEL:
-                continue
+        path, is_folder = pending.pop()
+        if is_folder:
+            if path in sentinels and not bash.read_dir(path):
+                continue  # a filling folder left empty stands for the unknown it was
+            folders.add(path)
+            pending += [(posixpath.join(path, entry["name"]), entry["metadata"]["file_type"] == "directory")
+                        for entry in bash.read_dir(path)]
+            continue
+        content = bytes(fs.read_file(path))
+        if not (path in sentinels and content == _SENTINEL):
             files[path] = None if content == _UNKNOWN_CONTENT[variant] else content
     return files, frozenset(folders)
 
@@ -438,10 +424,6 @@ def _user_variable(name: str, value: str) -> bool:
     defaults = _default_variables()
     return name not in ("PWD", "OLDPWD", "HOME", "LANG", "LC_ALL", "_", "USER", "HOSTNAME") and \
         defaults.get(name) != value
-
-
-def _quoted(value: str) -> str:
-    return "'" + value.replace("'", "'\\''") + "'"
 
 
 def _ancestors(path: str) -> list[str]:

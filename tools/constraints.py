@@ -57,6 +57,9 @@ class Constraint(BaseModel):
     )
     severity: Literal["error", "warning"] = "error"
     description: str = ""
+    decision: Literal["deny", "ask"] = Field(
+        default="deny", description="What the guard answers when this rule is broken before the call: deny it, or "
+                                    "ask the user (the harm rules that depend on judgement, such as lost work).")
 
     def resolved_phase(self) -> Literal["pre", "post"]:
         if self.phase is not None:
@@ -276,7 +279,8 @@ def _undecided(constraint: Constraint, check: CheckInput) -> str | None:
     if known is None or not _READS_SEMANTICS.search(constraint.expr or ""):
         return None
     unknown_places = [e for e in known.effects if e.where == "unknown" and e.path]
-    if not known.risky_opaque and not unknown_places:
+    unseen = [e for e in known.effects if e.loss == "unknown"]
+    if not known.risky_opaque and not unknown_places and not unseen:
         return None
     try:
         worst = _compiled(constraint.expr or "").execute(check.variables(worst_case=True))
@@ -285,7 +289,9 @@ def _undecided(constraint: Constraint, check: CheckInput) -> str | None:
     if worst is not False:
         return None
     named = [f"{part.text} ({part.reason})" for part in known.risky_opaque[:2]] or [
-        f"{effect.program} {effect.kind} {effect.path}, a path the line does not spell out" for effect in unknown_places[:2]]
+        f"{effect.program} {effect.kind} {effect.path}, a path the line does not spell out" for effect in unknown_places[:2]
+    ] or [f"{effect.program} {effect.kind} {effect.path}: what it would lose is unknown ({effect.fact})"
+          for effect in unseen[:2]]
     return "cannot be decided from the command alone: " + "; ".join(named)
 
 
@@ -299,7 +305,8 @@ def _culprits(constraint: Constraint, check: CheckInput) -> str:
         alone = {**variables, "semantics": {**variables["semantics"], "effects": [effect.as_dict()]}}
         try:
             if program.execute(alone) is False:
-                place = " ".join(part for part in (effect.path, f"({effect.target})" if effect.target else "") if part)
+                place = " ".join(part for part in (effect.path, f"({effect.target})" if effect.target else "",
+                                                   f"[{effect.fact}]" if effect.fact else "") if part)
                 named.append(f"{effect.program}: {effect.kind}{' tree' if effect.tree else ''} {place}".rstrip())
         except Exception:
             continue

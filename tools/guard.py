@@ -30,6 +30,7 @@ from .host_actions import HostAction, observation_from_response, open_tool
 from .requests import GuardRequest, SimulateRequest
 from .session_worlds import session_world_id
 from .simulate import simulate_action
+from .workspace_loss import Workspace
 from .worlds import record_reality, rounded_mean, store_of
 
 log = logging.getLogger("agentworld_mcp.guard")
@@ -70,8 +71,8 @@ async def _decide(ctx: ToolContext, settings: GuardSettings, request: GuardReque
 
 
 async def _before(ctx: ToolContext, settings: GuardSettings, request: GuardRequest, action: HostAction) -> GuardVerdict:
-    checked = zero_token_check(settings.policy, request, action, ctx.domain(action.domain))
-    if checked.verdict is not None:
+    checked = zero_token_check(settings.policy, request, action, ctx.domain(action.domain), _workspace(ctx, request))
+    if checked.verdict is not None and not request.prechecked:
         return checked.verdict
     if not checked.outcome_rules:
         return GuardVerdict(event="pre", decision="none", domain=action.domain, reason="no rule fired")
@@ -111,6 +112,19 @@ async def _after(ctx: ToolContext, policy: GuardPolicy, request: GuardRequest, a
                                                      if recorded.anchored and recorded.similarity is not None else ""))
     return GuardVerdict(event="post", decision="none", domain=action.domain, world_id=world_id, reason=reason,
                         drift=view.drift.model_dump())
+
+
+def _workspace(ctx: ToolContext, request: GuardRequest) -> Workspace | None:
+    """The session's real folder, where this server may read it: over HTTP a client's folder is on another
+    machine, so what a loss costs is not guessed but left unknown (the `hook` command decides it there)."""
+    if not request.cwd:
+        return None
+    real = os.path.realpath(request.cwd)
+    if any(real == place or real.startswith(place.rstrip("/") + "/") for place in map(os.path.realpath,
+                                                                                     filter(None, ctx.visible_dirs()))):
+        return Workspace.local(request.cwd)
+    return Workspace.remote(request.cwd, f"this server cannot see {request.cwd} (only the folders it serves or "
+                                         "was allowed); run the guard's `hook` command there to decide")
 
 
 def guard_sessions(ctx: ToolContext, limit: int = 20) -> list[dict[str, Any]]:

@@ -18,9 +18,19 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ..domains import ActionError, DomainPack
 from ..domains.shell import Location
 from ..engine.errors import ConfigurationError, validation_line
-from .constraints import Constraint, blocking, check_input, constraint_set, evaluate, post_constraints, pre_constraints
+from .constraints import (
+    Constraint,
+    action_semantics,
+    blocking,
+    check_input,
+    constraint_set,
+    evaluate,
+    post_constraints,
+    pre_constraints,
+)
 from .host_actions import HostAction, host_action
 from .requests import GuardRequest
+from .workspace_loss import Workspace, assess
 
 Decision = Literal["deny", "ask", "none"]
 # Presets that restrict what an agent may do at all rather than guard against harm: only by policy.
@@ -128,35 +138,44 @@ def parsed_call(request: GuardRequest) -> tuple[HostAction | None, GuardVerdict 
         return None, GuardVerdict(event=request.event, decision="none", reason=f"malformed hook payload: {exc}")
     if request.command and "command" not in tool_input:
         tool_input["command"] = request.command
-    action = host_action(request.tool_name, tool_input)
+    action = host_action(request.tool_name, tool_input, reads=True)
     if action is None:
         reason = f"{request.tool_name or 'this tool'} is not a tool the guard checks"
         return None, GuardVerdict(event=request.event, decision="none", reason=reason)
     return action, None
 
 
-def zero_token_check(policy: GuardPolicy, request: GuardRequest, action: HostAction, pack: DomainPack) -> PreCheck:
-    """The policy's rules that need no outcome, on the action; raises ValueError if the action does not parse."""
+def zero_token_check(policy: GuardPolicy, request: GuardRequest, action: HostAction, pack: DomainPack,
+                     workspace: Workspace | None = None) -> PreCheck:
+    """The policy's rules that need no outcome, on the action; raises ValueError if the action does not parse.
+    `workspace`: the real folder the call runs in, which decides what a loss costs (None: not looked at)."""
     rules = rule_set(policy, request.tool_name, pack)
     try:
         normalized = pack.normalize_action(action.action)
     except ActionError as exc:
         raise ValueError(f"the {pack.name} action does not parse: {exc}") from None
-    check = check_input(pack, normalized, location=host_location(request, pack))
+    location = host_location(request, pack)
+    disk = workspace if workspace is not None and not workspace.unseen else None
+    semantics = action_semantics(pack, normalized, location, disk)
+    if semantics is not None:
+        semantics = assess(semantics, workspace)
+    check = check_input(pack, normalized, location=location, semantics=semantics)
+    decision_of = {rule.id: rule.decision for rule in rules}
     results = [evaluate(rule, check) for rule in pre_constraints(rules) if rule.kind != "judge"]
-    fired = blocking(results)
-    undecided = [r for r in results if r.status == "unknown" and r.severity == "error"]
+    # A broken rule gives its own decision (deny, or ask for the harm rules); one that cannot be decided, the policy's.
+    stops = [(r, decision_of[r.id]) for r in blocking(results)]
+    if policy.rules.unknown != "none":
+        stops += [(r, policy.rules.unknown) for r in results if r.status == "unknown" and r.severity == "error"]
     verdict = None
-    if fired:
-        verdict = GuardVerdict(event="pre", decision="deny", domain=action.domain, rules=[r.id for r in fired],
-                               reason="; ".join(f"{r.id}: {r.reason}" for r in fired))
-    elif undecided and policy.rules.unknown != "none":
-        verdict = GuardVerdict(event="pre", decision=policy.rules.unknown, domain=action.domain,
-                               rules=[r.id for r in undecided],
-                               reason="; ".join(f"{r.id}: {r.reason}" for r in undecided))
+    if stops:
+        decision: Decision = "deny" if any(decision == "deny" for _, decision in stops) else "ask"
+        verdict = GuardVerdict(event="pre", decision=decision, domain=action.domain, rules=[r.id for r, _ in stops],
+                               reason="; ".join(f"{r.id}: {r.reason}" for r, _ in stops))
     # A judge before the call needs the model too, like a rule on the outcome; a warning never changes the decision.
-    needs_model = [rule for rule in (*post_constraints(rules), *(r for r in pre_constraints(rules) if r.kind == "judge"))
-                   if rule.severity == "error"]
+    # A read changes nothing, so no outcome of it needs predicting.
+    needs_model = [] if action.kind == "read" else [
+        rule for rule in (*post_constraints(rules), *(r for r in pre_constraints(rules) if r.kind == "judge"))
+        if rule.severity == "error"]
     return PreCheck(action, verdict, needs_model)
 
 

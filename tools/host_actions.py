@@ -15,6 +15,7 @@ from typing import Any
 _SHELL = {"bash", "shell", "run_shell_command", "exec_command", "terminal"}
 _WRITE = {"write", "write_file", "create_file"}
 _EDIT = {"edit", "replace", "str_replace", "edit_file"}
+_READ = {"read", "read_file", "view"}
 _FETCH = {"webfetch", "web_fetch"}
 _SEARCH = {"websearch", "web_search", "google_web_search"}
 _MCP_TOOL = re.compile(r"mcp__(?P<server>[^_].*?)__(?P<tool>.+)")
@@ -25,11 +26,13 @@ _MAX_OBSERVATION_CHARS = 20_000
 class HostAction:
     domain: str
     action: str  # in the domain's action format
-    kind: str  # shell, write, edit, mcp, fetch, search
+    kind: str  # shell, write, edit, read, mcp, fetch, search
     mcp_server: str = ""  # kind mcp: the server, whose tools the mcp domain needs
 
 
-def host_action(tool_name: str, tool_input: dict[str, Any]) -> HostAction | None:
+def host_action(tool_name: str, tool_input: dict[str, Any], reads: bool = False) -> HostAction | None:
+    """The call as a domain action. `reads`: a file read counts too (the guard checks what is read;
+    imported sessions leave reads out, as they change nothing)."""
     name = tool_name.strip()
     lowered = name.lower()
     if match := _MCP_TOOL.fullmatch(name):
@@ -44,6 +47,8 @@ def host_action(tool_name: str, tool_input: dict[str, Any]) -> HostAction | None
         old = tool_input.get("old_string", tool_input.get("old", ""))
         new = tool_input.get("new_string", tool_input.get("new", ""))
         return HostAction("swe", _swe("edit_file", path=path, old=str(old), new=str(new)), "edit")
+    if reads and lowered in _READ and path:
+        return HostAction("swe", _swe("read_file", path=path), "read")
     if lowered in _FETCH and isinstance(tool_input.get("url"), str):
         goal = str(tool_input.get("prompt", tool_input.get("goal", "")))
         return HostAction("search", _swe("web_extractor", url=tool_input["url"], goal=goal), "fetch")

@@ -159,3 +159,5 @@ class GuardRequest(ToolRequest):
     tool_response: dict[str, Any] | list[Any] | str | None = Field(
         default=None, description="post: the tool's real output, as an object or text.")
     format: GuardFormat = Field(default="claude-code", description="The host whose decision document to answer with.")
+    prechecked: bool = Field(default=False, description="pre: the rules that need no model already ran where the "
+                                                        "workspace is (the `hook` command); only the outcome rules are left.")

@@ -31,6 +31,7 @@ class Stdin:
     from_download: str = ""  # a pipe fed by a downloader: its host
     from_program: str = ""  # a pipe: the program that feeds it
     path: Value | None = None  # `< file`
+    carries: tuple[str, ...] = ()  # a pipe: the files whose content earlier stages read and may pass on
 
     @property
     def piped(self) -> bool:

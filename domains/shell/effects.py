@@ -20,15 +20,20 @@ GIT_KINDS = ("git-discard",         # uncommitted changes in the work tree are r
              "git-force-push",      # a remote branch is rewritten or deleted (push -f, +ref, --mirror, :ref)
              "git-branch-delete",   # a local branch is deleted (branch -d/-D)
              "git-stash-drop",      # stashed changes are dropped (stash drop/clear)
-             "git-history-rewrite")  # every commit is rewritten (filter-branch, filter-repo)
+             "git-history-rewrite",  # every commit is rewritten (filter-branch, filter-repo)
+             "git-ref-move")  # a ref is deleted, or set where its old commit may no longer be reachable
 EffectKind = Literal[
     "created", "appended", "modified", "overwritten", "truncated", "deleted", "permissions", "moved-from", "moved-to",
     "git-discard", "git-clean", "git-force-push", "git-branch-delete", "git-stash-drop", "git-history-rewrite",
-    "download", "upload", "exec-download", "privilege",
+    "git-ref-move", "download", "upload", "exec-download", "privilege",
+    "secret-read",  # the content of a file that holds secrets is read (domains/shell/secrets.py)
+    "system-change",  # the system rather than files changes: services, schedules, disks, users (domains/shell/system.py)
 ]
 Where = Literal["inside", "outside", "unknown"]
 # Kinds that change what a path holds (the guard's "overwrite" rules read these).
 WRITE_KINDS = ("created", "appended", "modified", "overwritten", "truncated", "moved-to", "permissions")
+# What a real workspace says an effect would lose (tools/workspace_loss.py); '' where nobody looked.
+Loss = Literal["", "none", "recoverable", "irreversible", "unknown"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +48,8 @@ class Effect:
     program: str = ""  # the program whose effect this is
     command: int = 0  # which simple command of the line (0-based), for `Semantics.depends_on`
     maybe: bool = False  # inside a branch the text does not decide (`a || b`, if, case, loops)
+    loss: Loss = ""  # what the real workspace says the effect loses, where it was looked at
+    fact: str = ""  # the fact found on disk that decides `loss`, for the reason shown to the agent
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -113,12 +120,12 @@ class Semantics:
     def worst_case(self) -> dict[str, Any]:
         """The variables with every unknown made as bad as it could be: an effect whose place is unknown
         is outside, and a risky opaque part deletes a tree and overwrites a file outside."""
-        effects = [{**effect.as_dict(), "where": "outside"} if effect.where == "unknown" else effect.as_dict()
-                   for effect in self.effects]
+        effects = [{**effect.as_dict(), "where": "outside" if effect.where == "unknown" else effect.where,
+                    "loss": "irreversible" if effect.loss == "unknown" else effect.loss} for effect in self.effects]
         for part in self.risky_opaque:
             for kind in ("deleted", "overwritten"):
                 effects.append(Effect(kind, "", "outside", tree=kind == "deleted", program=part.text[:60],
-                                      command=part.command).as_dict())
+                                      command=part.command, loss="irreversible").as_dict())
         return {**self.as_variables(), "effects": effects}
 
     def without(self, *failed: int) -> Semantics:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from .call import PathState
 from .effects import Effect, Requirement, Semantics
 from .location import Location
+from .secrets import secret_kind
 from .words import Scope, Value
 
 
@@ -23,5 +24,7 @@ def file_action(tool: str, path: str, location: Location, state: PathState | Non
         requirements = (Requirement(resolved, path, "edit_file", f"Error: file not found: {path}"),)
     else:
         requirements = (Requirement(resolved, path, "read_file", f"Error: file not found: {path}"),)
+        if kind := secret_kind(resolved):  # the host's Read tool reads a secret as surely as `cat` does
+            effects = (Effect("secret-read", resolved, where, target=kind, program="read_file"),)
     return Semantics(f"{tool} {path}", location.cwd, location.root, effects, (), requirements, (tool,),
                      location.cwd, {0: frozenset()})

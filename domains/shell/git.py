@@ -10,6 +10,7 @@ import re
 
 from .call import Call
 from .options import Spec, parse
+from .reads import GIT_READERS, note_reads
 from .words import Value
 
 _GLOBAL = Spec(short_values="Cc", longs=("git-dir=", "work-tree=", "namespace=", "exec-path?", "config-env=",
@@ -17,6 +18,8 @@ _GLOBAL = Spec(short_values="Cc", longs=("git-dir=", "work-tree=", "namespace=",
                                          "noglob-pathspecs", "icase-pathspecs", "no-replace-objects",
                                          "no-optional-locks", "no-lazy-fetch", "super-prefix=", "list-cmds="),
                permute=False)
+# Verbs read here only for the refs they move or delete: what else they do to the repository is not followed.
+_REFS_ONLY = frozenset({"commit", "tag", "update-ref", "symbolic-ref", "prune", "gc", "replace", "worktree"})
 _READS = frozenset("status log show diff blame grep ls-files ls-tree cat-file rev-parse describe shortlog "
                    "reflog help version config remote-v whatchanged name-rev for-each-ref show-ref".split())
 
@@ -35,10 +38,12 @@ def git(call: Call) -> None:
     sub = Call(call.program, args, scope, call.index, call.stdin, call.reader, call.text)
     repo = sub.repository()
     sub.settings = dict(value.partition("=")[::2] for value in p.flags.get("c", []))
+    if verb in GIT_READERS:  # `git show HEAD:.env`, `git diff .env`: the files' content is printed
+        note_reads(sub, [_path_of(arg) for arg in args if not arg.text.startswith("-")])
     handler = _VERBS.get(verb)
     if handler is not None:
         handler(sub, repo)
-    elif verb not in _READS:
+    if (handler is None or verb in _REFS_ONLY) and verb not in _READS:
         sub.opaque("program", f"git {verb}", f"git {verb} is not a git verb whose effects are known here")
 
 
@@ -47,6 +52,13 @@ def _reset(call: Call, repo: Value) -> None:
                                      "pathspec-from-file=")))
     if p.has("hard"):  # --merge and --keep refuse to lose local changes
         call.effect("git-discard", repo, tree=True, forced=True, target=_first(p.operands) or "HEAD")
+    # `git reset [<mode>] [<commit>]` moves the current branch; `git reset [<tree-ish>] [--] <paths>` only unstages.
+    before, after = _split_dashdash(call.args, p.operands)
+    mode = p.has("hard", "soft", "mixed", "merge", "keep")
+    commit = before[0] if before and not after and (mode or (len(before) == 1 and _revision(call, before[0]))) \
+        else None
+    if commit is not None and commit.text not in ("HEAD", "@"):
+        _ref_move(call, repo, f"git reset moves the current branch to {commit.text}")
 
 
 def _clean(call: Call, repo: Value) -> None:
@@ -79,6 +91,8 @@ def _checkout(call: Call, repo: Value) -> None:
                         f"{before[0].text} may name a branch or a path; a path's changes would be discarded")
     for path in paths:
         call.effect("git-discard", path, tree=True, target="work tree")
+    if p.has("B"):
+        _ref_move(call, repo, f"git checkout -B resets branch {p.value('B')}")
     if p.has("f", "force") and not paths:
         call.effect("git-discard", repo, tree=True, forced=True, target="work tree")
 
@@ -98,6 +112,8 @@ def _switch(call: Call, repo: Value) -> None:
                                                          "merge", "detach", "track?", "orphan=", "quiet")))
     if p.has("f", "force", "discard-changes"):
         call.effect("git-discard", repo, tree=True, forced=True, target="work tree")
+    if p.has("C", "force-create"):
+        _ref_move(call, repo, f"git switch -C resets branch {p.value('C', 'force-create')}")
 
 
 def _stash(call: Call, repo: Value) -> None:
@@ -121,8 +137,118 @@ def _branch(call: Call, repo: Value) -> None:
     if p.has("d", "D", "delete"):
         for name in p.operands:
             call.effect("git-branch-delete", repo, forced=forced, target=name.text)
-    elif p.has("M") or (p.has("m", "move") and p.has("f", "force")) or p.has("C"):
-        call.effect("git-branch-delete", repo, forced=True, target=_first(p.operands[-1:]) or "")
+    elif p.has("m", "M", "move"):
+        _ref_move(call, repo, f"git branch {'-M' if p.has('M') else '-m'} renames {_names(p.operands)}"
+                  + (", replacing an existing branch" if p.has("M", "f", "force") else ""))
+    elif p.has("C") or (p.has("c", "copy") and p.has("f", "force")):
+        _ref_move(call, repo, f"git branch -C copies onto {_first(p.operands[-1:]) or 'a branch'}, replacing it")
+    elif p.has("f", "force") and p.operands and not p.has("list", "l", "contains", "merged", "no-merged"):
+        _ref_move(call, repo, f"git branch -f resets branch {p.operands[0].text}")
+
+
+def _tag(call: Call, repo: Value) -> None:
+    p = parse(call.args, Spec(short_values="mFun", longs=("delete", "force", "list", "annotate", "sign",
+                                                          "local-user=", "message=", "file=", "contains=", "sort=",
+                                                          "format=", "points-at=", "merged?", "no-merged?")))
+    if p.has("d", "delete"):
+        _ref_move(call, repo, f"git tag -d deletes tag {_names(p.operands)}")
+    elif p.has("f", "force") and p.operands:
+        _ref_move(call, repo, f"git tag -f moves tag {p.operands[0].text}")
+
+
+def _update_ref(call: Call, repo: Value) -> None:
+    p = parse(call.args, Spec(short_values="m", longs=("stdin", "no-deref", "create-reflog", "batch-updates")))
+    if p.operands or p.has("stdin"):
+        verb = "deletes" if p.has("d") else "sets"
+        _ref_move(call, repo, f"git update-ref {verb} {_first(p.operands) or 'refs read from its input'}")
+
+
+def _symbolic_ref(call: Call, repo: Value) -> None:
+    p = parse(call.args, Spec(short_values="m", longs=("delete", "quiet", "short", "recurse", "no-recurse")))
+    if p.has("d", "delete") or len(p.operands) >= 2:
+        _ref_move(call, repo, f"git symbolic-ref {'deletes' if p.has('d', 'delete') else 'points'} "
+                  f"{_first(p.operands) or 'a ref'}" + (f" at {p.operands[1].text}" if len(p.operands) >= 2 else ""))
+
+
+def _rebase(call: Call, repo: Value) -> None:
+    _work_tree(call, repo)
+    if not any(arg.text in ("--abort", "--quit", "--show-current-patch", "--edit-todo") for arg in call.args):
+        _ref_move(call, repo, "git rebase rewrites the current branch's commits")
+
+
+def _commit(call: Call, repo: Value) -> None:
+    if any(arg.text == "--amend" for arg in call.args):
+        _ref_move(call, repo, "git commit --amend replaces the branch's last commit")
+
+
+def _fetch(call: Call, repo: Value) -> None:
+    _fetching(call, repo)
+    p = parse(call.args, Spec(short_values="jo", longs=("force", "prune", "prune-tags", "all", "tags", "depth=",
+                                                         "deepen=", "shallow-since=", "shallow-exclude=", "jobs=",
+                                                         "refmap=", "upload-pack=", "server-option=", "recurse-submodules?",
+                                                         "dry-run", "quiet", "verbose", "append", "atomic")))
+    if p.has("dry-run"):
+        return
+    if p.has("P", "prune-tags"):
+        _ref_move(call, repo, "git fetch --prune-tags deletes local tags the remote does not have")
+    forced = p.has("f", "force")
+    for refspec in (value.text for value in p.operands[1:]):  # a local destination the remote may overwrite
+        destination = refspec.partition(":")[2]
+        if destination and not destination.startswith("refs/remotes/") and (forced or refspec.startswith("+")):
+            _ref_move(call, repo, f"git fetch force-updates {destination} from {p.operands[0].text}")
+
+
+def _pull(call: Call, repo: Value) -> None:
+    _fetch(call, repo)
+    call.effect("modified", repo, tree=True)
+    if any(arg.text in ("-r", "--rebase", "--rebase=true", "--rebase=merges", "--rebase=interactive")
+           for arg in call.args):
+        _ref_move(call, repo, "git pull --rebase rewrites the current branch's commits")
+
+
+def _reflog(call: Call, repo: Value) -> None:
+    if call.args and call.args[0].text in ("expire", "delete"):
+        _ref_move(call, repo, f"git reflog {call.args[0].text} drops the record that recovers moved refs")
+
+
+def _prune(call: Call, repo: Value) -> None:
+    if not any(arg.text in ("-n", "--dry-run") for arg in call.args):
+        _ref_move(call, repo, "git prune deletes commits no ref reaches, which the reflog could still recover")
+
+
+def _gc(call: Call, repo: Value) -> None:
+    if any(arg.text in ("--prune=now", "--prune=all") for arg in call.args):
+        _ref_move(call, repo, "git gc --prune=now deletes commits no ref reaches, which the reflog could still recover")
+
+
+def _replace(call: Call, repo: Value) -> None:
+    p = parse(call.args, Spec(longs=("delete", "force", "edit", "graft", "convert-graft-file", "list", "format=",
+                                     "raw")))
+    if p.has("d", "delete", "f", "force", "edit", "graft", "convert-graft-file") or len(p.operands) >= 2:
+        _ref_move(call, repo, "git replace changes which commits history shows")
+
+
+def _worktree(call: Call, repo: Value) -> None:
+    p = parse(call.args, Spec(longs=("force", "expire=")))
+    if p.operands[:1] and p.operands[0].text == "remove" and p.has("f", "force") and len(p.operands) > 1:
+        call.effect("git-discard", p.operands[1], tree=True, forced=True, target="a worktree's changes")
+
+
+def _revision(call: Call, operand: Value) -> bool:
+    """Whether `git reset X` reads X as a commit: not a path the world knows, or where it knows nothing,
+    spelled as a revision (`HEAD~1`, `main^`, `@{1}`, a hash, `origin/main`)."""
+    exists = call.exists(operand)
+    if exists is not None:
+        return not exists
+    return bool(re.search(r"[~^]|@\{|^[0-9a-f]{7,40}$|^(origin|upstream)/|_HEAD$", operand.text))
+
+
+def _ref_move(call: Call, repo: Value, what: str) -> None:
+    call.effect("git-ref-move", repo, forced=True, target=what)
+
+
+def _names(values) -> str:
+    return ", ".join(value.text for value in values) or "a branch"
 
 
 def _push(call: Call, repo: Value) -> None:
@@ -174,11 +300,6 @@ def _fetching(call: Call, repo: Value) -> None:
     call.network("download", remote)
 
 
-def _pull(call: Call, repo: Value) -> None:
-    _fetching(call, repo)
-    call.effect("modified", repo, tree=True)
-
-
 def _clone(call: Call, repo: Value) -> None:
     p = parse(call.args, Spec(short_values="obucj", longs=("origin=", "branch=", "upload-pack=", "reference=",
                                                             "separate-git-dir=", "depth=", "config=", "jobs=",
@@ -208,6 +329,12 @@ def _work_tree(call: Call, repo: Value) -> None:
     call.effect("modified", repo, tree=True)
 
 
+def _path_of(arg: Value) -> Value:
+    """`REV:path` names a file in a commit; a plain operand is a path (or a revision, which is no file)."""
+    rev, colon, path = arg.text.partition(":")
+    return Value(path or ".", literal=arg.literal, glob=arg.glob) if colon and arg.literal else arg
+
+
 def _first(values) -> str | None:
     return values[0].text if values else None
 
@@ -225,7 +352,8 @@ def _split_dashdash(args, operands):
 _VERBS = {
     "reset": _reset, "clean": _clean, "checkout": _checkout, "restore": _restore, "switch": _switch,
     "stash": _stash, "branch": _branch, "push": _push, "filter-branch": _filter, "filter-repo": _filter,
-    "rm": _rm, "mv": _mv, "fetch": _fetching, "pull": _pull, "clone": _clone, "init": _init,
-    "merge": _work_tree, "rebase": _work_tree, "cherry-pick": _work_tree, "revert": _work_tree, "am": _work_tree,
-    "apply": _work_tree,
+    "rm": _rm, "mv": _mv, "fetch": _fetch, "pull": _pull, "clone": _clone, "init": _init,
+    "merge": _work_tree, "rebase": _rebase, "cherry-pick": _work_tree, "revert": _work_tree, "am": _work_tree,
+    "apply": _work_tree, "tag": _tag, "update-ref": _update_ref, "symbolic-ref": _symbolic_ref, "commit": _commit,
+    "reflog": _reflog, "prune": _prune, "gc": _gc, "replace": _replace, "worktree": _worktree,
 }

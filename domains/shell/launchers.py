@@ -7,11 +7,12 @@ from __future__ import annotations
 import posixpath
 import re
 
-from . import archives, network, programs  # noqa: F401  (their handlers register themselves)
+from . import archives, network, programs, system  # noqa: F401  (their handlers register themselves)
 from .call import Call, Stdin
 from .effects import WRITE_KINDS
 from .git import git
 from .options import Spec, parse
+from .reads import note_reads, read_operands
 from .registry import HANDLERS, INTERPRETERS, PRIVILEGE, READ_ONLY, SHELLS
 from .words import Value
 
@@ -76,10 +77,13 @@ def dispatch(call: Call, program_value: Value) -> None:
         git(call)
     elif program in HANDLERS:
         HANDLERS[program](call)
+        note_reads(call, read_operands(call))
     elif program in READ_ONLY:
         _reads(call)
+        note_reads(call, read_operands(call))
     else:
         _unknown(call, program_value)
+        note_reads(call, read_operands(call))
 
 
 def _cd(call: Call) -> None:
@@ -224,6 +228,7 @@ def _interpreter(call: Call) -> None:
         return
     if p.rest and p.rest[0].text != "-":
         _script(call, p.rest[:1], "runs a script file")
+        note_reads(call, [arg for arg in p.rest[1:] if not arg.text.startswith("-")])  # the script may read them
         return
     _code_from_stdin(call, shell=False)
 
@@ -332,4 +337,28 @@ def _unknown(call: Call, program_value: Value) -> None:
     reason = f"{call.program} is not a program whose effects are known here"
     if written:
         reason = f"{program_value.text} was written by this same line and then run"
-    call.opaque("program", call.text, reason, risky=written)
+    elif reached := _reaches(call):  # what it does there is as unknown as what it does here, and matters more
+        reason = f"{call.program}, whose effects are not known here, is given {reached}"
+    call.opaque("program", call.text, reason, risky=bool(written or reached))
+
+
+# Devices that hold no data of their own: reading or writing them changes nothing.
+_HARMLESS_DEVICES = ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty", "/dev/zero", "/dev/random",
+                     "/dev/urandom", "/dev/full")
+_SCRATCH = ("/tmp", "/var/tmp", "/dev/shm", "/dev/fd")
+
+
+def _reaches(call: Call) -> str:
+    """A path outside the workspace or a device among the arguments of a program without a handler ('' for none)."""
+    for arg in call.args:
+        text = arg.text.split("=", 1)[1] if arg.text.startswith("-") and "=" in arg.text else arg.text
+        if not text.startswith("/") and "../" not in text + "/":
+            continue  # a name, an option or a URL: relative paths stay in the workspace unless they climb out
+        path, where = call.scope.path(Value(text, literal=arg.literal, glob=arg.glob, prefix=arg.prefix))
+        if path in _HARMLESS_DEVICES or any(path == top or path.startswith(top + "/") for top in _SCRATCH):
+            continue
+        if path.startswith("/dev/"):
+            return f"the device {path}"
+        if where == "outside":
+            return f"{path}, outside the workspace"
+    return ""

@@ -15,6 +15,7 @@ from tree_sitter import Node
 from .call import Call, PathState, Stdin
 from .effects import Effect, Opaque, Requirement, Semantics
 from .grammar import broken, node_text, parse_tree
+from .reads import note_reads
 from .words import Scope, Value, expand
 
 MAX_DEPTH = 8  # nested `sh -c`, `eval` and functions: deeper is opaque
@@ -29,6 +30,7 @@ class Reader:
         self.opaque: list[Opaque] = []
         self.requirements: list[Requirement] = []
         self.programs: list[str] = []
+        self.reads: dict[int, list[str]] = {}  # command -> the files whose content it reads (domains/shell/reads.py)
         self.depends_on: dict[int, frozenset[int]] = {}
         self.functions: dict[str, Node] = {}
         self.depth = 0
@@ -189,12 +191,19 @@ class Reader:
         ends: list[int] = []
         for position, stage in enumerate(stages):
             last = position == len(stages) - 1
+            first = len(self.programs)
             # Each stage is a subshell; redirections written after the pipeline belong to its last stage.
             ends = self.statement(stage, scope.copy(), feed, redirects if last else ())
             program = self.programs[ends[-1]] if ends else ""
             download = next((e.target for e in self.effects if ends and e.command == ends[-1] and e.kind == "download"), "")
-            feed = Stdin("pipe", from_program=program, from_download=download)
+            # What a stage read may flow on through every later stage (base64, grep and tr pass content along).
+            carries = (*feed.carries, *self.read_since(first))
+            feed = Stdin("pipe", from_program=program, from_download=download, carries=carries)
         return ends
+
+    def read_since(self, first: int) -> tuple[str, ...]:
+        """The files read by the commands from index `first` on."""
+        return tuple(path for index in range(first, len(self.programs)) for path in self.reads.get(index, ()))
 
     def for_loop(self, node: Node, scope: Scope, stdin: Stdin, redirects: tuple[Node, ...]) -> list[int]:
         variable = node.child_by_field_name("variable")
@@ -242,6 +251,7 @@ class Reader:
                     self.assign(child, env)
         words: list[Value] = []
         own: tuple[Node, ...] = ()
+        first = len(self.programs)  # substitutions in the words run first: what they read is in the arguments
         for index, child in enumerate(node.children):
             field = node.field_name_for_child(index)
             if field in ("name", "argument"):
@@ -253,6 +263,8 @@ class Reader:
         if not words:
             self.redirects(redirects, scope, None)
             return []
+        if substituted := self.read_since(first):
+            stdin = replace(stdin, carries=(*stdin.carries, *substituted))
         return [self.run_words(words, scope, None, stdin, node_text(node), redirects)]
 
     def run_words(self, words: list[Value], scope: Scope, parent: int | None, stdin: Stdin, text: str,
@@ -280,7 +292,20 @@ class Reader:
                 self.depth -= 1
             return index
         dispatch(call, program_value)
+        self._sent_onwards(call)
         return index
+
+    def _sent_onwards(self, call: Call) -> None:
+        """A network program sends what flows into it: a pipe's, a redirect's or a substitution's files."""
+        if not any(e.command == call.index and e.kind in ("upload", "download") for e in self.effects):
+            return
+        host = next((e.target for e in self.effects if e.command == call.index and e.target), "")
+        flowing = list(call.stdin.carries)
+        if call.stdin.path is not None and (call.stdin.path.literal or call.stdin.path.glob):
+            flowing.append(call.scope.path(call.stdin.path)[0])
+        for path in dict.fromkeys(flowing):
+            self.add_effect(Effect("upload", path, call.scope.where(path), target=host, program=call.program,
+                                   command=call.index))
 
     def assign(self, node: Node, scope: Scope) -> None:
         name = node.child_by_field_name("name")
@@ -326,6 +351,7 @@ class Reader:
                     call.effect("modified", value)
             elif operator == "<":
                 call.need(value, "bash: {}: No such file or directory")
+                note_reads(call, [value])
 
     def _stdin(self, redirects: tuple[Node, ...], scope: Scope, inherited: Stdin) -> Stdin:
         for node in reversed(redirects):

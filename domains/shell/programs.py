@@ -261,21 +261,23 @@ def _ln(call: Call) -> None:
 def _permissions(call: Call) -> None:
     spec = Spec(longs=("changes", "silent", "quiet", "verbose", "recursive", "reference=", "dereference",
                        "no-dereference", "preserve-root", "no-preserve-root", "from="))
-    args = call.args
+    args, dropped = call.args, []
     if call.program == "chmod":  # `chmod -w f`: a mode may begin with '-'; GNU chmod reads it as the mode
         mode_like = re.compile(r"^-[rwxXstugo]+$|^-[0-7]+$")
         args = [arg for arg in args if not mode_like.match(arg.text)]
         dropped = [arg.text for arg in call.args if mode_like.match(arg.text)]
     p = parse(args, spec)
     operands = list(p.operands)
+    setting = ""
     if not p.has("reference") and operands and not (call.program == "chmod" and dropped):
         setting = operands.pop(0).text
         if call.program == "chmod" and re.search(r"[ugoa]*[+=][^,]*s|^[0-7]?[4-7][0-7]{3}$", setting):
             call.privilege(f"chmod {setting} sets the set-user-id or set-group-id bit")
         if call.program == "chown" and re.match(r"^(root|0)([:.]|$)", setting):
             call.privilege(f"chown {setting} gives files to root")
+    mode = setting if call.program == "chmod" and not p.has("reference") and not dropped else ""
     for operand in operands:
-        call.effect("permissions", operand, tree=p.has("R", "recursive"))
+        call.effect("permissions", operand, tree=p.has("R", "recursive"), target=mode)
         call.need(operand, f"{call.program}: cannot access '{{}}': No such file or directory")
 
 

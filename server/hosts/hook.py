@@ -37,6 +37,7 @@ from ...tools.guard_policy import (  # noqa: E402
     zero_token_check,
 )
 from ...tools.requests import GuardRequest  # noqa: E402
+from ...tools.workspace_loss import Workspace  # noqa: E402
 from ..settings import load_settings  # noqa: E402
 from .formats import FORMATS, render, request_from_payload  # noqa: E402
 
@@ -85,7 +86,8 @@ def decide(args: argparse.Namespace, raw: str) -> GuardVerdict:
                                check_builtin=False)
         policy = load_policy(policy_path(Path(args.policy) if args.policy else settings.policy), domains)
         if event == "pre":
-            checked = zero_token_check(policy, request, action, domains[action.domain])
+            checked = zero_token_check(policy, request, action, domains[action.domain],
+                                       Workspace.local(request.cwd) if request.cwd else None)
             if checked.verdict is not None or not checked.outcome_rules:
                 return checked.verdict or GuardVerdict(event=event, decision="none", domain=action.domain,
                                                        reason="no rule fired")
@@ -111,7 +113,8 @@ def _ask_server(args: argparse.Namespace, request: GuardRequest) -> GuardVerdict
 
         token = args.auth_token or os.environ.get("AGENTWORLD_AUTH_TOKEN")
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        arguments = {**request.model_dump(exclude_defaults=True), "event": request.event, "format": "plain"}
+        arguments = {**request.model_dump(exclude_defaults=True), "event": request.event, "format": "plain",
+                     "prechecked": request.event == "pre"}  # this machine's workspace decided the zero-token rules
         with anyio.fail_after(args.timeout):
             async with create_mcp_http_client(headers=headers) as http:
                 async with Client(streamable_http_client(args.url, http_client=http), mode="legacy") as client:

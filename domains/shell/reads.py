@@ -1,0 +1,84 @@
+"""Which files a command reads the content of: for secrets, and for what a pipe carries onwards.
+
+Most programs read the files they are given. The exceptions are named here: programs that only
+look at names or metadata (`ls`, `stat`, `test`, `rm`, `mv`, `touch`, ...), whose operands are
+never read, and programs whose first operand is a pattern or a script rather than a file (`grep`,
+`sed`, `awk`, `jq`), unless the pattern came with `-e`/`-f`. A program without a handler counts
+as reading what it is given: the guard does not know that it does not. A secret read is an effect
+(`secret-read`); every read path is also remembered per command, so a network program fed by a
+pipe, a redirect or a substitution is known to send those files (domains/shell/line.py).
+"""
+
+from __future__ import annotations
+
+from .call import Call
+from .options import Spec, parse
+from .secrets import glob_may_read_secret, secret_kind
+from .words import Value
+
+# Operands are names: the program looks at them (or removes, moves, times, links them), never prints them.
+NAMES_ONLY = frozenset("""
+    echo printf ls dir vdir stat file du df test [ [[ which whereis type hash basename dirname realpath readlink
+    touch mkdir rmdir rm unlink shred truncate chmod chown chgrp mv ln pwd true false : sleep kill export unset
+    alias unalias read exit return set shopt trap ulimit umask history man info help whatis apropos id whoami
+    groups hostname uname date cal uptime ps pgrep pstree top htop free lsof printenv locale seq yes tput clear
+    reset stty tty logname users who w last mktemp tee mkfifo mknod sync jobs fg bg wait getconf nproc lscpu
+    lsblk ip ss netstat ping dig nslookup host look numfmt factor expr tr cd pushd popd
+""".split())
+# The first operand is a pattern or a program text, unless one came with an option.
+_PATTERN_FIRST: dict[str, tuple[Spec, tuple[str, ...], tuple[str, ...]]] = {
+    # program: (its options, options that give the pattern, options whose value is a file it reads)
+    "grep": (Spec(short_values="efABCmd", longs=("regexp=", "file=", "max-count=", "context=", "after-context=",
+                                                  "before-context=", "include=", "exclude=", "exclude-dir=",
+                                                  "label=", "color?", "colour?", "binary-files=", "devices=",
+                                                  "directories=")), ("e", "f", "regexp", "file"), ("f", "file")),
+    "rg": (Spec(short_values="efgtTmABCM", longs=("regexp=", "file=", "glob=", "type=", "max-count=", "context=")),
+           ("e", "f", "regexp", "file"), ("f", "file")),
+    "sed": (Spec(short_values="efl", short_optional="i", longs=("expression=", "file=", "in-place?", "line-length=")),
+            ("e", "f", "expression", "file"), ("f", "file")),
+    "awk": (Spec(short_values="fvF", longs=("file=", "assign=", "field-separator=", "source=")),
+            ("f", "file", "source"), ("f", "file")),
+    "jq": (Spec(short_values="f", longs=("from-file=", "arg=", "argjson=", "slurpfile=", "rawfile=", "indent=")),
+           ("f", "from-file"), ("f", "from-file", "slurpfile", "rawfile")),
+}
+for _twin, _of in (("egrep", "grep"), ("fgrep", "grep"), ("ag", "rg"), ("ack", "rg"), ("gsed", "sed"),
+                   ("gawk", "awk"), ("mawk", "awk"), ("nawk", "awk"), ("yq", "jq")):
+    _PATTERN_FIRST[_twin] = _PATTERN_FIRST[_of]
+# Programs with a handler of their own that read some of their operands (the rest write or only name them).
+_SOURCES_THEN_TARGET = frozenset({"cp", "install", "scp", "rsync", "sftp"})
+# Programs that start other programs: what they run is read on its own, their own operands are commands.
+_LAUNCHERS = frozenset({"find", "xargs", "git", "env", "timeout", "nohup", "nice", "time", "sudo", "doas", "su",
+                        "watch", "flock", "stdbuf", "setsid", "command", "builtin", "exec", "eval", "source", "."})
+# git verbs that print a file's content (or its history's), and the files they are given.
+GIT_READERS = frozenset({"show", "diff", "log", "blame", "annotate", "grep", "cat-file", "archive", "format-patch"})
+
+
+def read_operands(call: Call) -> list[Value]:
+    """The values this command reads the content of (literal paths or globs)."""
+    program = call.program
+    if program in NAMES_ONLY or program in _LAUNCHERS:
+        return []
+    if program in _PATTERN_FIRST:
+        spec, pattern_options, file_options = _PATTERN_FIRST[program]
+        p = parse(call.args, spec)
+        files = list(p.operands) if p.has(*pattern_options) else list(p.operands[1:])
+        return files + [call.literal(value) for name in file_options for value in p.flags.get(name, []) if value]
+    p = parse(call.args, Spec())
+    operands = [value for value in p.operands if value.text not in ("-", "")]
+    if program in _SOURCES_THEN_TARGET:
+        return operands[:-1]
+    if program == "dd":
+        return [call.value_after(arg, "if=") for arg in call.args if arg.text.startswith("if=")]
+    return operands
+
+
+def note_reads(call: Call, values: list[Value]) -> None:
+    """Remember what the command reads; a file that holds secrets is a `secret-read` effect."""
+    for value in values:
+        if not value.literal and not value.glob:
+            continue
+        path, _ = call.scope.path(value)
+        call.reader.reads.setdefault(call.index, []).append(path)
+        kind = glob_may_read_secret(path) if value.glob else secret_kind(path)
+        if kind:
+            call.effect("secret-read", value, target=kind)

@@ -1,0 +1,307 @@
+"""What a command would lose, decided from the real workspace: the guard's notion of "can it be undone".
+
+The shell semantics say what a line deletes, truncates, overwrites or moves over; only the disk
+says what that costs. Here each such path is looked at, read-only and within a time bound:
+
+- a path that does not exist, or that git ignores (regenerable output), loses nothing (`none`);
+- a file git tracks with no uncommitted change comes back with `git checkout` (`recoverable`);
+- an untracked or changed file, a folder holding one, a stash that exists, or a target set that
+  cannot be listed cheaply (a list file, `xargs`, `find` with an action, too many glob matches)
+  is gone for good (`irreversible`);
+- where the workspace cannot be read (no such folder, git too slow) the answer is `unknown`.
+
+Git is asked once per call, about the target paths only (`git status -- PATHS`, no optional locks).
+Each verdict carries the fact it rests on, which the rule's reason quotes. Globs in secret reads
+are expanded here too: `cat *` reads a secret only if one of its matches is one.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import posixpath
+import re
+import subprocess
+import time
+from dataclasses import dataclass, replace
+
+from ..domains.shell import Effect, Semantics
+from ..domains.shell.secrets import secret_kind
+
+# Effects that can destroy what a path held; a mode change loses the old mode (chmod that only adds keeps it).
+LOSS_KINDS = frozenset({"deleted", "truncated", "overwritten", "moved-to", "permissions"})
+GIT_LOSS_KINDS = frozenset({"git-discard", "git-clean", "git-stash-drop"})
+MAX_TARGETS = 200  # a glob matching more is a target set too large to vouch for
+DEFAULT_SECONDS = 1.0
+_HOST_FILE_TOOLS = ("write_file", "edit_file")  # the host's own edit tools keep their checkpoints
+_SCRATCH = ("/tmp/", "/var/tmp/", "/dev/shm/")
+_GLOB_CHARS = "*?["
+_ADDS_ONLY = re.compile(r"^[ugoa]*\+[rwxXst]+(?:,[ugoa]*\+[rwxXst]+)*$")
+
+
+@dataclass(frozen=True)
+class Workspace:
+    """The real folder a host runs in, if this process can see it; else why not."""
+
+    cwd: str
+    unseen: str = ""  # why the folder cannot be read from here ('' when it can)
+    seconds: float = DEFAULT_SECONDS
+
+    @classmethod
+    def local(cls, cwd: str, seconds: float = DEFAULT_SECONDS) -> Workspace:
+        if not cwd.startswith("/"):
+            return cls(cwd, "the host gave no absolute working folder", seconds)
+        if not os.path.isdir(cwd):
+            return cls(cwd, f"the working folder {cwd} does not exist on the machine the guard runs on", seconds)
+        return cls(cwd, "", seconds)
+
+    @classmethod
+    def remote(cls, cwd: str, why: str) -> Workspace:
+        return cls(cwd, why)
+
+    def exists(self, path: str) -> bool | None:  # the PathState the semantics ask while reading a line
+        return os.path.lexists(path) if not self.unseen else None
+
+    def is_dir(self, path: str) -> bool | None:
+        return os.path.isdir(path) if not self.unseen else None
+
+
+@dataclass(frozen=True)
+class _Entry:
+    code: str  # porcelain v1 XY: '??' untracked, '!!' ignored, else staged/unstaged changes
+    path: str  # absolute; a folder ends with '/'
+
+
+@dataclass(frozen=True)
+class _Verdict:
+    loss: str
+    fact: str
+
+
+def assess(semantics: Semantics, workspace: Workspace | None) -> Semantics:
+    """`semantics` with each effect that could lose something marked with what the workspace says."""
+    targets = [e for e in semantics.effects if _assessed(e)]
+    if workspace is None or not targets:
+        return semantics
+    if workspace.unseen:
+        verdict = _Verdict("unknown", workspace.unseen)
+        return _with(semantics, {e: [_marked(e, verdict)] for e in targets if e.kind != "secret-read"})
+    look = _Look(workspace, targets)
+    return _with(semantics, {effect: look.effects_for(effect) for effect in targets})
+
+
+def _assessed(effect: Effect) -> bool:
+    if effect.program in _HOST_FILE_TOOLS:
+        return False
+    if effect.kind == "secret-read":
+        return effect.pattern  # a glob: its matches decide
+    if effect.kind == "permissions" and _ADDS_ONLY.match(effect.target):
+        return False  # `chmod +x`: only adds permissions, so removing them again restores the file
+    return effect.kind in LOSS_KINDS or effect.kind in GIT_LOSS_KINDS or (effect.kind == "modified"
+                                                                          and effect.program == "dd")
+
+
+def _with(semantics: Semantics, replaced: dict[Effect, list[Effect]]) -> Semantics:
+    effects = tuple(new for effect in semantics.effects for new in replaced.get(effect, [effect]))
+    return replace(semantics, effects=effects)
+
+
+def _marked(effect: Effect, verdict: _Verdict) -> Effect:
+    return replace(effect, loss=verdict.loss, fact=verdict.fact)  # type: ignore[arg-type]
+
+
+class _Look:
+    """One look at the workspace for one line: git asked once, about every path the line touches."""
+
+    def __init__(self, workspace: Workspace, targets: list[Effect]):
+        self.workspace = workspace
+        self.deadline = time.monotonic() + workspace.seconds
+        self.problem = ""
+        self.top = ""
+        self.entries: list[_Entry] = []
+        self.stash = ""
+        paths = [p for e in targets for p in self._paths(e)]
+        self._ask_git(paths, stash=any(e.kind == "git-stash-drop" for e in targets))
+
+    # --- git, read-only ---
+    def _git(self, *args: str) -> str | None:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            self.problem = f"git did not answer within {self.workspace.seconds:g} s"
+            return None
+        try:
+            done = subprocess.run(["git", "--no-optional-locks", "-C", self.workspace.cwd, *args],
+                                  capture_output=True, timeout=left, env={**os.environ, "GIT_OPTIONAL_LOCKS": "0",
+                                                                         "LC_ALL": "C"})
+        except subprocess.TimeoutExpired:
+            self.problem = f"git did not answer within {self.workspace.seconds:g} s"
+            return None
+        except OSError:
+            return None  # no git on this machine: the folder is read as a plain folder
+        return done.stdout.decode("utf-8", "surrogateescape") if done.returncode == 0 else None
+
+    def _ask_git(self, paths: list[str], stash: bool) -> None:
+        top = self._git("rev-parse", "--show-toplevel")
+        if top is None:
+            return
+        self.top = top.strip()
+        inside = sorted({p for p in paths if _under(p, self.top)})
+        if stash:
+            self.stash = (self._git("stash", "list", "--max-count=1") or "").strip()
+        if not inside:
+            return
+        listed = self._git("status", "--porcelain=v1", "-z", "--ignored=matching", "--untracked-files=normal",
+                           "--", *(f":(literal){p}" for p in inside))
+        if listed is None:
+            self.problem = self.problem or "git status failed"
+            return
+        records = listed.split("\0")
+        index = 0
+        while index < len(records):
+            record = records[index]
+            index += 1
+            if len(record) < 4:
+                continue
+            code, path = record[:2], record[3:]
+            if code[0] in "RC":
+                index += 1  # a rename's or copy's source follows as its own record
+            self.entries.append(_Entry(code, posixpath.join(self.top, path)))
+
+    # --- what each effect loses ---
+    def _paths(self, effect: Effect) -> list[str]:
+        """What git is asked about for an effect: its path, or for a glob the folder it lists."""
+        path = effect.path
+        if not path.startswith("/") or effect.where == "unknown" or "**" in path:
+            return []
+        cut = min((path.find(c) for c in _GLOB_CHARS if c in path), default=-1)
+        return [path if cut < 0 else posixpath.dirname(path[:cut]) or "/"]
+
+    def effects_for(self, effect: Effect) -> list[Effect]:
+        if effect.kind == "secret-read":
+            return self._secret_matches(effect)
+        if self.problem:
+            return [_marked(effect, _Verdict("unknown", self.problem))]
+        return [_marked(effect, self._verdict(effect))]
+
+    def _verdict(self, effect: Effect) -> _Verdict:
+        path = effect.path
+        if effect.kind == "git-stash-drop":
+            return (_Verdict("irreversible", f"the stash list holds {self.stash}") if self.stash
+                    else _Verdict("none", "there is no stash to drop"))
+        if not path.startswith("/") or effect.where == "unknown" or "**" in path or (
+                effect.pattern and not any(c in path for c in _GLOB_CHARS)):
+            return _Verdict("irreversible", "which files it acts on is decided only when it runs (a list, find or "
+                                            "xargs), so nothing can vouch that they hold no work")
+        if any(c in path for c in _GLOB_CHARS):
+            return self._glob_verdict(effect)
+        return self._path_verdict(effect, path)
+
+    def _glob_verdict(self, effect: Effect) -> _Verdict:
+        matches = []
+        for match in glob.iglob(effect.path):
+            matches.append(match)
+            if len(matches) > MAX_TARGETS:
+                return _Verdict("irreversible", f"{effect.path} matches more than {MAX_TARGETS} paths")
+        if not matches:
+            return _Verdict("none", f"{effect.path} matches nothing")
+        verdicts = [self._path_verdict(effect, match) for match in matches]
+        return _worst(verdicts)
+
+    def _path_verdict(self, effect: Effect, path: str) -> _Verdict:
+        path = path.rstrip("/") or "/"
+        shown = _shown(path, self.workspace.cwd)
+        if effect.where == "outside" and any(path.startswith(top) for top in _SCRATCH):
+            return _Verdict("none", f"{shown} is in a temp folder")
+        if "/.git/" in path + "/" and self.top and _under(path, posixpath.join(self.top, ".git")):
+            if path.endswith(".lock"):
+                return _Verdict("none", f"{shown} is a lock file git left behind")
+            return _Verdict("irreversible", f"{shown} is the repository's own data")
+        if not os.path.lexists(path):
+            return _Verdict("none", f"{shown} does not exist")
+        folder = os.path.isdir(path) and not os.path.islink(path)
+        if folder and effect.kind == "deleted" and not effect.tree:
+            return _Verdict("none", f"{shown} is a folder: only an empty one is removed this way")
+        if effect.kind in GIT_LOSS_KINDS:
+            return self._git_verdict(effect, path, shown)
+        if effect.kind == "permissions" and _only_adds(effect.target, path):
+            return _Verdict("none", f"the new mode of {shown} only adds permissions: removing them restores it")
+        if not self.top or not _under(path, self.top):
+            what = "a folder" if folder else "a file"
+            return _Verdict("irreversible", f"{shown} is {what} outside any git repository: nothing keeps a copy")
+        return self._tracked_verdict(path, shown, folder)
+
+    def _tracked_verdict(self, path: str, shown: str, folder: bool) -> _Verdict:
+        entries = self._entries_at(path)
+        if any(entry.code == "!!" for entry in entries if _covers(entry.path, path)):
+            return _Verdict("none", f"{shown} is ignored by git: regenerable output")
+        lost = [entry for entry in entries if entry.code == "??" or entry.code[1] not in " !"
+                or entry.code in ("DD", "AU", "UD", "UA", "DU", "AA", "UU")]
+        if lost:
+            first = lost[0]
+            why = "untracked: git has no copy" if first.code == "??" else "has uncommitted changes"
+            if folder:
+                more = f" and {len(lost) - 1} more" if len(lost) > 1 else ""
+                return _Verdict("irreversible", f"{shown} holds {_shown(first.path, self.workspace.cwd)}{more}, {why}")
+            return _Verdict("irreversible", f"{shown} is {why}")
+        if any(entry.code[0] in "MAT" for entry in entries):
+            return _Verdict("recoverable", f"{shown} has staged changes only: git's index keeps a copy")
+        what = "every file in it is" if folder else "it is"
+        return _Verdict("recoverable", f"{shown}: {what} tracked by git with no uncommitted change")
+
+    def _git_verdict(self, effect: Effect, path: str, shown: str) -> _Verdict:
+        entries = self._entries_at(path)
+        if effect.kind == "git-clean":
+            cleaned = [e for e in entries if e.code == "??" or (e.code == "!!" and "ignored" in effect.target)]
+            untracked = [e for e in cleaned if e.code == "??"]
+            if untracked:
+                return _Verdict("irreversible", f"{_shown(untracked[0].path, self.workspace.cwd)} is untracked: git "
+                                                "has no copy")
+            return _Verdict("none", f"{shown} holds no untracked file")
+        changed = [e for e in entries if e.code not in ("??", "!!")]
+        if changed:
+            return _Verdict("irreversible", f"{_shown(changed[0].path, self.workspace.cwd)} has uncommitted changes")
+        return _Verdict("none", f"{shown} has no uncommitted change to discard")
+
+    def _entries_at(self, path: str) -> list[_Entry]:
+        """The status entries for `path`, what lies below it, and a folder entry above it."""
+        return [entry for entry in self.entries if _under(entry.path.rstrip("/"), path) or _covers(entry.path, path)]
+
+    def _secret_matches(self, effect: Effect) -> list[Effect]:
+        """A glob read: the secrets among its matches, each named (none: the read is no secret read)."""
+        found = []
+        for count, match in enumerate(glob.iglob(effect.path)):
+            if count >= MAX_TARGETS:
+                return [effect]
+            if kind := secret_kind(match):
+                found.append(replace(effect, path=match, pattern=False, target=kind,
+                                     fact=f"{_shown(match, self.workspace.cwd)} matches {effect.path}"))
+        return found
+
+
+def _only_adds(mode: str, path: str) -> bool:
+    """An octal mode that keeps every permission bit the file has now."""
+    if not re.fullmatch(r"[0-7]{3,4}", mode):
+        return False
+    try:
+        current = os.lstat(path).st_mode & 0o7777
+    except OSError:
+        return False
+    return int(mode, 8) | current == int(mode, 8)
+
+
+def _worst(verdicts: list[_Verdict]) -> _Verdict:
+    order = {"irreversible": 3, "unknown": 2, "recoverable": 1, "none": 0}
+    return max(verdicts, key=lambda verdict: order[verdict.loss])
+
+
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def _covers(entry_path: str, path: str) -> bool:
+    """A folder entry (`?? build/`) stands for everything below it."""
+    return entry_path.endswith("/") and _under(path, entry_path.rstrip("/"))
+
+
+def _shown(path: str, cwd: str) -> str:
+    return posixpath.relpath(path, cwd) if _under(path, cwd) and path != cwd else path

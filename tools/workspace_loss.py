@@ -238,11 +238,12 @@ class _Look:
                 or entry.code in ("DD", "AU", "UD", "UA", "DU", "AA", "UU")]
         if lost:
             first = lost[0]
-            why = "untracked: git has no copy" if first.code == "??" else "has uncommitted changes"
+            why = "is untracked: git has no copy" if first.code == "??" else "has uncommitted changes"
             if folder:
-                more = f" and {len(lost) - 1} more" if len(lost) > 1 else ""
-                return _Verdict("irreversible", f"{shown} holds {_shown(first.path, self.workspace.cwd)}{more}, {why}")
-            return _Verdict("irreversible", f"{shown} is {why}")
+                more = f" (and {len(lost) - 1} more)" if len(lost) > 1 else ""
+                return _Verdict("irreversible", f"{shown} holds {_shown(first.path, self.workspace.cwd)}, which "
+                                                f"{why}{more}")
+            return _Verdict("irreversible", f"{shown} {why}")
         if any(entry.code[0] in "MAT" for entry in entries):
             return _Verdict("recoverable", f"{shown} has staged changes only: git's index keeps a copy")
         what = "every file in it is" if folder else "it is"

@@ -125,7 +125,7 @@ async def test_what_a_real_command_printed_is_stored_with_its_secrets_replaced(s
 
     async def record(*flags: str) -> str:
         session = str(uuid.uuid4())
-        call = {"tool_name": "Bash", "tool_input": {"command": "cat .env"}, "session_id": session}
+        call = {"tool_name": "Bash", "tool_input": {"command": "cat settings.ini"}, "session_id": session}
         async with Client(_server(env, "--guard-budget", "300", *flags)) as client:
             await _guard(client, event="pre", **call)  # a prediction for reality to anchor: its diff is kept too
             await _guard(client, event="post", **call, tool_response={"stdout": f"GITHUB_TOKEN={secret}\nDEBUG=1\n"})

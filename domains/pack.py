@@ -32,15 +32,17 @@ import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..engine.errors import ConfigurationError, InputError, validation_line
 from .boundaries import Structure
 from .shell import Location, PathState, Semantics
-from .shell.virtual.screen import ShellStep
-from .shell.virtual.shell import Knowledge
+
+if TYPE_CHECKING:  # the packs' computed-step hooks; the guard's hook loads packs and never computes a step
+    from .shell.virtual.screen import ShellStep
+    from .shell.virtual.shell import Knowledge
 
 # Why a preset (a constraint as JSON) cannot be used, or None. The loader takes the check from its
 # caller: constraints are the tools' concept, and domains/ does not import tools/.
@@ -48,9 +50,9 @@ PresetCheck = Callable[[dict[str, Any]], str | None]
 
 
 # A computed step's observation: (previous observation, state text, the step) -> observation, or None.
-ComputedScreen = Callable[[str, str, ShellStep], "str | None"]
+ComputedScreen = Callable[[str, str, "ShellStep"], "str | None"]
 # A file tool's call on what the world knows -> (observation, new file contents, failed), or None (the model's).
-ComputedFileCall = Callable[[str, Knowledge], "tuple[str, dict[str, bytes], bool] | None"]
+ComputedFileCall = Callable[[str, "Knowledge"], "tuple[str, dict[str, bytes], bool] | None"]
 # What an action does by its own definition, in a place and a known file tree (None: nothing to say).
 ActionSemantics = Callable[[str, Location, "PathState | None"], "Semantics | None"]
 

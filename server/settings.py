@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, FilePath, SecretStr, ValidationError, model_validator
 
 from ..engine.errors import ConfigurationError, validation_line
-from ..tools.context import DemonstrationsMode, EffectsMode, StateCheckMode, StructuredResultsMode
+from ..tools.modes import DemonstrationsMode, EffectsMode, StateCheckMode, StructuredResultsMode
 from ..tools.limits import Limits
 
 ENV_PREFIX = "AGENTWORLD_"

@@ -6,13 +6,14 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from ..domains import DomainPack
 from ..engine import Engine, ModelDescription
 from ..engine.errors import InputError
 from .folder_snapshot import SnapshotBounds
 from .limits import Limits
+from .modes import DemonstrationsMode, EffectsMode, StateCheckMode, StructuredResultsMode
 from .redaction import Redactor
 from .retrieval import RealStepIndex
 from .store import Store
@@ -22,14 +23,6 @@ if TYPE_CHECKING:
     from .tracking import Tracker
 
 
-# How predictions are made; the operator picks each with a flag (server/settings.py).
-EffectsMode = Literal["model", "parser", "off"]
-DemonstrationsMode = Literal["auto", "on", "off"]
-# A prediction that contradicts the world's known files (cat of a deleted file succeeds): left alone,
-# warned about, or re-asked once and then corrected.
-StateCheckMode = Literal["off", "warn", "correct"]
-# A tool with an output schema: its result is generated under the schema, or freely and then only checked.
-StructuredResultsMode = Literal["constrained", "free"]
 
 
 @dataclass

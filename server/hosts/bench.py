@@ -1,8 +1,9 @@
 """`agentworld-mcp bench --section 8`: what the guard costs a host before each tool call.
 
-Three figures from one run: a zero-token denial through the MCP tool (at the server, and as the
+Four figures from one run: a zero-token denial through the MCP tool (at the server, and as the
 client sees it), the wall time of one `agentworld-mcp hook` process (with Python's bytecode cache,
-as an installed package has it, even where PYTHONDONTWRITEBYTECODE is set for the bench), and one
+as an installed package has it, even where PYTHONDONTWRITEBYTECODE is set for the bench), the same
+inside a generated repository of 10,000 files where git decides what a loss costs, and one
 decision that needs the model (the default policy's predicted-success rule on `ls`).
 """
 
@@ -66,8 +67,51 @@ async def _measure(ctx, calls: int, hooks: int) -> None:
                 walls.append(time.perf_counter() - started)
         print(f"  one `agentworld-mcp hook` process (zero-token denial), wall p50 over {hooks}: "
               f"{statistics.median(walls):.3f} s   (goal: under 0.3 s)")
+        _hook_in_a_large_repository(hook, env, hooks, statistics.median(walls))
         result = await client.call_tool("guard", {"event": "pre", "tool_name": "Bash", "tool_input": {"command": "ls"},
                                                   "session_id": f"bench-{uuid.uuid4().hex[:6]}", "format": "plain"})
         verdict = json.loads(reply_text(result))
         print(f"  one decision that needs the prediction (predicted-success on `ls`): {verdict['decision']} in "
               f"{verdict['seconds']:.2f} s, {verdict['model_tokens']} model tokens ({verdict['reason'].splitlines()[0]})")
+
+
+_REPO_FILES = 10_000
+# Lines whose cost depends on the disk: a loss asked about (untracked, changed), one allowed (tracked and
+# unchanged), a folder of thousands of tracked files, and a dropped stash.
+_LOSS_LINES = ("rm notes/untracked.txt", "rm src/m0/f0.py", ": > notes/changed.txt", "rm -r src/m1", "git stash drop")
+
+
+def _hook_in_a_large_repository(hook: list[str], env: dict[str, str], hooks: int, plain_p50: float) -> None:
+    """The hook deciding what a loss costs inside a generated repository of 10,000 committed files."""
+    with tempfile.TemporaryDirectory(prefix="agentworld-bench-repo-") as folder:
+        repo = Path(folder)
+        started = time.perf_counter()
+        for index in range(_REPO_FILES):
+            path = repo / "src" / f"m{index // 100}" / f"f{index % 100}.py"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(f"value = {index}\n")
+        (repo / "notes").mkdir()
+        (repo / "notes" / "changed.txt").write_text("one\n")
+        git = ["git", "-C", folder, "-c", "user.email=bench@example.com", "-c", "user.name=bench"]
+        for args in (["init", "-q"], ["add", "."], ["commit", "-qm", "start"]):
+            subprocess.run([*git, *args], check=True, capture_output=True)
+        (repo / "notes" / "changed.txt").write_text("two\n")
+        subprocess.run([*git, "stash", "-q"], check=True, capture_output=True)
+        (repo / "notes" / "changed.txt").write_text("three\n")
+        (repo / "notes" / "untracked.txt").write_text("work\n")
+        made = time.perf_counter() - started
+        walls, decisions = [], {}
+        for line in _LOSS_LINES:
+            payload = json.dumps({"session_id": "bench", "cwd": folder, "tool_name": "Bash",
+                                  "tool_input": {"command": line}})
+            for run in range(hooks + 1):
+                started = time.perf_counter()
+                done = subprocess.run([*hook, "--format", "plain"], input=payload, capture_output=True, text=True,
+                                      check=True, env=env)
+                if run:
+                    walls.append(time.perf_counter() - started)
+            decisions[line] = json.loads(done.stdout)["decision"]
+        p50 = statistics.median(walls)
+        print(f"  the hook inside a git repository of {_REPO_FILES} files (made in {made:.1f} s), deciding what a loss "
+              f"costs, wall p50 over {len(walls)}: {p50:.3f} s, {p50 / plain_p50:.2f}x the plain denial   (goal: under 0.3 s)")
+        print("    " + "; ".join(f"{line}: {decision}" for line, decision in decisions.items()))

@@ -234,3 +234,27 @@ async def test_rules_read_what_a_command_does_not_its_text(server_env, tmp_path)
             assert verdict["decision"] == "ask" and "cannot be decided" in verdict["reason"], (command, verdict)
         status = await _status(client)
     assert (status["completed"], status["prompt_tokens"]) == (0, 0)
+
+
+async def test_a_server_decides_what_a_loss_costs_only_in_folders_it_can_see(server_env, tmp_path):
+    """Over MCP the guard reads the session's folder only where the server may (its own folder, the client's
+    roots, --allow-dir); elsewhere the cost of a loss is unknown, said so, and asked about, never guessed."""
+    import subprocess
+
+    repo = tmp_path / "project"
+    repo.mkdir()
+    for args in (["init", "-q"], ["-c", "user.email=d@x", "-c", "user.name=d", "commit", "-q", "--allow-empty", "-m", "0"]):
+        subprocess.run(["git", "-C", str(repo), *args], check=True)
+    (repo / "notes.txt").write_text("untracked work\n")
+    policy = tmp_path / "policy.json"
+    policy.write_text(json.dumps({"presets": ["no-irreversible-loss"]}))
+
+    async def decide(*flags: str) -> dict:
+        async with Client(_server(server_env, "--policy", str(policy), *flags)) as client:
+            return await _guard(client, event="pre", tool_name="Bash", tool_input={"command": "rm notes.txt"},
+                                session_id=str(uuid.uuid4()), cwd=str(repo), format="plain")
+
+    unseen = await decide()
+    assert unseen["decision"] == "ask" and f"this server cannot see {repo}" in unseen["reason"], unseen
+    seen = await decide("--allow-dir", str(tmp_path))
+    assert seen["decision"] == "ask" and "notes.txt is untracked: git has no copy" in seen["reason"], seen

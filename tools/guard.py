@@ -114,11 +114,11 @@ async def _after(ctx: ToolContext, policy: GuardPolicy, request: GuardRequest, a
                         drift=view.drift.model_dump())
 
 
-def _workspace(ctx: ToolContext, request: GuardRequest) -> Workspace | None:
+def _workspace(ctx: ToolContext, request: GuardRequest) -> Workspace:
     """The session's real folder, where this server may read it: over HTTP a client's folder is on another
     machine, so what a loss costs is not guessed but left unknown (the `hook` command decides it there)."""
     if not request.cwd:
-        return None
+        return Workspace.remote("", "the host gave no working folder")
     real = os.path.realpath(request.cwd)
     if any(real == place or real.startswith(place.rstrip("/") + "/") for place in map(os.path.realpath,
                                                                                      filter(None, ctx.visible_dirs()))):

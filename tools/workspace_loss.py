@@ -84,8 +84,8 @@ def assess(semantics: Semantics, workspace: Workspace | None) -> Semantics:
     if workspace is None or not targets:
         return semantics
     if workspace.unseen:
-        verdict = _Verdict("unknown", workspace.unseen)
-        return _with(semantics, {e: [_marked(e, verdict)] for e in targets if e.kind != "secret-read"})
+        return _with(semantics, {e: [_marked(e, _scratch(e) or _Verdict("unknown", workspace.unseen))]
+                                 for e in targets if e.kind != "secret-read"})
     look = _Look(workspace, targets)
     return _with(semantics, {effect: look.effects_for(effect) for effect in targets})
 
@@ -210,8 +210,8 @@ class _Look:
     def _path_verdict(self, effect: Effect, path: str) -> _Verdict:
         path = path.rstrip("/") or "/"
         shown = _shown(path, self.workspace.cwd)
-        if effect.where == "outside" and any(path.startswith(top) for top in _SCRATCH):
-            return _Verdict("none", f"{shown} is in a temp folder")
+        if scratch := _scratch(replace(effect, path=path)):
+            return scratch
         if "/.git/" in path + "/" and self.top and _under(path, posixpath.join(self.top, ".git")):
             if path.endswith(".lock"):
                 return _Verdict("none", f"{shown} is a lock file git left behind")
@@ -277,6 +277,13 @@ class _Look:
                 found.append(replace(effect, path=match, pattern=False, target=kind,
                                      fact=f"{_shown(match, self.workspace.cwd)} matches {effect.path}"))
         return found
+
+
+def _scratch(effect: Effect) -> _Verdict | None:
+    """A temp folder outside the workspace holds nothing anyone keeps: no need to look."""
+    if effect.where == "outside" and any(effect.path.startswith(top) for top in _SCRATCH):
+        return _Verdict("none", f"{effect.path} is in a temp folder")
+    return None
 
 
 def _only_adds(mode: str, path: str) -> bool:

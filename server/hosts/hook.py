@@ -86,8 +86,7 @@ def decide(args: argparse.Namespace, raw: str) -> GuardVerdict:
                                check_builtin=False)
         policy = load_policy(policy_path(Path(args.policy) if args.policy else settings.policy), domains)
         if event == "pre":
-            checked = zero_token_check(policy, request, action, domains[action.domain],
-                                       Workspace.local(request.cwd) if request.cwd else None)
+            checked = zero_token_check(policy, request, action, domains[action.domain], Workspace.local(request.cwd))
             if checked.verdict is not None or not checked.outcome_rules:
                 return checked.verdict or GuardVerdict(event=event, decision="none", domain=action.domain,
                                                        reason="no rule fired")

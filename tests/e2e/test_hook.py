@@ -28,8 +28,8 @@ def _hook(payload, *flags: str, env: dict | None = None) -> tuple[dict, str]:
     return json.loads(done.stdout), done.stderr
 
 
-def _bash(command: str, session: str = "s-hook", **extra) -> dict:
-    return {"session_id": session, "cwd": "/home/dev/project", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+def _bash(command: str, session: str = "s-hook", cwd: str = "/home/dev/project", **extra) -> dict:
+    return {"session_id": session, "cwd": cwd, "hook_event_name": "PreToolUse", "tool_name": "Bash",
             "tool_input": {"command": command}, **extra}
 
 
@@ -110,12 +110,13 @@ def test_model_work_goes_to_the_running_server_and_the_real_result_anchors_its_w
     assert wrong_token["decision"] == "none" and "did not answer" in wrong_token["reason"]
 
 
-def test_the_hook_reads_what_a_command_does_not_its_text():
-    """The same commands as the guard tool's test, as Claude Code sends them, with no server and no model."""
+def test_the_hook_reads_what_a_command_does_not_its_text(tmp_path):
+    """The same commands as the guard tool's test, as Claude Code sends them, with no server and no model,
+    in a real (empty) project: removing a file that is not there loses nothing."""
     from ..integration.test_guard import DANGEROUS, LOOKALIKES, OPAQUE
 
     for command in LOOKALIKES:
-        out, _ = _hook(_bash(command), "--event", "pre")
+        out, _ = _hook(_bash(command, cwd=str(tmp_path)), "--event", "pre")
         assert out == {}, (command, out)  # no decision: the host's own permissions apply
     for command, rule in DANGEROUS.items():
         out, _ = _hook(_bash(command), "--event", "pre")

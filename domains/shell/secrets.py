@@ -39,11 +39,13 @@ _PLACES = {
     ".config/gh/hosts.yml": "GitHub tokens", ".terraform.d/credentials.tfrc.json": "Terraform tokens",
     ".gnupg/*": "GnuPG keys", ".ssh/*": "SSH keys",
 }
-# What `.ssh/*` and `.gnupg/*` hold that is public.
+# What the folders named by `/*` above hold that is public (`.ssh/config`, `known_hosts`, public keys).
 _PUBLIC = re.compile(r"(?:\.pub|known_hosts(?:\.old)?|authorized_keys2?|/config|\.conf|pubring\.kbx~?|trustdb\.gpg)$")
 # A name a glob is tried against for each pattern above: `cat *.pem` may read `server.pem`.
-_SAMPLES = (".env", ".env.local", "prod.env", "id_rsa", "id_ed25519", "server.pem", "server.key", "cert.p12",
-            "key.pfx", "store.jks", "app.keystore", "key.ppk", *_NAMES)
+# The names a place holds come first, so `~/.aws/*` is named for what that folder keeps.
+_SAMPLES = ("credentials", "config", "config.json", "hosts.yml", ".env", ".env.local", "prod.env", "id_rsa",
+            "id_ed25519", "server.pem", "server.key", "cert.p12", "key.pfx", "store.jks", "app.keystore", "key.ppk",
+            *_NAMES)
 
 
 def secret_kind(path: str) -> str:
@@ -61,7 +63,8 @@ def secret_kind(path: str) -> str:
     for place, kind in _PLACES.items():
         depth = place.count("/") + 1
         tail = "/".join(parts[-depth:])
-        if len(parts) >= depth and fnmatch.fnmatchcase(tail, place) and not _PUBLIC.search("/" + tail):
+        if len(parts) >= depth and fnmatch.fnmatchcase(tail, place) and not (
+                place.endswith("/*") and _PUBLIC.search("/" + tail)):
             return kind
     return ""
 
@@ -69,8 +72,8 @@ def secret_kind(path: str) -> str:
 def glob_may_read_secret(pattern: str) -> str:
     """For a glob the disk cannot expand: the secret a match could be ('' for none)."""
     folder, name_pattern = posixpath.split(pattern)
-    for sample in _SAMPLES:
+    for sample in _SAMPLES:  # bash's globs skip dot files unless the pattern itself starts with a dot
         if fnmatch.fnmatchcase(sample, name_pattern) and (sample.startswith(".") <= name_pattern.startswith(".")):
             if kind := secret_kind(posixpath.join(folder, sample)):
                 return kind
-    return secret_kind(pattern) if "*" not in pattern else ""
+    return ""

@@ -19,10 +19,12 @@ def _pack_folders(root: Path) -> list[Path]:
     return sorted(path for path in root.iterdir() if path.is_dir() and (path / "pack.json").is_file())
 
 
-def builtin_domains(check_preset: PresetCheck | None = None) -> dict[str, DomainPack]:
-    """The packs shipped with the server, by name."""
+def builtin_domains(check_preset: PresetCheck | None = None, only: str | None = None) -> dict[str, DomainPack]:
+    """The packs shipped with the server, by name (`only`: just that one, as the hook needs)."""
     packs = {}
     for folder in _pack_folders(_HERE):
+        if only is not None and folder.name != only:
+            continue
         has_actions = (folder / "actions.py").is_file()
         pack = load_pack(folder, f"{__name__}.{folder.name}.actions" if has_actions else None, check_preset=check_preset)
         packs[pack.name] = pack
@@ -35,15 +37,17 @@ def load_domains(
     upstream_prompts: Path | None = None,
     check_preset: PresetCheck | None = None,
     check_builtin: bool = True,
+    only: str | None = None,
 ) -> dict[str, DomainPack]:
     """Built-in packs, then a user's packs; raises PackError naming the file and the problem.
     `check_builtin=False` vets only a user's presets (the hook, started before every tool call,
-    need not re-check the shipped ones the server and the tests check).
+    need not re-check the shipped ones the server and the tests check). `only`: of the built-in packs,
+    load just the one of that name (a user's packs are all loaded: their names are in their files).
 
     `upstream_prompts` is a folder laid out as `<domain>/system_prompt.txt` (the reference world
     model's own prompts); each file found replaces that built-in pack's instructions.
     """
-    packs = builtin_domains(check_preset if check_builtin else None)
+    packs = builtin_domains(check_preset if check_builtin else None, only)
     if upstream_prompts is not None:
         if not upstream_prompts.is_dir():
             raise PackError(f"{upstream_prompts}: not a folder of <domain>/system_prompt.txt files")

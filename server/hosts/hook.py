@@ -82,9 +82,11 @@ def decide(args: argparse.Namespace, raw: str) -> GuardVerdict:
         return undecided
     try:
         settings = load_settings({})  # the server's own AGENTWORLD_* variables, read the same way
+        policy_file = policy_path(Path(args.policy) if args.policy else settings.policy)
+        # A policy names presets of every domain, so it is checked against all packs; else only the call's is loaded.
         domains = load_domains(settings.domains_dir, settings.override_domains, settings.upstream_prompts, preset_problem,
-                               check_builtin=False)
-        policy = load_policy(policy_path(Path(args.policy) if args.policy else settings.policy), domains)
+                               check_builtin=False, only=None if policy_file else action.domain)
+        policy = load_policy(policy_file, domains)
         if event == "pre":
             checked = zero_token_check(policy, request, action, domains[action.domain], Workspace.local(request.cwd))
             if checked.verdict is not None or not checked.outcome_rules:

@@ -105,6 +105,10 @@ def load_policy(path: Path | None, domains: dict[str, DomainPack]) -> GuardPolic
         rules = PolicyFile.model_validate(json.loads(path.read_text(encoding="utf-8")))
     except OSError as exc:
         raise PolicyError(f"policy {path}: cannot be read ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        raise PolicyError(f"policy {path}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+    except json.JSONDecodeError as exc:
+        raise PolicyError(f"policy {path}:{exc.lineno}: not valid JSON ({exc.msg} at column {exc.colno})") from None
     except ValueError as exc:  # JSON or shape
         where = validation_line(exc, "the file", most=1) if isinstance(exc, ValidationError) else str(exc)
         raise PolicyError(f"policy {path}: {where}") from None

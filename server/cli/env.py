@@ -7,13 +7,13 @@ by default; any other bind needs --auth-token, as `serve --transport http` does.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from pathlib import Path
 from typing import Any
 
 from ...engine.errors import ConfigurationError, InputError
+from ..input_files import read_json
 from ..surface.http_serving import HttpOptions
 from .flags import Parents
 from .prepared import Prepared
@@ -90,10 +90,7 @@ def _sampling(args: argparse.Namespace) -> dict[str, Any]:
 def _tools(path: Path | None) -> dict[str, Any]:
     if path is None:
         return {}
-    try:
-        tools = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError(f"--tools {path}: {exc}") from None
+    tools = read_json(path, "tools")
     if isinstance(tools, dict) and "tools" in tools:  # a whole tools/list result
         tools = tools["tools"]
     return {"tools": tools}

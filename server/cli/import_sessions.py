@@ -40,6 +40,9 @@ def run(args: argparse.Namespace, prepared: Prepared) -> int:
     from ...tools.redaction import Redactor
 
     reader = claude_code if args.host == "claude-code" else codex
+    if missing := [path for path in args.paths if not path.exists()]:  # a typo imports nothing, and says so
+        raise InputError(f"{missing[0]}: no such file or folder; give {args.host} transcripts (.jsonl) or folders "
+                         "holding them")
     paths = args.paths or reader.default_paths()
     found: Counter[str] = Counter()
     files = reader.files(paths, found)
@@ -50,6 +53,8 @@ def run(args: argparse.Namespace, prepared: Prepared) -> int:
     summary = import_sessions(store, reader.read, files, redactor, TEST_FRACTION, _progress(len(files)))
     summary.skipped.update(found)
     _report(args.host, summary, store.path, redactor is not None)
+    if not summary.sessions and not summary.unchanged:  # nothing new, nothing imported before: a failure
+        raise InputError(f"no {args.host} session found in {', '.join(map(str, paths))}; nothing was imported")
     return 0
 
 

@@ -7,7 +7,7 @@ import asyncio
 from pathlib import Path
 from typing import Any, TextIO
 
-from ...engine.errors import AgentWorldError
+from ...engine.errors import AgentWorldError, validation_line
 from .prepared import Prepared
 from .scripted import CommandError, engine_for, read_json
 
@@ -55,13 +55,24 @@ NO_FLAG = {
 _JSON_FILES = {"history", "tools", "constraints"}
 
 
-def flag_arguments(args: argparse.Namespace) -> dict[str, Any]:
-    """The request fields given as flags, JSON files read."""
+def flag_arguments(args: argparse.Namespace, tool: str) -> dict[str, Any]:
+    """The request fields given as flags, JSON files read and each checked against its field of `tool`'s
+    request, so that a file of the wrong shape is named in the one line that says so."""
+    from pydantic import TypeAdapter, ValidationError
+
+    from ..tool_registry import BY_NAME
+
     given = {}
     for name in FLAG_FIELDS:
         value = getattr(args, name)
-        if value is not None:
-            given[name] = read_json(value, name) if name in _JSON_FILES else value
+        if value is None:
+            continue
+        given[name] = read_json(value, name) if name in _JSON_FILES else value
+        if name in _JSON_FILES:
+            try:
+                TypeAdapter(BY_NAME[tool].request.model_fields[name].annotation).validate_python(given[name])
+            except ValidationError as exc:
+                raise CommandError(f"{name} file {value}: {validation_line(exc, 'the file', most=1)}") from None
     return given
 
 
@@ -72,8 +83,8 @@ def call_once(tool: str, arguments: dict[str, Any], prepared: Prepared, as_json:
 
     try:
         checked = parse_arguments(tool, arguments)
-    except AgentWorldError as exc:
-        raise CommandError(str(exc), status=1) from None
+    except AgentWorldError as exc:  # the request (flags and files) has the wrong shape: unusable, like a bad file
+        raise CommandError(str(exc), status=2) from None
     with engine_for(prepared, worlds=bool(getattr(checked, "world_id", None))) as context:
 
         async def call():

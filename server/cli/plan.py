@@ -6,6 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from ...engine.errors import AgentWorldError
+from ..api.python_api import parse_arguments
 from .flags import Parents
 from .one_shot import call_once, flag_arguments, request_flags
 from .prepared import Prepared
@@ -34,15 +36,21 @@ def _arguments(args: argparse.Namespace) -> dict[str, Any]:
         plan = {"steps": plan}
     if not isinstance(plan, dict):
         raise CommandError(f"plan file {args.plan_file} must hold a list of steps or an object with steps")
-    flags = flag_arguments(args)
+    flags = flag_arguments(args, "dry_run_plan")
     more_presets = flags.pop("presets", [])
     arguments = {**plan, **flags}
     if more_presets:
         arguments["presets"] = [*arguments.get("presets", []), *more_presets]
+    if "steps" not in arguments:
+        raise CommandError(f"plan file {args.plan_file} has no steps; give a list of steps or an object with steps")
     if args.domain:
         arguments["domain"] = args.domain
     elif "domain" not in arguments and not arguments.get("world_id"):
         arguments["domain"] = "terminal"
     if args.stop_on_error:
         arguments["stop_on_error"] = True
+    try:  # the plan file's shape, named with the file (the tool checks it again, with everything else)
+        parse_arguments("dry_run_plan", arguments)
+    except AgentWorldError as exc:
+        raise CommandError(f"plan file {args.plan_file}: {exc}") from None
     return arguments

@@ -4,23 +4,23 @@ not through MCP, with results on stdout.
 stdout carries nothing but results: while a command runs, file descriptor 1 points at stderr and
 results go to a private copy of the real stdout, so no library's chatter can slip in between.
 Exit status: 0 when the work ran (a batch's error records included), 1 when a one-shot call fails
-(one line on stderr), 2 when the arguments are unusable.
+while it runs (an unknown world, the model), 2 when the arguments or the files given are unusable
+(one line on stderr each).
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import sys
 from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from ...engine.errors import InputError
 from ...tools.context import ToolContext
 from ...tools.store import StoreError
 from ..api.batch import ContextFactory
+from ..input_files import read_json, read_text  # noqa: F401  (the scripted commands read their files here)
 from .prepared import Prepared
 
 
@@ -94,22 +94,3 @@ def engine_for(prepared: Prepared, queue_deadline: bool = True, worlds: bool = T
     load_error = started[0].engine.stats().load_error if started else None
     if load_error:
         raise CommandError(load_error, status=1)
-
-
-def read_text(name: str | Path, what: str) -> str:
-    if str(name) == "-":
-        return sys.stdin.read()
-    try:
-        return Path(name).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CommandError(f"cannot read {what} file {name}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise CommandError(f"{what} file {name} is not UTF-8 text") from None
-
-
-def read_json(name: str | Path, what: str) -> Any:
-    text = read_text(name, what)
-    try:
-        return json.loads(text)
-    except ValueError as exc:
-        raise CommandError(f"{what} file {name} is not valid JSON: {exc}") from None

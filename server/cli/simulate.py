@@ -27,6 +27,6 @@ def run(args: argparse.Namespace, prepared: Prepared) -> int:
 
 def _arguments(args: argparse.Namespace) -> dict[str, Any]:
     action = sys.stdin.read() if args.action == "-" else args.action
-    arguments = {"action": action, **flag_arguments(args)}
+    arguments = {"action": action, **flag_arguments(args, "simulate_action")}
     arguments["domain"] = args.domain or (None if args.world_id else "terminal")
     return arguments

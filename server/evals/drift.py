@@ -14,7 +14,6 @@ success (exit status 0) or failure, and the first step where the prediction dive
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -30,6 +29,7 @@ from ...tools.results import Prediction
 from ...tools.simulate import simulate_action
 from ...tools.worlds import open_world, record_reality
 from ...tools.similarity import similarity
+from ..input_files import InputFileError, json_lines
 from .sandbox import Executed, ShellSandbox
 
 MODES = ("teacher_forced", "closed_loop", "anchored")
@@ -60,20 +60,17 @@ class StepScore:
 
 def load_scenarios(path: Path) -> list[Scenario]:
     scenarios = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
+    for number, data in json_lines(path, "scenarios"):
         try:
-            data = json.loads(line)
             scenarios.append(Scenario(
                 str(data["id"]), str(data.get("task", "")), tuple(map(str, data["actions"])),
                 tuple(Executed(**step) for step in data.get("real", [])), str(data.get("initial_prompt", ""))))
         except (ValueError, KeyError, TypeError) as exc:
-            raise ValueError(f"{path}:{number}: a scenario needs id and actions (and real: output, status, prompt) ({exc})") from None
+            raise InputFileError(f"{path}:{number}: a scenario needs id and actions (and real: output, status, prompt) ({exc})") from None
         if not scenarios[-1].actions:
-            raise ValueError(f"{path}:{number}: scenario {scenarios[-1].id!r} has no actions")
+            raise InputFileError(f"{path}:{number}: scenario {scenarios[-1].id!r} has no actions")
     if not scenarios:
-        raise ValueError(f"{path}: no scenarios; each line is {{\"id\", \"task\", \"actions\": [...], \"real\": [...]}}")
+        raise InputFileError(f"{path}: no scenarios; each line is {{\"id\", \"task\", \"actions\": [...], \"real\": [...]}}")
     return scenarios
 
 

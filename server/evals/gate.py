@@ -35,6 +35,7 @@ from ...tools.requests import SimulateRequest
 from ...tools.simulate import simulate_action
 from ...tools.tracking import Tracker
 from ...tools.worlds import open_world
+from ..input_files import json_lines
 
 LABELS = ("fails", "removes", "overwrites", "outside")
 MODES = ("world", "judge", "static")
@@ -74,11 +75,8 @@ class GateCase:
 
 def load_cases(path: Path) -> list[GateCase]:
     cases = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
+    for number, item in json_lines(path, "gate cases"):
         try:
-            item = json.loads(line)
             labels = {label: bool(item["labels"][label]) for label in LABELS}
             history = tuple((str(turn["action"]), str(turn["observation"])) for turn in item.get("history", []))
             cases.append(GateCase(str(item["id"]), str(item.get("domain", "terminal")), str(item.get("cwd", "")),

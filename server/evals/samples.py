@@ -8,7 +8,6 @@ with the real earlier turns as history (teacher forcing).
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -16,6 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ...engine.errors import InputError
+from ..input_files import json_lines
 
 
 class SampleError(InputError):
@@ -56,6 +56,7 @@ class BenchSample:
 
 def sample_files(paths: Iterable[Path]) -> list[Path]:
     """The files named, and every `*_test.jsonl` in the folders named."""
+    paths = list(paths)
     files: list[Path] = []
     for path in paths:
         if path.is_dir():
@@ -65,7 +66,8 @@ def sample_files(paths: Iterable[Path]) -> list[Path]:
         else:
             raise SampleError(f"{path}: no such file or folder")
     if not files:
-        raise SampleError("no benchmark files: give <domain>_test.jsonl files or a folder holding them")
+        raise SampleError(f"no benchmark files in {', '.join(map(str, paths))}: give <domain>_test.jsonl files or a "
+                          "folder holding them")
     return files
 
 
@@ -74,24 +76,14 @@ def load_samples(paths: Iterable[Path], domains: Iterable[str]) -> list[BenchSam
     samples: list[BenchSample] = []
     for file in sample_files(paths):
         file_domain = file.name.removesuffix(".jsonl").removesuffix("_test").lower()
-        with file.open(encoding="utf-8") as lines:
-            for number, line in enumerate(lines, 1):
-                if line.strip():
-                    samples.append(_sample(_json(line, file, number), file_domain, known, f"{file}:{number}"))
+        for number, data in json_lines(file, "benchmark"):
+            samples.append(_sample(data, file_domain, known, f"{file}:{number}"))
     twice = next((id_ for id_, n in Counter(sample.id for sample in samples).items() if n > 1), None)
     if twice is not None:
         raise SampleError(f"sample id {twice!r} appears twice; ids must be unique across the files given")
     return samples
 
 
-def _json(line: str, file: Path, number: int) -> dict:
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise SampleError(f"{file}:{number}: not JSON ({exc.msg})") from None
-    if not isinstance(data, dict):
-        raise SampleError(f"{file}:{number}: a line must be a JSON object")
-    return data
 
 
 def _sample(data: dict, file_domain: str, known: set[str], where: str) -> BenchSample:

@@ -116,7 +116,7 @@ def test_batch_command_reads_stdin_and_writes_only_result_lines(server_env):
 
 @pytest.mark.parametrize(
     ("args", "message"),
-    [(["batch", "no-such-requests.jsonl"], "cannot read requests file"), (["batch", "--concurrency", "0"], "--concurrency")],
+    [(["batch", "no-such-requests.jsonl"], "requests file no-such-requests.jsonl does not exist"), (["batch", "--concurrency", "0"], "--concurrency")],
 )
 def test_batch_command_with_unusable_arguments_exits_2(server_env, args, message):
     done = _command(server_env, *args, timeout=120)

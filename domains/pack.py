@@ -12,7 +12,9 @@ A pack is a folder:
 - `actions.py` (built-in packs only): `normalize_action(text) -> text`, which validates an action
   and rewrites convenience forms before anything reaches the model, and optionally
   `action_text(normalized) -> text`, the action as a person would read it (what constraint
-  patterns match on: the typed command rather than its JSON keystroke form), and optionally
+  patterns match on: the typed command rather than its JSON keystroke form), optionally
+  `shown_action(normalized) -> text`, the action as its author would write it, for people to read
+  (the viewer, world resources, reports; default: `action_text`), and optionally
   `semantics(normalized, location, state) -> Semantics | None`, what the action does by its own
   definition (domains/shell), with no model;
 - `shell_line(normalized) -> line | None`, `computed_screen(previous, state, step)` and
@@ -167,12 +169,21 @@ class DomainPack:
     source: str = "built-in"
     normalize_action: Callable[[str], str] = _keep_as_is
     action_text: Callable[[str], str] = _same_text
+    shown_action: Callable[[str], str] | None = None
     location: Location | None = None  # where the initial state puts the shell
     initial_paths: tuple[str, ...] = ()  # absolute; folders end in '/'
     semantics: ActionSemantics | None = None
     shell_line: Callable[[str], str | None] | None = None  # the command line for the virtual shell, if one
     computed_screen: ComputedScreen | None = None
     computed_file_call: ComputedFileCall | None = None
+
+    def action_shown(self, action: str) -> str:
+        """An action as a person reads it: `mkdir site`, not its keystroke encoding. A stored action that
+        is not in the normalized form (an old or a foreign record) is shown as it is."""
+        try:
+            return (self.shown_action or self.action_text)(action)
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError):
+            return action
 
     @property
     def takes_tool_definitions(self) -> bool:
@@ -226,11 +237,12 @@ def load_pack(
     examples_file = folder / "examples.json"
     examples = _parse(examples_file, list[_ExampleFile]) if examples_file.exists() else []
     readable = _same_text
-    derive = line_of = screen_of = file_call = None
+    derive = line_of = screen_of = file_call = shown = None
     if actions_module is not None:
         module = importlib.import_module(actions_module)
         normalize = module.normalize_action
         readable = getattr(module, "action_text", _same_text)
+        shown = getattr(module, "shown_action", None)
         derive = getattr(module, "semantics", None)
         line_of = getattr(module, "shell_line", None)
         screen_of = getattr(module, "computed_screen", None)
@@ -261,6 +273,7 @@ def load_pack(
         source=source,
         normalize_action=normalize,
         action_text=readable,
+        shown_action=shown,
         location=Location(files.cwd, files.home) if (files := manifest.initial_files) else None,
         initial_paths=tuple(posixpath.join(files.cwd, path) for path in files.paths) if files else (),
         semantics=derive,

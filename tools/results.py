@@ -162,7 +162,9 @@ class PlanResult(BaseModel):
 
 class WorldStep(BaseModel):
     step: int
-    action: str
+    action: str = Field(description="The action in the domain's encoding, as stored and replayed.")
+    action_text: str = Field(default="", description="The same action as its author wrote it, for people: "
+                                                     "`mkdir site` for a terminal step.")
     observation: str = Field(description="What the world continues from: the real observation once recorded.")
     source: Literal["predicted", "real"]
     predicted: str | None = Field(default=None, description="For a recorded step: what had been predicted for it.")

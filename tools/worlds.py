@@ -320,6 +320,8 @@ def world_view(ctx: ToolContext, world_id: str) -> WorldView:
     row = _row(ctx, world_id)
     steps = store_of(ctx).steps(world_id)
     compared = [step.similarity for step in steps if step.similarity is not None]
+    pack = ctx.domains.get(row.domain)
+    shown = pack.action_shown if pack is not None else str
     return WorldView(
         world_id=row.id,
         domain=row.domain,
@@ -329,7 +331,8 @@ def world_view(ctx: ToolContext, world_id: str) -> WorldView:
         forked_at=row.forked_at,
         steps=[
             WorldStep(
-                step=step.position, action=step.action, observation=step.observation, source=step.source,  # type: ignore[arg-type]
+                step=step.position, action=step.action, action_text=shown(step.action), observation=step.observation,
+                source=step.source,  # type: ignore[arg-type]
                 predicted=step.predicted if step.source == "real" else None, similarity=step.similarity,
             )
             for step in steps

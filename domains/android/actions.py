@@ -177,3 +177,23 @@ def _count(action: dict, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ActionError(f"{action['action']}: '{field}' must be a whole number from 0; expected {EXPECTED_SHAPE}")
     return value
+
+
+def shown_action(normalized: str) -> str:
+    """In the short forms the pack reads: `tap 5`, `tap 540 1200`, `type "hello"`, `swipe up`, `back` (with
+    `into N` or `on N` where the action names an element)."""
+    action = json.loads(normalized)
+    name = action["action"]
+    if name in ("tap", "long_press"):
+        where = [str(action["index"])] if "index" in action else [str(action["x"]), str(action["y"])]
+        return " ".join([name, *where])
+    if name == "type":
+        return f"type {json.dumps(action['text'], ensure_ascii=False)}" + (
+            f" into {action['index']}" if "index" in action else "")
+    if name in ("swipe", "scroll"):
+        return f"{name} {action['direction']}" + (f" on {action['index']}" if "index" in action else "")
+    if name == "open_app":
+        return f"open_app {action['app']}"
+    if name == "wait":
+        return f"wait {action['seconds']}"
+    return name

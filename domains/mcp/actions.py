@@ -24,3 +24,10 @@ def normalize_action(action: str) -> str:
         raise ActionError(f"not a tool call: {action.strip()[:80]!r}; expected {EXPECTED_SHAPE}")
     name, arguments = call
     return json.dumps({"name": name, "arguments": arguments}, ensure_ascii=False)
+
+
+def shown_action(normalized: str) -> str:
+    """The call in the short form the pack also accepts: `list_issues {"repo": "acme/api"}`."""
+    call = json.loads(normalized)
+    arguments = call.get("arguments") or {}
+    return f"{call['name']} {json.dumps(arguments, ensure_ascii=False)}" if arguments else call["name"]

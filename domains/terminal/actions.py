@@ -42,6 +42,12 @@ def action_text(normalized: str) -> str:
     return "".join(batch["keystrokes"] for batch in json.loads(normalized))
 
 
+def shown_action(normalized: str) -> str:
+    """What was typed, without the Enter that ends it: `mkdir site`."""
+    typed = action_text(normalized)
+    return typed[:-1] if typed.endswith("\n") else typed
+
+
 def _keystroke_batches(decoded: object) -> list[dict]:
     items = [decoded] if isinstance(decoded, dict) else decoded
     if not isinstance(items, list) or not items:

@@ -31,7 +31,7 @@ def run(args: argparse.Namespace, prepared: Prepared) -> int:
     from ..viewer.site import Pages, create_app
 
     store = prepared.store(settle_jobs=False)  # it reads the store only: jobs are left to the server that runs them
-    pages = Pages(store, args.reports or [DEFAULT_REPORTS])
+    pages = Pages(store, args.reports or [DEFAULT_REPORTS], prepared.domains)
     if args.export is not None:
         written = pages.export(args.export)
         print(f"wrote {written} pages to {args.export}/index.html", file=sys.stderr)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...domains import DomainPack
 from ...tools.store import StepRow, Store, WorldRow
 
 # Screens that are accessibility trees or page dumps: long, and folded on a card until opened.
@@ -32,6 +33,7 @@ class Card:
 
     step: StepRow
     folded: bool
+    action: str  # as its author wrote it (`mkdir site`); the stored encoding stays in step.action
 
     @property
     def compared(self) -> bool:
@@ -183,13 +185,15 @@ def fork_tree(store: Store) -> list[WorldNode]:
     return list(reversed(roots))
 
 
-def world_page(store: Store, world_id: str) -> WorldPage | None:
+def world_page(store: Store, world_id: str, domains: dict[str, DomainPack]) -> WorldPage | None:
     row = store.world(world_id)
     if row is None:
         return None
     steps = store.steps(world_id)
     folded = row.domain in FOLDED_DOMAINS
-    cards = [Card(step, folded or step.observation.count("\n") >= _FOLD_LINES) for step in steps]
+    pack = domains.get(row.domain)
+    cards = [Card(step, folded or step.observation.count("\n") >= _FOLD_LINES,
+                  pack.action_shown(step.action) if pack else step.action) for step in steps]
     drift = [(step.position, step.similarity) for step in steps if step.similarity is not None]
     parent = store.world(row.parent_id) if row.parent_id else None
     return WorldPage(row, cards, drift, parent, store.children(world_id))

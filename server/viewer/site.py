@@ -17,6 +17,7 @@ from urllib.parse import quote
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
+from ...domains import DomainPack, builtin_domains
 from ...tools.store import Store
 from ..surface.loopback import loopback_hosts
 from . import reading
@@ -66,9 +67,10 @@ EXPORTED = Links("", False)
 
 
 class Pages:
-    def __init__(self, store: Store, report_dirs: list[Path]):
+    def __init__(self, store: Store, report_dirs: list[Path], domains: dict[str, DomainPack] | None = None):
         self.store = store
         self.report_dirs = report_dirs
+        self.domains = builtin_domains() if domains is None else domains  # each shows its actions as written
 
     def version(self, world_id: str = "") -> str:
         if world_id:
@@ -82,7 +84,7 @@ class Pages:
                             report_dirs=[str(d) for d in self.report_dirs], store_path=str(self.store.path))
 
     def world(self, world_id: str, links: Links) -> str | None:
-        page = reading.world_page(self.store, world_id)
+        page = reading.world_page(self.store, world_id, self.domains)
         if page is None:
             return None
         chart, mean = None, None

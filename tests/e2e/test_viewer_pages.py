@@ -135,7 +135,7 @@ def test_exported_pages_carry_their_own_policy_and_no_script(store, tmp_path):
 
 def test_diff_lines_are_classed_by_position_not_by_their_first_characters():
     diff = "--- predicted\n+++ real\n@@ -1 +1 @@\n--rf\n+-f\n same"
-    card = reading.Card(StepRow(1, "a", "b", "c", None, "real", 0.5, diff), folded=False)
+    card = reading.Card(StepRow(1, "a", "b", "c", None, "real", 0.5, diff), folded=False, action="a")
     assert [kind for kind, _ in card.diff_lines] == ["hunk", "hunk", "hunk", "del", "add", "same"]
 
 

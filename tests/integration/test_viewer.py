@@ -114,7 +114,8 @@ def test_the_fork_tree_the_cards_the_diff_and_the_drift_plot_are_on_the_pages(br
 
     page.goto(f"{viewer}/worlds/{world_id}")
     cards = page.locator("article.card")
-    assert cards.count() == 2 and "mkdir notes" in cards.nth(0).locator("pre.action").inner_text()
+    # The action as the agent typed it, not the terminal's keystroke encoding.
+    assert cards.count() == 2 and cards.nth(0).locator("pre.action").inner_text() == "mkdir notes"
     assert page.locator("ul.constraints li strong:text-is('always-flagged')").count() == 2  # the rule on each step
     assert "prompt tokens" in cards.nth(0).locator(".usage").inner_text()
     # `mkdir notes` in the domain's start (a folder listed in full) is computed, `ls` the model's.

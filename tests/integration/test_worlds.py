@@ -135,6 +135,9 @@ async def test_recording_reality_anchors_the_world_and_reports_drift(mcp_server)
         assert unpredicted["recorded"] == {"step": 2, "anchored": False, "similarity": None, "diff": None, "dropped_steps": 0}
         resource = json.loads((await client.read_resource(f"world://{world_id}")).contents[0].text)
         assert resource["drift"]["compared_steps"] == 1 and len(resource["steps"]) == 2
+        # the stored keystroke encoding, and the command as the agent typed it
+        assert json.loads(resource["steps"][1]["action"])[0]["keystrokes"] == "pwd\n"
+        assert [step["action_text"] for step in resource["steps"]] == ["whoami", "pwd"]
 
 
 async def test_bad_world_input_is_a_clear_tool_error(mcp_server):

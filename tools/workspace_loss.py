@@ -26,6 +26,7 @@ import time
 from dataclasses import dataclass, replace
 
 from ..domains.shell import Effect, Semantics
+from ..domains.shell.effects import Loss
 from ..domains.shell.secrets import secret_kind
 
 # Effects that can destroy what a path held; a mode change loses the old mode (chmod that only adds keeps it).
@@ -74,7 +75,7 @@ class _Entry:
 
 @dataclass(frozen=True)
 class _Verdict:
-    loss: str
+    loss: Loss
     fact: str
 
 
@@ -107,7 +108,7 @@ def _with(semantics: Semantics, replaced: dict[Effect, list[Effect]]) -> Semanti
 
 
 def _marked(effect: Effect, verdict: _Verdict) -> Effect:
-    return replace(effect, loss=verdict.loss, fact=verdict.fact)  # type: ignore[arg-type]
+    return replace(effect, loss=verdict.loss, fact=verdict.fact)
 
 
 class _Look:

@@ -68,9 +68,10 @@ def flag_arguments(args: argparse.Namespace, tool: str) -> dict[str, Any]:
         if value is None:
             continue
         given[name] = read_json(value, name) if name in _JSON_FILES else value
-        if name in _JSON_FILES:
+        annotation = BY_NAME[tool].request.model_fields[name].annotation
+        if name in _JSON_FILES and annotation is not None:
             try:
-                TypeAdapter(BY_NAME[tool].request.model_fields[name].annotation).validate_python(given[name])
+                TypeAdapter(annotation).validate_python(given[name])
             except ValidationError as exc:
                 raise CommandError(f"{name} file {value}: {validation_line(exc, 'the file', most=1)}") from None
     return given

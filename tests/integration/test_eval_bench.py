@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from agentworld_mcp.engine.errors import InputError
 from agentworld_mcp.server.evals.metrics import score
 from agentworld_mcp.server.evals.samples import SampleError, load_samples
 from agentworld_mcp.server.runtime import load_domain_packs
@@ -48,7 +49,7 @@ def test_samples_are_teacher_forced_from_the_files(domains):
 def test_a_broken_line_names_its_file_and_line(tmp_path, domains):
     good = (BENCH / "terminal_test.jsonl").read_text().splitlines()[0]
     (tmp_path / "terminal_test.jsonl").write_text(good + "\n{not json\n")
-    with pytest.raises(SampleError, match=r"terminal_test.jsonl:2: not JSON"):
+    with pytest.raises(InputError, match=r"terminal_test.jsonl:2: not JSON"):  # read as every input file is
         load_samples([tmp_path], domains)
     (tmp_path / "terminal_test.jsonl").write_text(json.dumps({**json.loads(good), "turn_idx": 7}) + "\n")
     with pytest.raises(SampleError, match=r"turn_idx 7 is outside"):
@@ -88,7 +89,8 @@ def test_no_samples_is_one_line_and_exit_2(tmp_path, server_argv, server_env):
     done = subprocess.run([*server_argv, "eval", "bench", str(tmp_path)], env=server_env, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr.strip().splitlines() == ["agentworld-mcp: no benchmark files: give <domain>_test.jsonl files or a folder holding them"]
+    assert done.stderr.strip().splitlines() == [
+        f"agentworld-mcp: no benchmark files in {tmp_path}: give <domain>_test.jsonl files or a folder holding them"]
 
 
 def test_a_model_server_predicts_and_a_judge_on_it_grades_each_prediction_on_five_dimensions(tmp_path, model_info, server_argv,

@@ -304,6 +304,8 @@ class Reader:
         if call.stdin.path is not None and (call.stdin.path.literal or call.stdin.path.glob):
             flowing.append(call.scope.path(call.stdin.path)[0])
         for path in dict.fromkeys(flowing):
+            if path.startswith("/dev/"):
+                continue  # `< /dev/null`: a device sends no file
             self.add_effect(Effect("upload", path, call.scope.where(path), target=host, program=call.program,
                                    command=call.index))
 

@@ -115,7 +115,8 @@ def _scp(call: Call) -> None:
 def _remote(call: Call) -> None:
     p = parse(call.args, Spec(short_values="bcDEeFIiJLlmOopQRSWwps", permute=False))
     host = p.rest[0].text if p.rest else ""
-    call.network("upload", host, call.stdin.path)
+    sent = call.stdin.path
+    call.network("upload", host, sent if sent is not None and not sent.text.startswith("/dev/") else None)
     if call.program == "ssh" and len(p.rest) > 1:
         call.opaque("code", " ".join(a.text for a in p.rest[1:]), f"a command run on {host}, not here")
 

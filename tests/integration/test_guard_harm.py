@@ -117,6 +117,7 @@ HARMLESS = [
     "git tag v2", "git stash", "git branch topic", "git checkout -b topic2", "git fetch origin", "git clean -n",
     'git commit -m "rm -rf is dangerous"', "git reset", "git reset HEAD notes.txt", "crontab -l",
     "systemctl status nginx", "find . -name '*.py'", "npm test", "rm .git/index.lock", "rm /tmp/scratch.log",
+    "curl -s https://example.com < /dev/null", "ssh build.example ls < /dev/null", "cat README.md | wc -l",
 ]
 
 

@@ -31,6 +31,8 @@ def parser() -> argparse.ArgumentParser:
         prog="agentworld-mcp",
         description="An MCP server that predicts what an agent's actions would do, using a language world model.",
         parents=[parents.model],
+        epilog="Each command's flags: agentworld-mcp COMMAND --help. The documentation: docs/ in the repository "
+               "(docs/reference/cli.md lists every command and flag; pip install -e '.[docs]' && mkdocs serve).",
     )
     commands = top.add_subparsers(dest="command")
     for module in SUBCOMMANDS.values():

@@ -44,7 +44,7 @@ from .formats import FORMATS, render, request_from_payload  # noqa: E402
 
 def main(argv: list[str]) -> int:
     try:
-        args = _parser().parse_args(argv)
+        args = parser().parse_args(argv)
     except SystemExit as exc:  # --help is fine; a bad flag must not exit 2, which Claude Code reads as "block"
         if exc.code in (0, None):
             raise
@@ -131,7 +131,7 @@ def _ask_server(args: argparse.Namespace, request: GuardRequest) -> GuardVerdict
         return _trouble(args, f"the guard server at {args.url} did not answer: {type(exc).__name__}: {detail}")
 
 
-def _parser() -> argparse.ArgumentParser:
+def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="agentworld-mcp hook", description=__doc__.split("\n\n")[0])
     parser.add_argument("--event", choices=["pre", "post"], required=True, help="before the tool runs, or after")
     parser.add_argument("--format", choices=FORMATS, default="claude-code", help="the host's hook format (claude-code)")

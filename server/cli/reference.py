@@ -1,0 +1,181 @@
+"""The documentation's reference pages, generated from the code so they cannot drift from it: every CLI command
+and flag from the argparse parsers, every tool's request and result from its pydantic models, every setting from
+`Settings`, every preset from the packs. `docs/hooks.py` puts them into the site; `tests/docs` checks that they
+cover the registry and the parsers."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Iterator
+from types import SimpleNamespace
+from typing import Any, cast
+
+from pydantic import BaseModel
+
+from ...domains import load_domains
+from ...tools.context import ToolContext
+from ...tools.guard_policy import GuardSettings
+from ...tools.limits import Limits
+from ..hosts.hook import parser as hook_parser
+from ..settings import ENV_PREFIX, Settings
+from ..tool_registry import TOOLS
+from .flags import Parents
+from .main import parser as main_parser
+
+
+def commands(top: argparse.ArgumentParser | None = None,
+             path: str = "agentworld-mcp") -> Iterator[tuple[str, argparse.ArgumentParser]]:
+    """Every command line's parser, depth first: the program itself, then each subcommand (`eval samples` ...).
+    `hook` answers with its own parser (it starts before the rest of the program is imported)."""
+    top = top or main_parser()
+    yield path, top
+    for action in top._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                if path == "agentworld-mcp" and name == "hook":
+                    yield f"{path} hook", hook_parser()
+                else:
+                    yield from commands(sub, f"{path} {name}")
+
+
+def flags(parser: argparse.ArgumentParser) -> list[argparse.Action]:
+    """A parser's own arguments: no help, no subcommand list, nothing hidden."""
+    return [action for action in parser._actions
+            if not isinstance(action, (argparse._HelpAction, argparse._SubParsersAction))
+            and action.help != argparse.SUPPRESS]
+
+
+def _shared_groups() -> dict[str, set[str]]:
+    parents = Parents.make()
+    return {name: {option for action in flags(group) for option in action.option_strings}
+            for name, group in (("model", parents.model), ("serving", parents.serving))}
+
+
+def _cell(text: object) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _flag_row(action: argparse.Action) -> str:
+    if action.option_strings:
+        names = ", ".join(f"`{option}`" for option in action.option_strings)
+        if action.nargs != 0:
+            names += f" `{action.metavar or action.dest.upper()}`"
+    else:
+        names = f"`{action.metavar or action.dest}`" + (" (optional)" if action.nargs in ("?", "*") else "")
+    default = "" if action.default in (None, False, argparse.SUPPRESS) else f"`{action.default}`"
+    meaning = action.help or ""
+    if "%(" in meaning:  # argparse's own placeholders, as --help fills them
+        meaning %= {**vars(action), "prog": ""}
+    if action.choices is not None and not isinstance(action, argparse._SubParsersAction):
+        meaning += f" (one of: {', '.join(f'`{choice}`' for choice in action.choices)})"
+    return f"| {names} | {_cell(default)} | {_cell(meaning)} |"
+
+
+def _table(actions: list[argparse.Action]) -> list[str]:
+    return ["| argument | default | meaning |", "|---|---|---|", *(_flag_row(action) for action in actions)]
+
+
+def cli_reference() -> str:
+    """Every command with its usage, description and flags; the model and serving flags once, at the top."""
+    shared = _shared_groups()
+    parents = Parents.make()
+    lines = ["## Model flags", "",
+             "Every command that runs the model takes these (each is also an environment variable, "
+             "see [Settings](settings.md)).", "", *_table(flags(parents.model)), "",
+             "## Serving flags", "", "`serve` and `twin` take these too.", "", *_table(flags(parents.serving)), ""]
+    for path, parser in commands():
+        own = flags(parser)
+        groups = [name for name, options in shared.items()
+                  if options and options <= {option for action in own for option in action.option_strings}]
+        own = [action for action in own if not any(set(action.option_strings) & shared[name] for name in groups)]
+        lines += [f"## `{path}`", ""]
+        if parser.description:
+            lines += [parser.description.strip(), ""]
+        lines += ["```text", parser.format_usage().strip(), "```", ""]
+        if groups:
+            lines += ["Also the " + " and ".join(f"[{name} flags](#{name}-flags)" for name in groups) + ".", ""]
+        if own:
+            lines += [*_table(own), ""]
+    return "\n".join(lines)
+
+
+def _schema_type(schema: dict[str, Any]) -> str:
+    if "anyOf" in schema:
+        return " or ".join(_schema_type(option) for option in schema["anyOf"])
+    if "$ref" in schema:
+        name = schema["$ref"].rsplit("/", 1)[-1]
+        return f"[{name}](#{name.lower()})"
+    if "enum" in schema:
+        return " or ".join(f"`{json.dumps(value)}`" for value in schema["enum"])
+    if "const" in schema:
+        return f"`{json.dumps(schema['const'])}`"
+    kind = schema.get("type", "any")
+    if kind == "array":
+        return f"list of {_schema_type(schema.get('items', {}))}"
+    if kind == "object" and isinstance(schema.get("additionalProperties"), dict):
+        return f"object of {_schema_type(schema['additionalProperties'])}"
+    return str(kind)
+
+
+def _fields(schema: dict[str, Any]) -> list[str]:
+    required = set(schema.get("required", ()))
+    rows = ["| field | type | default | meaning |", "|---|---|---|---|"]
+    for name, field in schema.get("properties", {}).items():
+        default = "required" if name in required else f"`{json.dumps(field['default'])}`" if "default" in field else ""
+        meaning = field.get("description", "")
+        rows.append(f"| `{name}` | {_cell(_schema_type(field))} | {_cell(default)} | {_cell(meaning)} |")
+    return rows
+
+
+def _model_section(model: type[BaseModel], title: str) -> list[str]:
+    schema = model.model_json_schema()
+    lines = [f"#### {title}", "", *_fields(schema), ""]
+    for name, nested in schema.get("$defs", {}).items():
+        if nested.get("type") == "object" and "properties" in nested:
+            lines += [f"##### {name}", "", *_fields(nested), ""]
+    return lines
+
+
+def tools_reference() -> str:
+    """Each tool: its description (with the default limits), annotations, request and result, from the models."""
+    context = cast(ToolContext, SimpleNamespace(limits=Limits()))
+    lines: list[str] = []
+    for tool in TOOLS:
+        marks = (("read-only", tool.hints.read_only), ("destructive", tool.hints.destructive),
+                 ("idempotent", tool.hints.idempotent), ("open-world", tool.hints.open_world))
+        hints = ", ".join(name for name, on in marks if on) or "none"
+        lines += [f"## `{tool.name}`", "", tool.describe(context, GuardSettings()), "",
+                  f"Annotations: {hints}. Request model `{tool.request.__name__}`, result model "
+                  f"`{tool.result.__name__}`" + ("" if tool.structured else " (sent as text only)") + ".", "",
+                  *_model_section(tool.request, f"{tool.name}: request"),
+                  *_model_section(tool.result, f"{tool.name}: result")]
+    return "\n".join(lines)
+
+
+def settings_reference() -> str:
+    """Each setting with its environment variable and default."""
+    rows = ["| setting | environment variable | default | meaning |", "|---|---|---|---|"]
+    for name, field in Settings.model_fields.items():
+        default = "" if field.default is None or field.default_factory is not None else f"`{field.default}`"
+        variable = f"{ENV_PREFIX}{name.upper()}"
+        rows.append(f"| `{name}` | `{variable}` | {_cell(default)} | {_cell(field.description or '')} |")
+    return "\n".join(rows)
+
+
+def presets_reference() -> str:
+    """Every built-in pack's presets: id, what it checks, and the rule as JSON."""
+    lines: list[str] = []
+    for name, pack in sorted(load_domains().items()):
+        if not pack.presets:
+            continue
+        lines += [f"## {name}", ""]
+        for preset in pack.presets:
+            rule = {key: value for key, value in preset.items() if key not in ("id", "description")}
+            lines += [f"### `{preset['id']}`", "", str(preset.get("description", "")), "", "```json",
+                      json.dumps(rule, indent=2), "```", ""]
+    return "\n".join(lines)
+
+
+REFERENCES = {"cli": cli_reference, "tools": tools_reference, "settings": settings_reference,
+              "presets": presets_reference}

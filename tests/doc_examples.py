@@ -1,0 +1,213 @@
+"""The documentation's examples, found and checked, so a renamed flag or field fails a test instead of
+rotting in a page.
+
+Every fenced block of the README and of docs/ is one of:
+- `sh`: each line runs the project's own command (`agentworld-mcp ...`, `python -m agentworld_mcp ...`),
+  and is parsed by its argparse parser;
+- `python`: run as a program by the docs tests (tests/integration/test_docs.py);
+- `json`, claiming what it is in an HTML comment just before it (`<!-- example: policy -->`), and
+  validated as that (`CLAIMS` below);
+- `text`: output or a diagram, nothing to run;
+- or marked `<!-- not-run: REASON -->`, with the reason a reader can weigh.
+Inline code that starts with `agentworld-mcp ` is parsed too. Indented code blocks are refused: they
+carry no language, so nothing could check them. The one exception is the README's two set-up commands
+above its first heading, which stay as CI reads them, and which CI runs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import re
+import shlex
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from markdown_it import MarkdownIt
+from pydantic import ValidationError
+
+ROOT = Path(__file__).resolve().parents[1]
+_CLAIM = re.compile(r"^<!--\s*(not-run|example):\s*(.+?)\s*-->\s*$")
+_OWN_PROGRAM = re.compile(r"^(?:\S*/)?(?:agentworld-mcp|python3? -m agentworld_mcp)\b")
+_ASSIGNMENT = re.compile(r"^[A-Z_][A-Z0-9_]*=(\$\([^)]*\)|\S*)\s+")
+
+
+@dataclass(frozen=True)
+class Block:
+    path: Path
+    line: int  # 1-based, the fence's first line
+    language: str  # "" for a fence without one; "indented" for an indented block
+    text: str
+    claim: tuple[str, str] | None  # ("not-run", reason) or ("example", kind), from the comment just before
+
+    @property
+    def where(self) -> str:
+        return f"{shown(self.path)}:{self.line}"
+
+
+def shown(path: Path) -> str:
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
+def pages() -> list[Path]:
+    return [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+
+
+def _tokens(path: Path) -> list[Any]:
+    return MarkdownIt("commonmark").parse(path.read_text(encoding="utf-8"))
+
+
+def blocks(path: Path) -> list[Block]:
+    found, claim, headed = [], None, False
+    for token in _tokens(path):
+        headed = headed or (token.type == "heading_open" and token.tag == "h2")
+        if path == ROOT / "README.md" and token.type == "code_block" and not headed:
+            claim = ("not-run", "the set-up commands, which CI runs itself")
+        if token.type == "html_block":
+            matched = _CLAIM.match(token.content.strip())
+            claim = (matched.group(1), matched.group(2)) if matched else None
+            continue
+        if token.type in ("fence", "code_block"):
+            language = token.info.strip().split(" ")[0] if token.type == "fence" else "indented"
+            found.append(Block(path, token.map[0] + 1, language, token.content, claim))
+        claim = None
+    return found
+
+
+def inline_commands(path: Path) -> Iterator[tuple[int, str]]:
+    """Inline code spans that are a command line of the project's own program, with their line."""
+    for token in _tokens(path):
+        for child in token.children or ():
+            if child.type == "code_inline" and child.content.startswith("agentworld-mcp "):
+                yield token.map[0] + 1, child.content
+
+
+def shell_lines(text: str) -> list[str]:
+    """A shell block's commands: continuations joined, comments and blank lines dropped."""
+    joined = re.sub(r"\\\n\s*", " ", text)
+    return [line for raw in joined.splitlines() if (line := raw.split(" #", 1)[0].strip()) and not line.startswith("#")]
+
+
+def cli_problem(command: str) -> str | None:
+    """None when `command` is a command line of this project that its parsers accept; else why not."""
+    from agentworld_mcp.server.cli.main import parser
+    from agentworld_mcp.server.hosts.hook import parser as hook_parser
+
+    command = _ASSIGNMENT.sub("", command)
+    if not _OWN_PROGRAM.match(command):
+        return f"not this project's command (mark the block <!-- not-run: REASON -->): {command}"
+    words = shlex.split(command)
+    words = words[3:] if words[0].startswith("python") else words[1:]
+    chosen, argv = (hook_parser(), words[1:]) if words[:1] == ["hook"] else (parser(), words)
+    stderr = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):
+            chosen.parse_args(argv)
+    except SystemExit as exc:
+        if exc.code not in (0, None):
+            return stderr.getvalue().strip().splitlines()[-1] if stderr.getvalue().strip() else f"exit {exc.code}"
+    return None
+
+
+def _policy(document: Any) -> None:
+    from agentworld_mcp.domains import load_domains
+    from agentworld_mcp.tools.guard_policy import load_policy
+
+    with tempfile.TemporaryDirectory() as folder:
+        policy = Path(folder) / "policy.json"
+        policy.write_text(json.dumps(document), encoding="utf-8")
+        load_policy(policy, load_domains())
+
+
+def _mcp_servers(document: Any) -> None:
+    """A host's `mcpServers` entries: ours must start with arguments our parser takes."""
+    for name, entry in document["mcpServers"].items():
+        if not isinstance(entry.get("command"), str) or not isinstance(entry.get("args", []), list):
+            raise ValueError(f"{name}: an entry needs a command string and an args list")
+        if entry["command"].endswith("agentworld-mcp"):
+            problem = cli_problem(shlex.join(["agentworld-mcp", *entry.get("args", [])]))
+            if problem:
+                raise ValueError(f"{name}: {problem}")
+
+
+def _hooks(document: Any) -> None:
+    """A host's hook settings: every command of ours parses; every guard tool call names GuardRequest's fields."""
+    from agentworld_mcp.tools.requests import GuardRequest
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            if isinstance(value.get("command"), str) and "agentworld-mcp" in value["command"]:
+                problem = cli_problem(value["command"])
+                if problem:
+                    raise ValueError(problem)
+            if value.get("tool") == "guard" and isinstance(value.get("input"), dict):
+                unknown = set(value["input"]) - set(GuardRequest.model_fields)
+                if unknown:
+                    raise ValueError(f"the guard tool has no field {sorted(unknown)}")
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk(document)
+
+
+def _request(tool: str) -> Callable[[Any], None]:
+    def check(document: Any) -> None:
+        from agentworld_mcp.server.tool_registry import BY_NAME
+
+        BY_NAME[tool].request.model_validate(document)
+
+    return check
+
+
+def _claims() -> dict[str, Callable[[Any], None]]:
+    from agentworld_mcp.server.tool_registry import BY_NAME
+
+    return {"policy": _policy, "mcp-servers": _mcp_servers, "hooks": _hooks,
+            **{f"request {name}": _request(name) for name in BY_NAME}}
+
+
+def problems(block: Block) -> list[str]:
+    """What is wrong with one block, short of running it; [] when nothing is."""
+    if block.claim and block.claim[0] == "not-run":
+        return [] if len(block.claim[1]) >= 10 else [f"{block.where}: say why it is not run"]
+    if block.language in ("text", "python"):
+        return []
+    if block.language == "sh":
+        return [f"{block.where}: {problem}" for line in shell_lines(block.text) if (problem := cli_problem(line))]
+    if block.language == "json":
+        claims = _claims()
+        if not block.claim or block.claim[1] not in claims:
+            return [f"{block.where}: say what this JSON is: <!-- example: KIND --> with KIND one of {sorted(claims)}"]
+        try:
+            claims[block.claim[1]](json.loads(block.text))
+        except ValidationError as exc:
+            fields = "; ".join(f"{'.'.join(map(str, error['loc']))}: {error['msg']}" for error in exc.errors())
+            return [f"{block.where}: not a valid {block.claim[1]}: {fields}"]
+        except Exception as exc:  # whatever the check raised is the reader's problem to see
+            return [f"{block.where}: not a valid {block.claim[1]}: {str(exc).splitlines()[0] if str(exc) else exc!r}"]
+        return []
+    if block.language == "indented":
+        return [f"{block.where}: an indented code block; fence it and name its language"]
+    return [f"{block.where}: a block in {block.language or 'no language'}; use sh, python, json or text, "
+            "or mark it <!-- not-run: REASON -->"]
+
+
+def page_problems(path: Path) -> list[str]:
+    found = [problem for block in blocks(path) for problem in problems(block)]
+    # Prose names a command without its required arguments (`agentworld-mcp eval samples` measures ...):
+    # inline, only an unknown command, flag or choice is a problem.
+    found += [f"{shown(path)}:{line}: {problem}" for line, command in inline_commands(path)
+              if (problem := cli_problem(command)) and "arguments are required" not in problem]
+    return found
+
+
+def python_examples() -> list[Block]:
+    return [block for path in pages() for block in blocks(path)
+            if block.language == "python" and not (block.claim and block.claim[0] == "not-run")]

@@ -1,0 +1,101 @@
+"""The documentation's checks that need no model: every page's examples are valid, the collector catches a
+stale flag and a bad JSON example, and the generated references cover every tool, command, flag, setting
+and preset."""
+
+from __future__ import annotations
+
+import pytest
+from agentworld_mcp.domains import load_domains
+from agentworld_mcp.server.cli.reference import (
+    cli_reference,
+    commands,
+    flags,
+    presets_reference,
+    settings_reference,
+    tools_reference,
+)
+from agentworld_mcp.server.settings import Settings
+from agentworld_mcp.server.tool_registry import TOOLS
+
+from ..doc_examples import ROOT, page_problems, pages
+
+pytestmark = pytest.mark.docs
+
+
+@pytest.mark.parametrize("page", pages(), ids=lambda page: str(page.relative_to(ROOT)))
+def test_every_example_on_the_page_is_valid(page):
+    assert page_problems(page) == []
+
+
+def _page(tmp_path, text):
+    page = tmp_path / "page.md"
+    page.write_text(text)
+    return page
+
+
+def test_a_stale_flag_in_a_shell_block_or_in_prose_fails(tmp_path):
+    stale = "```sh\nagentworld-mcp simulate --domain terminal --no-such-flag ls\n```\n"
+    [block] = page_problems(_page(tmp_path, stale))
+    assert "unrecognized arguments: --no-such-flag" in block
+    [prose] = page_problems(_page(tmp_path, "Run `agentworld-mcp eval sample x.jsonl` to measure.\n"))
+    assert "invalid choice: 'sample'" in prose
+    # prose may name a command without its required arguments; a block may not
+    assert page_problems(_page(tmp_path, "`agentworld-mcp eval samples` measures it.\n")) == []
+    assert "required" in page_problems(_page(tmp_path, "```sh\nagentworld-mcp eval samples\n```\n"))[0]
+
+
+def test_a_json_example_must_say_what_it_is_and_be_that(tmp_path):
+    unclaimed = page_problems(_page(tmp_path, '```json\n{"presets": []}\n```\n'))
+    assert "say what this JSON is" in unclaimed[0]
+    wrong_field = page_problems(_page(tmp_path, '<!-- example: policy -->\n```json\n{"preset": ["x"]}\n```\n'))
+    assert "not a valid policy" in wrong_field[0]
+    unknown = '<!-- example: policy -->\n```json\n{"presets": ["no-such"]}\n```\n'
+    unknown_preset = page_problems(_page(tmp_path, unknown))
+    assert "no-such" in unknown_preset[0]
+    broken = page_problems(_page(tmp_path, '<!-- example: request simulate_action -->\n```json\n{"domain": \n```\n'))
+    assert "not a valid request simulate_action" in broken[0]
+    stale_request = page_problems(_page(tmp_path, '<!-- example: request simulate_action -->\n```json\n'
+                                                  '{"domain": "terminal", "action": "ls", "max_token": 9}\n```\n'))
+    assert "max_token" in stale_request[0]
+    stale_hook = page_problems(_page(tmp_path, '<!-- example: hooks -->\n```json\n'
+                                               '{"command": "agentworld-mcp hook --event pre --fromat cursor"}\n```\n'))
+    assert "--fromat" in stale_hook[0]
+    good = '<!-- example: request simulate_action -->\n```json\n{"domain": "terminal", "action": "ls"}\n```\n'
+    assert page_problems(_page(tmp_path, good)) == []
+
+
+def test_every_block_runs_is_checked_or_says_why_not(tmp_path):
+    assert "indented code block" in page_problems(_page(tmp_path, "Text.\n\n    agentworld-mcp model\n"))[0]
+    assert "use sh, python, json or text" in page_problems(_page(tmp_path, "```yaml\na: 1\n```\n"))[0]
+    assert "not this project's command" in page_problems(_page(tmp_path, "```sh\nnpx some-server\n```\n"))[0]
+    assert "say why" in page_problems(_page(tmp_path, "<!-- not-run: no -->\n```sh\nnpx some-server\n```\n"))[0]
+    assert page_problems(_page(tmp_path, "<!-- not-run: needs Node and npm -->\n```sh\nnpx some-server\n```\n")) == []
+
+
+def test_the_cli_reference_lists_every_command_and_flag():
+    reference = cli_reference()
+    for path, parser in commands():
+        assert f"## `{path}`" in reference
+        for action in flags(parser):
+            for option in action.option_strings:
+                assert f"`{option}`" in reference, (path, option)
+    assert "## `agentworld-mcp hook`" in reference and "`--on-failure`" in reference  # the hook's own parser
+
+
+def test_the_tool_reference_has_every_tool_with_its_request_and_result_fields():
+    reference = tools_reference()
+    for tool in TOOLS:
+        assert f"## `{tool.name}`" in reference
+        for model in (tool.request, tool.result):
+            for name in model.model_fields:
+                assert f"| `{model.model_fields[name].alias or name}` |" in reference, (tool.name, name)
+
+
+def test_the_settings_and_preset_references_are_complete():
+    settings = settings_reference()
+    for name in Settings.model_fields:
+        assert f"| `{name}` | `AGENTWORLD_{name.upper()}` |" in settings
+    presets = presets_reference()
+    for pack in load_domains().values():
+        for preset in pack.presets:
+            assert f"### `{preset['id']}`" in presets, (pack.name, preset["id"])

@@ -148,6 +148,8 @@ class Store:
             raise StoreError(f"{path} cannot be opened ({exc}); check its permissions or pass another --data-dir") from None
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{path} is not a usable database ({exc}); move it aside or pass another --data-dir") from None
+        except OSError as exc:  # its folder cannot be made: a read-only or missing parent, a file in the way
+            raise StoreError(f"{path.parent} cannot hold the store ({exc.strerror}); pass another --data-dir") from None
 
     def _add_missing_columns(self) -> None:
         """A data file from before a column existed gains it, once, even if two processes race."""

@@ -56,6 +56,12 @@ def test_a_corrupt_database_is_one_line_naming_the_file(tmp_path, server_argv, s
     assert len(lines) == 1 and str(tmp_path / "worlds.sqlite3") in lines[0]
 
 
+def test_a_data_dir_that_cannot_be_made_is_one_line(tmp_path):
+    (tmp_path / "a-file").write_text("in the way")
+    with pytest.raises(StoreError, match="a-file/data cannot hold the store .*pass another --data-dir"):
+        Store(tmp_path / "a-file" / "data" / "worlds.sqlite3")
+
+
 def test_a_locked_database_is_one_line_naming_the_file(tmp_path):
     path = tmp_path / "worlds.sqlite3"
     holder = sqlite3.connect(path, isolation_level=None)

@@ -1,7 +1,7 @@
 """The documentation's examples, found and checked, so a renamed flag or field fails a test instead of
 rotting in a page.
 
-Every fenced block of the README and of docs/ is one of:
+Every fenced block of the README, client_examples/README.md and docs/ is one of:
 - `sh`: each line runs the project's own command (`agentworld-mcp ...`, `python -m agentworld_mcp ...`),
   and is parsed by its argparse parser;
 - `python`: run as a program by the docs tests (tests/integration/test_docs.py);
@@ -54,7 +54,7 @@ def shown(path: Path) -> str:
 
 
 def pages() -> list[Path]:
-    return [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    return [ROOT / "README.md", ROOT / "client_examples" / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 
 
 def _tokens(path: Path) -> list[Any]:
@@ -124,8 +124,8 @@ def _policy(document: Any) -> None:
 
 
 def _mcp_servers(document: Any) -> None:
-    """A host's `mcpServers` entries: ours must start with arguments our parser takes."""
-    for name, entry in document["mcpServers"].items():
+    """A host's server entries (`mcpServers`; VS Code's `servers`): ours must start with arguments our parser takes."""
+    for name, entry in (document.get("mcpServers") or document["servers"]).items():
         if not isinstance(entry.get("command"), str) or not isinstance(entry.get("args", []), list):
             raise ValueError(f"{name}: an entry needs a command string and an args list")
         if entry["command"].endswith("agentworld-mcp"):

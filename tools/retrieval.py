@@ -8,9 +8,6 @@ ratio over those few; an mcp call's text names its tool. Among steps whose actio
 it, those that followed an action most like the world's last one come first: the state an action
 meets decides its outcome (`cat notes.txt` after `rm notes.txt` fails).
 
-A screen that grows (a terminal's) holds every earlier step of its session: an example shows only its own
-part, from the line where its action was typed, or the model copies another session's history.
-
 Examples go into the action's own turn, and later turns show them again from the stored step, so
 each step's prompt still extends the last one exactly (what a model server's cache, and a hybrid
 model's above all, needs). They are capped: `k` steps, each observation cut to `max_chars`.
@@ -41,18 +38,8 @@ _WORD = re.compile(r"\w+")
 @dataclass(frozen=True)
 class RealExample:
     action: str  # as a person reads it
-    observation: str  # the step's own part of it (`own_part`)
+    observation: str
     before: str = ""  # the action its world ran just before it, as read; "" for a world's first step
-    continued: bool = False  # the observation is the end of a screen that held the session's earlier steps
-
-
-def own_part(previous: str, observation: str) -> tuple[str, bool]:
-    """A step's own part of its observation, and whether that is only the end of it: where the observation
-    extends the one before it (a screen that grows), the previous screen's last line (the prompt the action
-    was typed at) and what the step added; otherwise all of it."""
-    if previous and len(observation) > len(previous) and observation.startswith(previous):
-        return observation[previous.rfind("\n") + 1:], True
-    return observation, False
 
 
 @dataclass
@@ -129,14 +116,13 @@ class RealStepIndex:
             if version == self._version:
                 return
             by_domain: dict[str, _Domain] = {}
-            last = ("", "", "")  # the world read last, its last action as read, and its last observation
+            last: tuple[str, str] = ("", "")  # the world read last and its last action, as read
             for world_id, domain, origin, action, observation in self._store.real_steps():  # in world, step order
                 read = self._text(domain, action)
-                before, previous = (last[1], last[2]) if last[0] == world_id else ("", "")
-                last = (world_id, read, observation)
+                before = last[1] if last[0] == world_id else ""
+                last = (world_id, read)
                 if split_of(session_key(world_id, origin), self._test_fraction) == "train":
-                    shown, continued = own_part(previous, observation)
-                    by_domain.setdefault(domain, _Domain()).add(RealExample(read, shown, before, continued))
+                    by_domain.setdefault(domain, _Domain()).add(RealExample(read, observation, before))
             self._by_domain, self._version = by_domain, version
 
 
@@ -146,7 +132,5 @@ def render(examples: list[RealExample], max_chars: int = MAX_CHARS) -> str:
     for example in examples:
         observation = example.observation if len(example.observation) <= max_chars else \
             example.observation[:max_chars] + "\n[... cut]"
-        label = "Observation (the end of that session's screen, from the line the action was typed at)" \
-            if example.continued else "Observation"
-        shown.append(f"Action:\n```\n{example.action}\n```\n{label}:\n{observation}")
+        shown.append(f"Action:\n```\n{example.action}\n```\nObservation:\n{observation}")
     return "\n\n".join(shown)

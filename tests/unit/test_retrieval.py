@@ -80,20 +80,3 @@ def test_a_benchmark_sample_knows_its_action_and_shows_examples_where_a_predicti
     shown = sample.with_examples("Action:\n```\ngit status\n```\nObservation:\nOn branch main").message
     assert shown.index("**Real steps like this one") < shown.index("**Action:**\n```\ngit status")
     assert sample.with_examples("") is sample
-
-
-def test_an_example_from_a_growing_screen_shows_its_own_part(tmp_path):
-    """A terminal screen holds the session's earlier steps: an example shows the prompt its action was typed at
-    and what it added, never the other session's history."""
-    store = Store(tmp_path / "worlds.sqlite3")
-    first = "dev@box:~$ mkdir web\ndev@box:~$"
-    second = first + " cd web\ndev@box:~/web$"
-    third = second + " cat todo.txt\nwalk dog\ndev@box:~/web$"
-    _world(store, _session("train"), [("mkdir web", first), ("cd web", second), ("cat todo.txt", third)])
-    index = RealStepIndex(store)
-    [found] = index.nearest("terminal", "cat todo.txt", k=1)
-    assert found.observation == "dev@box:~/web$ cat todo.txt\nwalk dog\ndev@box:~/web$" and found.continued
-    [opened] = index.nearest("terminal", "mkdir web", k=1)
-    assert opened.observation == first and not opened.continued  # a world's first screen is all its own
-    assert "from the line the action was typed at" in render([found]) and "typed at" not in render([opened])
-    store.close()

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ...domains import DomainPack
-from ...domains.boundaries import observation_end
+from ...domains.boundaries import ObservationEnd, observation_end
 from ...domains.parsing import parse_reply
 from ...domains.protocol import system_prompt
 from ...engine import Engine, GenerationRequest, Priority, Sampling
@@ -57,9 +57,7 @@ async def predict_sample(engine: Engine, pack: DomainPack, sample: BenchSample, 
     found = await asyncio.to_thread(retrieval.nearest, sample.domain, sample.action, before=sample.before) \
         if retrieval is not None and sample.action else []
     sample = sample.with_examples(render_examples(found))
-    # A terminal's end rule needs the keystrokes, which a sample holds only inside its message:
-    # terminal replies end at the model's own stop (or max_tokens) instead.
-    end_rule = None if pack.observation_end == "shell-prompt" else observation_end(pack.observation_end)
+    end_rule = _end_rule(pack, sample)
     request = GenerationRequest(tuple(sample.messages(system)), sampling, end_rule=end_rule, thinking_budget=thinking_budget)
     completion = await engine.generate(request, Priority.PLAN)
     reply = completion.text[: completion.end.at] if completion.end is not None else completion.text
@@ -114,3 +112,20 @@ def progress_line(done: int, total: int) -> None:
         filled = width * done // max(total, 1)
         print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end="" if done < total else "\n",
               file=sys.stderr, flush=True)
+
+
+def _end_rule(pack: DomainPack, sample: BenchSample) -> ObservationEnd | None:
+    """Where the observation ends, as `simulate_action` ends it, so a sample measures what the server returns.
+    A terminal's rule needs the keystrokes: a sample whose action is unknown or unreadable ends at the
+    model's own stop (or max_tokens) instead."""
+    if pack.observation_end != "shell-prompt":
+        return observation_end(pack.observation_end)
+    if not sample.action:
+        return None
+    try:
+        typed = pack.action_text(pack.normalize_action(sample.action))
+    except ValueError:  # InputError is one: a malformed action
+        return None
+    previous = parse_reply(sample.history[-1][1], pack.wrapped_observation).observation or sample.history[-1][1] \
+        if sample.history else ""
+    return observation_end(pack.observation_end, typed, previous)

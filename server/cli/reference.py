@@ -76,6 +76,15 @@ def _table(actions: list[argparse.Action]) -> list[str]:
     return ["| argument | default | meaning |", "|---|---|---|", *(_flag_row(action) for action in actions)]
 
 
+def _usage(parser: argparse.ArgumentParser, own: list[argparse.Action], groups: list[str]) -> str:
+    """The usage line with the shared flag groups named once instead of spelled out."""
+    formatter = parser._get_formatter()
+    formatter.add_usage(None, [action for action in parser._actions if action in own
+                               or isinstance(action, argparse._SubParsersAction)], [])
+    usage = formatter.format_help().strip()
+    return usage.replace(parser.prog, parser.prog + "".join(f" [{name} flags]" for name in groups), 1)
+
+
 def cli_reference() -> str:
     """Every command with its usage, description and flags; the model and serving flags once, at the top."""
     shared = _shared_groups()
@@ -92,7 +101,7 @@ def cli_reference() -> str:
         lines += [f"## `{path}`", ""]
         if parser.description:
             lines += [parser.description.strip(), ""]
-        lines += ["```text", parser.format_usage().strip(), "```", ""]
+        lines += ["```text", _usage(parser, own, groups), "```", ""]
         if groups:
             lines += ["Also the " + " and ".join(f"[{name} flags](#{name}-flags)" for name in groups) + ".", ""]
         if own:

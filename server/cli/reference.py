@@ -139,10 +139,10 @@ def _fields(schema: dict[str, Any]) -> list[str]:
 
 def _model_section(model: type[BaseModel], title: str) -> list[str]:
     schema = model.model_json_schema()
-    lines = [f"#### {title}", "", *_fields(schema), ""]
+    lines = [f"### {title}", "", *_fields(schema), ""]
     for name, nested in schema.get("$defs", {}).items():
         if nested.get("type") == "object" and "properties" in nested:
-            lines += [f"##### {name}", "", *_fields(nested), ""]
+            lines += [f"#### {name}", "", *_fields(nested), ""]
     return lines
 
 

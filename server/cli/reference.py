@@ -63,13 +63,17 @@ def _flag_row(action: argparse.Action) -> str:
             names += f" `{action.metavar or action.dest.upper()}`"
     else:
         names = f"`{action.metavar or action.dest}`" + (" (optional)" if action.nargs in ("?", "*") else "")
-    default = "" if action.default in (None, False, argparse.SUPPRESS) else f"`{action.default}`"
+    default = action.default
+    if (default is None or default is argparse.SUPPRESS) and action.dest in Settings.model_fields:
+        default = Settings.model_fields[action.dest].get_default(call_default_factory=True)  # the setting's
+    shown = "" if default is None or default is False or default is argparse.SUPPRESS \
+        or isinstance(default, (dict, list)) else f"`{default}`"
     meaning = action.help or ""
     if "%(" in meaning:  # argparse's own placeholders, as --help fills them
         meaning %= {**vars(action), "prog": ""}
     if action.choices is not None and not isinstance(action, argparse._SubParsersAction):
         meaning += f" (one of: {', '.join(f'`{choice}`' for choice in action.choices)})"
-    return f"| {names} | {_cell(default)} | {_cell(meaning)} |"
+    return f"| {names} | {_cell(shown)} | {_cell(meaning)} |"
 
 
 def _table(actions: list[argparse.Action]) -> list[str]:

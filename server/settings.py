@@ -55,7 +55,9 @@ class Settings(BaseModel):
     structured_results: StructuredResultsMode = "constrained"
     demonstrations: DemonstrationsMode = "auto"
     # Real steps of the store's train sessions shown as examples (tools/retrieval.py); none there, none shown.
-    retrieval: Literal["on", "off"] = "on"
+    # Off by default: on held-out terminal sessions the model replayed the examples' sessions instead of its
+    # own, and the server cut those screens (docs/guides/sessions.md has the figures).
+    retrieval: Literal["on", "off"] = "off"
     # Secrets in recorded real steps (the guard, a twin, the world tool's record) become [REDACTED]
     # before the store keeps them (tools/redaction.py), as in imported sessions.
     redaction: Literal["on", "off"] = "on"

@@ -109,7 +109,7 @@ def model_flags() -> argparse.ArgumentParser:
                             "freely and only checked (free: for model servers without JSON-schema output) (constrained)")
     group.add_argument("--demonstrations", choices=["auto", "on", "off"], help="show example turns to the model")
     group.add_argument("--retrieval", choices=["on", "off"],
-                       help="show the model the store's real steps most like each action (on; none stored, none shown)")
+                       help="show the model the store's real steps most like each action (off; none stored, none shown)")
     group.add_argument("--redaction", choices=["on", "off"],
                        help="replace secrets in recorded real steps by [REDACTED] before they are stored (on)")
     group.add_argument("--computed", choices=["on", "off"],

@@ -1,7 +1,7 @@
 """The documentation's reference pages, generated from the code so they cannot drift from it: every CLI command
 and flag from the argparse parsers, every tool's request and result from its pydantic models, every setting from
-`Settings`, every preset from the packs. `docs/hooks.py` puts them into the site; `tests/docs` checks that they
-cover the registry and the parsers."""
+`Settings`, every preset from the packs. `docs/hooks.py` puts them into the site; `tests/unit/test_doc_examples.py`
+checks that they cover the registry and the parsers."""
 
 from __future__ import annotations
 
@@ -24,19 +24,19 @@ from .flags import Parents
 from .main import parser as main_parser
 
 
-def commands(top: argparse.ArgumentParser | None = None,
-             path: str = "agentworld-mcp") -> Iterator[tuple[str, argparse.ArgumentParser]]:
-    """Every command line's parser, depth first: the program itself, then each subcommand (`eval samples` ...).
-    `hook` answers with its own parser (it starts before the rest of the program is imported)."""
+def commands(top: argparse.ArgumentParser | None = None, path: str = "agentworld-mcp",
+             summary: str = "") -> Iterator[tuple[str, argparse.ArgumentParser, str]]:
+    """Every command line's parser with its one-line summary, depth first: the program itself, then each
+    subcommand (`eval samples` ...). `hook` answers with its own parser (it starts before the rest of the
+    program is imported)."""
     top = top or main_parser()
-    yield path, top
+    yield path, top, summary or top.description or ""
     for action in top._actions:
         if isinstance(action, argparse._SubParsersAction):
+            helps = {choice.dest: choice.help or "" for choice in action._choices_actions}
             for name, sub in action.choices.items():
-                if path == "agentworld-mcp" and name == "hook":
-                    yield f"{path} hook", hook_parser()
-                else:
-                    yield from commands(sub, f"{path} {name}")
+                sub = hook_parser() if path == "agentworld-mcp" and name == "hook" else sub
+                yield from commands(sub, f"{path} {name}", helps.get(name, ""))
 
 
 def flags(parser: argparse.ArgumentParser) -> list[argparse.Action]:
@@ -76,6 +76,11 @@ def _flag_row(action: argparse.Action) -> str:
     return f"| {names} | {_cell(shown)} | {_cell(meaning)} |"
 
 
+def _sentence(text: str) -> str:
+    """A help line (`serve MCP (the default: stdio)`) as a sentence of prose."""
+    return text[0].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
 def _table(actions: list[argparse.Action]) -> list[str]:
     return ["| argument | default | meaning |", "|---|---|---|", *(_flag_row(action) for action in actions)]
 
@@ -97,14 +102,15 @@ def cli_reference() -> str:
              "Every command that runs the model takes these (each is also an environment variable, "
              "see [Settings](settings.md)).", "", *_table(flags(parents.model)), "",
              "## Serving flags", "", "`serve` and `twin` take these too.", "", *_table(flags(parents.serving)), ""]
-    for path, parser in commands():
+    for path, parser, summary in commands():
         own = flags(parser)
         groups = [name for name, options in shared.items()
                   if options and options <= {option for action in own for option in action.option_strings}]
         own = [action for action in own if not any(set(action.option_strings) & shared[name] for name in groups)]
         lines += [f"## `{path}`", ""]
-        if parser.description:
-            lines += [parser.description.strip(), ""]
+        described = [text.strip() for text in dict.fromkeys((summary, parser.description or "")) if text.strip()]
+        if described:
+            lines += [" ".join(_sentence(text) for text in described), ""]
         lines += ["```text", _usage(parser, own, groups), "```", ""]
         if groups:
             lines += ["Also the " + " and ".join(f"[{name} flags](#{name}-flags)" for name in groups) + ".", ""]

@@ -74,7 +74,7 @@ def test_every_block_runs_is_checked_or_says_why_not(tmp_path):
 
 def test_the_cli_reference_lists_every_command_and_flag():
     reference = cli_reference()
-    for path, parser in commands():
+    for path, parser, _ in commands():
         assert f"## `{path}`" in reference
         for action in flags(parser):
             for option in action.option_strings:

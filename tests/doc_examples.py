@@ -101,7 +101,7 @@ def cli_problem(command: str) -> str | None:
     if not _OWN_PROGRAM.match(command):
         return f"not this project's command (mark the block <!-- not-run: REASON -->): {command}"
     words = shlex.split(command)
-    words = words[3:] if words[0].startswith("python") else words[1:]
+    words = words[3:] if Path(words[0]).name.startswith("python") else words[1:]  # python -m agentworld_mcp ...
     chosen, argv = (hook_parser(), words[1:]) if words[:1] == ["hook"] else (parser(), words)
     stderr = io.StringIO()
     try:

@@ -126,6 +126,7 @@ def _end_rule(pack: DomainPack, sample: BenchSample) -> ObservationEnd | None:
         typed = pack.action_text(pack.normalize_action(sample.action))
     except ValueError:  # InputError is one: a malformed action
         return None
+    # The screen before: the last real turn's (a first turn's state sits inside its message, so none).
     previous = parse_reply(sample.history[-1][1], pack.wrapped_observation).observation or sample.history[-1][1] \
         if sample.history else ""
     return observation_end(pack.observation_end, typed, previous)

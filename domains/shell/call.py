@@ -14,6 +14,16 @@ if TYPE_CHECKING:
     from .line import Reader
 
 
+# Devices that are no file: nothing on disk is written to them or read from them (`> /dev/null`,
+# `< /dev/urandom`); /dev/fd/N is a descriptor. Other devices (/dev/sda) hold data.
+_NO_FILE = ("/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/random",
+            "/dev/urandom")
+
+
+def no_file(path: str) -> bool:
+    return path in _NO_FILE or path.startswith("/dev/fd/")
+
+
 class PathState(Protocol):
     """What a world knows of its files: True / False, or None where it does not know."""
 

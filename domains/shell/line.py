@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
-from .call import Call, PathState, Stdin
+from .call import Call, PathState, Stdin, no_file
 from .effects import Effect, Opaque, Requirement, Semantics
 from .grammar import broken, node_text, parse_tree
 from .reads import note_reads
@@ -20,7 +20,6 @@ from .words import Scope, Value, expand
 
 MAX_DEPTH = 8  # nested `sh -c`, `eval` and functions: deeper is opaque
 MAX_LOOP_VALUES = 8  # a `for` loop is read once per value up to this many
-_NO_FILE = ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/random", "/dev/urandom")
 
 
 class Reader:
@@ -304,8 +303,8 @@ class Reader:
         if call.stdin.path is not None and (call.stdin.path.literal or call.stdin.path.glob):
             flowing.append(call.scope.path(call.stdin.path)[0])
         for path in dict.fromkeys(flowing):
-            if path.startswith("/dev/"):
-                continue  # `< /dev/null`: a device sends no file
+            if no_file(path):
+                continue  # `< /dev/null` sends nothing from disk
             self.add_effect(Effect("upload", path, call.scope.where(path), target=host, program=call.program,
                                    command=call.index))
 
@@ -340,7 +339,7 @@ class Reader:
                 continue
             call = Call("bash", [], scope, index if index is not None else max(len(self.programs) - 1, 0),
                         Stdin(), self, node_text(node))
-            if value.literal and (value.text in _NO_FILE or value.text.startswith("/dev/fd/")):
+            if value.literal and no_file(value.text):
                 continue
             if operator in (">", ">|", "&>", ">&", ">>", "&>>"):
                 call.write(value, "appended" if operator.endswith(">>") else "overwritten")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .call import Call
+from .call import Call, no_file
 from .options import Spec, parse
 from .registry import handles
 
@@ -116,7 +116,7 @@ def _remote(call: Call) -> None:
     p = parse(call.args, Spec(short_values="bcDEeFIiJLlmOopQRSWwps", permute=False))
     host = p.rest[0].text if p.rest else ""
     sent = call.stdin.path
-    call.network("upload", host, sent if sent is not None and not sent.text.startswith("/dev/") else None)
+    call.network("upload", host, sent if sent is not None and not no_file(sent.text) else None)
     if call.program == "ssh" and len(p.rest) > 1:
         call.opaque("code", " ".join(a.text for a in p.rest[1:]), f"a command run on {host}, not here")
 

@@ -30,6 +30,8 @@ from typing import Any
 from markdown_it import MarkdownIt
 from pydantic import ValidationError
 
+from agentworld_mcp.engine.errors import validation_line
+
 ROOT = Path(__file__).resolve().parents[1]
 _CLAIM = re.compile(r"^<!--\s*(not-run|example):\s*(.+?)\s*-->\s*$")
 _OWN_PROGRAM = re.compile(r"^(?:\S*/)?(?:agentworld-mcp|python3? -m agentworld_mcp)\b")
@@ -188,8 +190,7 @@ def problems(block: Block) -> list[str]:
         try:
             claims[block.claim[1]](json.loads(block.text))
         except ValidationError as exc:
-            fields = "; ".join(f"{'.'.join(map(str, error['loc']))}: {error['msg']}" for error in exc.errors())
-            return [f"{block.where}: not a valid {block.claim[1]}: {fields}"]
+            return [f"{block.where}: not a valid {block.claim[1]}: {validation_line(exc, 'the document')}"]
         except Exception as exc:  # whatever the check raised is the reader's problem to see
             return [f"{block.where}: not a valid {block.claim[1]}: {str(exc).splitlines()[0] if str(exc) else exc!r}"]
         return []

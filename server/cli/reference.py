@@ -46,8 +46,7 @@ def flags(parser: argparse.ArgumentParser) -> list[argparse.Action]:
             and action.help != argparse.SUPPRESS]
 
 
-def _shared_groups() -> dict[str, set[str]]:
-    parents = Parents.make()
+def _shared_groups(parents: Parents) -> dict[str, set[str]]:
     return {name: {option for action in flags(group) for option in action.option_strings}
             for name, group in (("model", parents.model), ("serving", parents.serving))}
 
@@ -96,8 +95,8 @@ def _usage(parser: argparse.ArgumentParser, own: list[argparse.Action], groups: 
 
 def cli_reference() -> str:
     """Every command with its usage, description and flags; the model and serving flags once, at the top."""
-    shared = _shared_groups()
     parents = Parents.make()
+    shared = _shared_groups(parents)
     lines = ["## Model flags", "",
              "Every command that runs the model takes these (each is also an environment variable, "
              "see [Settings](settings.md)).", "", *_table(flags(parents.model)), "",

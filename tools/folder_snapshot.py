@@ -3,7 +3,8 @@
 Paths, sizes, modes and git's view (tracked, modified, untracked, ignored) are read; small text files
 are read too, through the redactor. Nothing in the folder is written or run: the walk uses `lstat`
 and never follows a symlink (a symlink is listed as present and its target left unknown), and git is
-asked read-only (no optional locks, no fsmonitor hook). What git ignores is listed, not read. A file
+asked through tools/git_reader.py, which runs no filter, hook or other program the repository or the
+user's configuration names. What git ignores is listed, not read. A file
 that is binary, too large or held a secret exists with its content unknown, so the virtual shell
 never computes from a redacted or partial text. Hitting a bound is a warning naming it, never a failure.
 """
@@ -13,7 +14,6 @@ from __future__ import annotations
 import os
 import posixpath
 import stat
-import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +22,7 @@ from typing import Any
 from ..domains.shell.virtual.screen import folder_shown
 from ..domains.shell.virtual.shell import VirtualShell
 from ..engine.errors import InputError
+from .git_reader import GITLINK_MODE, GitUnanswered, Repository
 from .redaction import Redactor
 
 _GIT_SECONDS = 2.0
@@ -46,7 +47,8 @@ class FolderSnapshot:
     modes: dict[str, str] = field(default_factory=dict)  # relative path -> "-rw-r--r--"
     folders: dict[str, bool] = field(default_factory=dict)  # relative path -> its listing is complete
     links: list[str] = field(default_factory=list)  # symlinks: present, target unknown
-    git: dict[str, str] = field(default_factory=dict)  # relative path -> tracked | modified | untracked | ignored
+    # relative path -> tracked | modified | untracked | ignored | submodule | unknown (a filter's file, not run)
+    git: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
@@ -162,28 +164,26 @@ def _text(path: Path, redactor: Redactor) -> str | None:
 
 
 def _git_view(root: Path) -> dict[str, str]:
-    """git's view of the folder, read-only; {} where it is no repository or git is absent or slow."""
-    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"}
-    command = ["git", "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-C", str(root), "status",
-               "--porcelain=v1", "-z", "--ignored=matching", "--untracked-files=all"]
+    """git's view of the folder, read without running anything the repository configures (tools/git_reader.py);
+    {} where it is no repository, or git is absent or slow."""
     try:
-        done = subprocess.run(command, capture_output=True, timeout=_GIT_SECONDS, env=env, check=False)
-        listed = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], capture_output=True, timeout=_GIT_SECONDS,
-                                env=env, check=False)
-    except (OSError, subprocess.TimeoutExpired):
+        repository = Repository.find(str(root), _GIT_SECONDS)
+        if repository is None:
+            return {}
+        with repository:
+            tracked = repository.tracked([str(root)])
+            entries = repository.status([str(root)], untracked="all")
+            prefix = posixpath.relpath(str(root), repository.top)
+    except GitUnanswered:
         return {}
-    if done.returncode != 0:
-        return {}
-    view = {path: "tracked" for path in listed.stdout.decode("utf-8", "replace").split("\0") if path}
-    records = iter(done.stdout.decode("utf-8", "replace").split("\0"))
-    for record in records:
-        if len(record) < 4:
-            continue
-        code, path = record[:2], record[3:].rstrip("/")
-        view[path] = {"??": "untracked", "!!": "ignored"}.get(code, "modified")
-        if "R" in code or "C" in code:
-            next(records, None)  # a rename or copy names its source next: no record of its own
-    return view
+    view = {path: "submodule" if mode == GITLINK_MODE else "tracked" for path, mode in tracked.items()}
+    for entry in entries:
+        view[entry.path.rstrip("/")] = ("unknown" if entry.filter else
+                                        {"??": "untracked", "!!": "ignored"}.get(entry.code, "modified"))
+    if prefix == ".":
+        return view
+    # The snapshot names paths from its own folder; git names them from the repository's top.
+    return {path[len(prefix) + 1:]: mark for path, mark in view.items() if path.startswith(prefix + "/")}
 
 
 def _warn(snapshot: FolderSnapshot, warning: str) -> None:

@@ -8,9 +8,12 @@ says what that costs. Here each such path is looked at, read-only and within a t
 - an untracked or changed file, a folder holding one, a stash that exists, or a target set that
   cannot be listed cheaply (a list file, `xargs`, `find` with an action, too many glob matches)
   is gone for good (`irreversible`);
-- where the workspace cannot be read (no such folder, git too slow) the answer is `unknown`.
+- where the workspace cannot be read (no such folder, git too slow), or where only a program the
+  repository configures could tell (a changed file behind a filter, a submodule's own work), the
+  answer is `unknown`.
 
-Git is asked once per call, about the target paths only (`git status -- PATHS`, no optional locks).
+Git is asked once per call, about the target paths only, through tools/git_reader.py, which runs
+no filter, hook or other program the repository or the user's git configuration names.
 Each verdict carries the fact it rests on, which the rule's reason quotes. Globs in secret reads
 are expanded here too: `cat *` reads a secret only if one of its matches is one.
 """
@@ -21,19 +24,20 @@ import glob
 import os
 import posixpath
 import re
-import subprocess
 import time
 from dataclasses import dataclass, replace
 
 from ..domains.shell import Effect, Semantics
 from ..domains.shell.effects import Loss
 from ..domains.shell.secrets import secret_kind
+from .git_reader import GITLINK_MODE, GitUnanswered, Repository
 
 # Effects that can destroy what a path held; a mode change loses the old mode (chmod that only adds keeps it).
 LOSS_KINDS = frozenset({"deleted", "truncated", "overwritten", "moved-to", "permissions"})
 GIT_LOSS_KINDS = frozenset({"git-discard", "git-clean", "git-stash-drop"})
 MAX_TARGETS = 200  # a glob matching more is a target set too large to vouch for
 DEFAULT_SECONDS = 1.0
+_UNMERGED = ("DD", "AU", "UD", "UA", "DU", "AA", "UU")
 _HOST_FILE_TOOLS = ("write_file", "edit_file")  # the host's own edit tools keep their checkpoints
 _SCRATCH = ("/tmp/", "/var/tmp/", "/dev/shm/")
 _GLOB_CHARS = "*?["
@@ -71,6 +75,7 @@ class Workspace:
 class _Entry:
     code: str  # porcelain v1 XY: '??' untracked, '!!' ignored, else staged/unstaged changes
     path: str  # absolute; a folder ends with '/'
+    filter: str = ""  # changed bytes of a file a configured filter reads: whether it changed is unknown
 
 
 @dataclass(frozen=True)
@@ -121,52 +126,29 @@ class _Look:
         self.top = ""
         self.entries: list[_Entry] = []
         self.stash = ""
+        self.submodules: list[str] = []
         paths = [p for e in targets for p in self._paths(e)]
         self._ask_git(paths, stash=any(e.kind == "git-stash-drop" for e in targets))
 
-    # --- git, read-only ---
-    def _git(self, *args: str) -> str | None:
-        left = self.deadline - time.monotonic()
-        if left <= 0:
-            self.problem = f"git did not answer within {self.workspace.seconds:g} s"
-            return None
-        try:
-            done = subprocess.run(["git", "--no-optional-locks", "-C", self.workspace.cwd, *args],
-                                  capture_output=True, timeout=left, env={**os.environ, "GIT_OPTIONAL_LOCKS": "0",
-                                                                         "LC_ALL": "C"})
-        except subprocess.TimeoutExpired:
-            self.problem = f"git did not answer within {self.workspace.seconds:g} s"
-            return None
-        except OSError:
-            return None  # no git on this machine: the folder is read as a plain folder
-        return done.stdout.decode("utf-8", "surrogateescape") if done.returncode == 0 else None
-
+    # --- git, read-only, through the reader that runs nothing the repository configures ---
     def _ask_git(self, paths: list[str], stash: bool) -> None:
-        top = self._git("rev-parse", "--show-toplevel")
-        if top is None:
-            return
-        self.top = top.strip()
-        inside = sorted({p for p in paths if _under(p, self.top)})
-        if stash:
-            self.stash = (self._git("stash", "list", "--max-count=1") or "").strip()
-        if not inside:
-            return
-        listed = self._git("status", "--porcelain=v1", "-z", "--ignored=matching", "--untracked-files=normal",
-                           "--", *(f":(literal){p}" for p in inside))
-        if listed is None:
-            self.problem = self.problem or "git status failed"
-            return
-        records = listed.split("\0")
-        index = 0
-        while index < len(records):
-            record = records[index]
-            index += 1
-            if len(record) < 4:
-                continue
-            code, path = record[:2], record[3:]
-            if code[0] in "RC":
-                index += 1  # a rename's or copy's source follows as its own record
-            self.entries.append(_Entry(code, posixpath.join(self.top, path)))
+        try:
+            repository = Repository.find(self.workspace.cwd, self.workspace.seconds, self.deadline)
+            if repository is None:
+                return
+            with repository:
+                self.top = repository.top
+                inside = sorted({p for p in paths if _under(p, self.top)})
+                if stash:
+                    self.stash = repository.newest_stash()
+                if not inside:
+                    return
+                self.entries = [_Entry(e.code, posixpath.join(self.top, e.path), e.filter)
+                                for e in repository.status(inside)]
+                self.submodules = [posixpath.join(self.top, path) for path, mode in repository.tracked(inside).items()
+                                   if mode == GITLINK_MODE]
+        except GitUnanswered as why:
+            self.problem = str(why)
 
     # --- what each effect loses ---
     def _paths(self, effect: Effect) -> list[str]:
@@ -235,8 +217,8 @@ class _Look:
         entries = self._entries_at(path)
         if any(entry.code == "!!" for entry in entries if _covers(entry.path, path)):
             return _Verdict("none", f"{shown} is ignored by git: regenerable output")
-        lost = [entry for entry in entries if entry.code == "??" or entry.code[1] not in " !"
-                or entry.code in ("DD", "AU", "UD", "UA", "DU", "AA", "UU")]
+        lost = [entry for entry in entries if not entry.filter and (entry.code == "??" or entry.code[1] not in " !"
+                                                                    or entry.code in _UNMERGED)]
         if lost:
             first = lost[0]
             why = "is untracked: git has no copy" if first.code == "??" else "has uncommitted changes"
@@ -245,6 +227,8 @@ class _Look:
                 return _Verdict("irreversible", f"{shown} holds {_shown(first.path, self.workspace.cwd)}, which "
                                                 f"{why}{more}")
             return _Verdict("irreversible", f"{shown} {why}")
+        if unread := self._unread(path, shown, entries):
+            return unread
         if any(entry.code[0] in "MAT" for entry in entries):
             return _Verdict("recoverable", f"{shown} has staged changes only: git's index keeps a copy")
         what = "every file in it is" if folder else "it is"
@@ -259,10 +243,32 @@ class _Look:
                 return _Verdict("irreversible", f"{_shown(untracked[0].path, self.workspace.cwd)} is untracked: git "
                                                 "has no copy")
             return _Verdict("none", f"{shown} holds no untracked file")
-        changed = [e for e in entries if e.code not in ("??", "!!")]
+        changed = [e for e in entries if e.code not in ("??", "!!") and not e.filter]
         if changed:
             return _Verdict("irreversible", f"{_shown(changed[0].path, self.workspace.cwd)} has uncommitted changes")
-        return _Verdict("none", f"{shown} has no uncommitted change to discard")
+        return self._unread(path, shown, entries) or _Verdict("none", f"{shown} has no uncommitted change to discard")
+
+    def _unread(self, path: str, shown: str, entries: list[_Entry]) -> _Verdict | None:
+        """What git was kept from reading under `path`: a file behind a configured filter, a submodule."""
+        if filtered := [entry for entry in entries if entry.filter]:
+            first = filtered[0]
+            return _Verdict("unknown", f"{_shown(first.path, self.workspace.cwd)} goes through the repository's "
+                                       f"'{first.filter}' filter and its bytes differ from git's copy; whether it "
+                                       "changed is not checked, since that would run the filter's program")
+        inner = [sub for sub in self.submodules if _under(sub, path)] or self._repository_above(path)
+        if inner:
+            return _Verdict("unknown", f"{_shown(inner[0], self.workspace.cwd)} is a submodule: its own uncommitted "
+                                       "work is not read, since its git configuration may run programs")
+        return None
+
+    def _repository_above(self, path: str) -> list[str]:
+        """The submodule (or other repository) `path` lies in, below the top: a folder holding `.git`."""
+        folder = posixpath.dirname(path)
+        while _under(folder, self.top) and folder != self.top:
+            if os.path.lexists(posixpath.join(folder, ".git")):
+                return [folder]
+            folder = posixpath.dirname(folder)
+        return []
 
     def _entries_at(self, path: str) -> list[_Entry]:
         """The status entries for `path`, what lies below it, and a folder entry above it."""

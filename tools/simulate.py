@@ -116,6 +116,7 @@ async def predict(
         ctx.steps_served["computed"] += 1
         return prediction
     ctx.steps_served["predicted"] += 1
+    fault = tracker.compute_failure
     semantics = tracker.semantics(action)
     missing = tracker.missing(semantics) if ctx.state_check != "off" else []
     note = tracker.note() if semantics is not None else ""
@@ -180,6 +181,9 @@ async def predict(
             "observation keeps one copy (the whole reply is in `raw`)"
         )
     prediction.usage.reasked = len(spent) > 1
+    if fault:
+        prediction.warnings.append(f"the virtual shell failed on this line ({fault}); the step is the world model's "
+                                   "prediction instead of a computed one")
     if schema is not None and parsed.parse_error is None and (problem := reply_problem(schema, observation)):
         prediction.warnings.append(f"the predicted result breaks the tool's output schema {problem}")
     if disagrees:

@@ -11,17 +11,20 @@ in it again on replay (it is deterministic), any other step teaches it only what
 from __future__ import annotations
 
 import copy
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..domains import DomainPack, Turn
 from ..domains.shell import Location, Requirement, Semantics, stated_location
-from ..domains.shell.state import WorldState
+from ..domains.shell.state import WorldState, doubted_commands
 from ..domains.shell.virtual.gate import NotComputable
 from ..domains.shell.virtual.shell import Outcome, VirtualShell
 from ..domains.effects import first_error_line
 from .consistency import EntityLedger
 from .state_check import new_part
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -32,6 +35,7 @@ class Tracker:
     steps: int = 0
     shell: VirtualShell | None = None  # the files and shell state the world knows exactly; None: nothing computed
     last_observation: str = ""  # what the last step showed (a screen repeats it: only what follows is new)
+    compute_failure: str = ""  # why the virtual shell failed on the last line it was asked (a fault, not a refusal)
 
     @classmethod
     def replay(cls, pack: DomainPack, state: str, turns: Sequence[Turn],
@@ -88,16 +92,22 @@ class Tracker:
         if self.shell is None:
             return None
         line = self.pack.shell_line(action) if self.pack.shell_line else None
-        if line is not None:
-            try:
+        self.compute_failure = ""
+        try:
+            if line is not None:
                 return self.shell.compute(line)
-            except NotComputable:
-                return None
-        if self.pack.computed_file_call is not None:
-            done = self.pack.computed_file_call(action, self.shell.knowledge)
-            if done is not None:
-                observation, writes, failed = done
-                return self.shell.written(action, observation, writes, failed)
+            if self.pack.computed_file_call is not None:
+                done = self.pack.computed_file_call(action, self.shell.knowledge)
+                if done is not None:
+                    observation, writes, failed = done
+                    return self.shell.written(action, observation, writes, failed)
+        except NotComputable:
+            return None
+        except Exception as error:  # noqa: BLE001 - a fault of the virtual shell never fails the call
+            # The line is the model's; the world forgets what it knew, since the fault may stem from it.
+            log.warning("the virtual shell failed on %r: %s", action, error, exc_info=True)
+            self.compute_failure = f"{type(error).__name__}: {error}"
+            self.shell.knowledge.forget_all()
         return None
 
     def advance(self, action: str, observation: str, real: bool, effects: dict | None = None,
@@ -108,19 +118,21 @@ class Tracker:
         happened = None
         before = self.world.location.cwd if self.world is not None else ""
         was_computed = (effects or {}).get("source") == "computed"
+        planned = self.semantics(action)
         if self.world is not None:
-            happened = self.world.step(self.semantics(action), observation, real)
+            happened = self.world.step(planned, observation, real)
         if happened is not None:  # the command's own effects, not a model's account of them
             effects = {"changed": [{"entity": e.path, "change": _ledger_kind(e.kind)} for e in happened.files()
                                    if not e.pattern]}
         self.ledger.apply(self.steps, effects)
         if self.shell is not None:
-            self._advance_shell(action, observation, real, was_computed, outcome, happened, before)
+            self._advance_shell(action, observation, real, was_computed, outcome, planned, happened, before)
         self.last_observation = observation
         return happened
 
     def _advance_shell(self, action: str, observation: str, real: bool, was_computed: bool,
-                       outcome: Outcome | None, happened: Semantics | None, cwd_before: str) -> None:
+                       outcome: Outcome | None, planned: Semantics | None, happened: Semantics | None,
+                       cwd_before: str) -> None:
         assert self.shell is not None
         if outcome is None and (real or was_computed):
             outcome = self.compute(action)
@@ -131,7 +143,11 @@ class Tracker:
             if self.world is not None:
                 self.world.location = self.world.location.moved_to(outcome.cwd)
             return
-        self.shell.learn(happened, self.world.location.cwd if self.world is not None else cwd_before)
+        # A command that failed or complained may have done part of its work: what it names becomes unknown.
+        doubted = doubted_commands(planned, observation) if planned is not None else []
+        self.shell.learn(planned.without(*doubted) if planned is not None else happened,
+                         self.world.location.cwd if self.world is not None else cwd_before,
+                         planned.of_commands(*doubted) if planned is not None and doubted else None)
 
 
     def _shows(self, outcome: Outcome, observation: str) -> bool:

@@ -8,7 +8,7 @@ named as such, never guessed.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
 # File effects: what happens to a path when the command succeeds.
@@ -127,6 +127,10 @@ class Semantics:
                 effects.append(Effect(kind, "", "outside", tree=kind == "deleted", program=part.text[:60],
                                       command=part.command, loss="irreversible").as_dict())
         return {**self.as_variables(), "effects": effects}
+
+    def of_commands(self, *commands: int) -> Semantics:
+        """The effects of these simple commands alone (a failed command's: it may have done part of them)."""
+        return replace(self, effects=tuple(e for e in self.effects if e.command in commands))
 
     def without(self, *failed: int) -> Semantics:
         """The effects if these simple commands fail: they, and whatever runs only after one of them

@@ -210,6 +210,24 @@ def failed_commands(semantics: Semantics, observation: str) -> list[int]:
     return sorted({r.command for r in semantics.requirements if any(r.error in line for line in shown)})
 
 
+def doubted_commands(semantics: Semantics, observation: str) -> list[int]:
+    """The simple commands that may have done only part of their work, or none: those `failed_commands`
+    finds, those whose program printed an error line of its own (`rm: cannot remove 'd': Is a directory`),
+    those that run only if another succeeded or failed, and all of them where errors were sent away."""
+    commands = {effect.command for effect in semantics.effects}
+    if _ERRORS_HIDDEN.search(semantics.line) or "||" in semantics.line or _SHELL_ERROR.search(observation):
+        return sorted(commands)  # an error sent away, or a command run only if another failed: any may not have run
+    # Not anchored to a line's start: output without a final newline runs into the error line on a screen.
+    complaining = {effect.command for effect in semantics.effects if effect.program and re.search(
+        rf"(?<![\w./-]){re.escape(effect.program)}: ", observation)}
+    conditional = {command for command in commands if semantics.depends_on.get(command)}
+    return sorted(complaining | conditional | set(failed_commands(semantics, observation)))
+
+
+_ERRORS_HIDDEN = re.compile(r"2>|&>|>&")
+_SHELL_ERROR = re.compile(r"(?<![\w./-])bash: ")  # an ambiguous or failed redirection: its command did not run
+
+
 def _printed_lines(observation: str, command: str) -> list[str] | None:
     lines = observation.splitlines()
     echoed = [index for index, text in enumerate(lines) if text.rstrip().endswith(command)]

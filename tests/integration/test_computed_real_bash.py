@@ -10,11 +10,7 @@ folder (known to be empty) or a prepared one (known in full).
 
 from __future__ import annotations
 
-import os
-import re
 import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -23,6 +19,8 @@ from agentworld_mcp.domains.shell.state import failed_commands
 from agentworld_mcp.domains.shell.virtual.allowlist import all_forms
 from agentworld_mcp.domains.shell.virtual.gate import NotComputable
 from agentworld_mcp.domains.shell.virtual.shell import VirtualShell
+
+from ..real_bash import RealBash, check_files, real_cwd
 
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="needs a real bash")
 
@@ -119,45 +117,6 @@ PREPARED_SCENARIOS = [
 ]
 
 
-_SCRIPT_LINE = re.compile(r"^bash: line \d+: ", re.MULTILINE)
-
-
-class RealBash:
-    """One `bash --noprofile --norc` for a scenario: each line's stdout, stderr and exit status."""
-
-    _END = "\x1e\x1fEND\x1e"
-
-    def __init__(self, cwd: Path, home: Path):
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "LANG": "C", "LC_ALL": "C"}
-        self.process = subprocess.Popen(["bash", "--noprofile", "--norc"], cwd=cwd, env=env, stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-
-    def run(self, line: str) -> tuple[str, str, int]:
-        assert self.process.stdin is not None
-        end = self._END
-        self.process.stdin.write(f"{line}\n__rc=$?; printf '{end}%d\\n' $__rc; printf '{end}\\n' >&2\n".encode())
-        self.process.stdin.flush()
-        out = self._until(self.process.stdout, end)
-        err = self._until(self.process.stderr, end)
-        stdout, _, code = out.rpartition(end)
-        # What a terminal shows: an interactive bash names no line in its own errors ("bash: cd: x: ...").
-        return stdout, _SCRIPT_LINE.sub("bash: ", err[: err.rindex(end)]), int(code)
-
-    @staticmethod
-    def _until(stream, end: str) -> str:
-        data = b""
-        while not data.endswith(b"\n") or end.encode() not in data:
-            chunk = os.read(stream.fileno(), 65536)
-            if not chunk:
-                break
-            data += chunk
-        return data.decode("utf-8", "replace").rstrip("\n") if data.endswith(b"\n") else data.decode()
-
-    def close(self) -> None:
-        self.process.kill()
-        self.process.wait()
-
-
 def _scenarios():
     for index, lines in enumerate(EMPTY_SCENARIOS):
         yield pytest.param("empty", lines, id=f"empty-{index}")
@@ -191,39 +150,16 @@ def test_computed_lines_equal_real_bash(tmp_path, start, lines):
             stdout, stderr, code = real.run(line)
             if outcome is None:  # as a world learns from a step it did not compute: the commands the screen shows
                 semantics = analyze(line, shell.knowledge.cwd, str(home))  # failing did nothing
-                shell.learn(semantics.without(*failed_commands(semantics, stdout + stderr)), _real_cwd(real))
+                shell.learn(semantics.without(*failed_commands(semantics, stdout + stderr)), real_cwd(real))
                 continue
             shell.accept(outcome)
             COMPUTED.append(line)
             USED.update(outcome.forms)
             assert (outcome.stdout, outcome.stderr, outcome.exit_code) == (stdout, stderr, code), line
-            assert outcome.cwd == _real_cwd(real), line
-            _check_files(shell, tmp_path, line)
+            assert outcome.cwd == real_cwd(real), line
+            check_files(shell, tmp_path, line)
     finally:
         real.close()
-
-
-def _real_cwd(real: RealBash) -> str:
-    return real.run("pwd")[0].strip()
-
-
-def _check_files(shell: VirtualShell, root: Path, line: str) -> None:
-    """What the virtual shell knows is what is on disk: contents, folders, complete listings, known absences."""
-    known = shell.knowledge
-    for path, content in known.files.items():
-        if path.startswith(str(root)):
-            assert os.path.isfile(path), (line, path)
-            if content is not None:
-                assert Path(path).read_bytes() == content, (line, path)
-    for path, complete in known.folders.items():
-        if path.startswith(str(root)):
-            assert os.path.isdir(path), (line, path)
-            if complete:
-                listed = {os.path.join(path, name) for name in os.listdir(path)}
-                knew = {p for p in (*known.files, *known.folders) if os.path.dirname(p) == path}
-                assert listed == knew, (line, path)
-    for path in known.absent:
-        assert not os.path.lexists(path), (line, path)
 
 
 def test_every_allowlist_entry_is_proven():

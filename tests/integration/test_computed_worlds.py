@@ -111,3 +111,21 @@ async def test_a_folder_inside_the_clients_declared_roots_may_be_snapshot(tmp_pa
     assert step["effects"]["source"] == "computed" and step["observation"].endswith("from the root\n" +
                                                                                     step["observation"].rsplit("\n", 1)[-1])
     assert "outside the folders this client may snapshot" in outside
+
+
+async def test_lines_that_once_crashed_the_call_return_a_result(tmp_path, server_argv, server_env):
+    """A path under a file (`cat f/g`) made the world record the file as a folder too, and a sed script was read
+    as such a path: every later line naming the file failed the tool call. Each call now returns a result,
+    and the file is still the file it was."""
+    project = tmp_path / "project"
+    project.mkdir()
+    env = {**server_env, "AGENTWORLD_DATA_DIR": str(tmp_path / "data"), "AGENTWORLD_ALLOW_DIRS": str(tmp_path)}
+    async with Client(_params(server_argv, env), mode="legacy", read_timeout_seconds=300) as client:
+        world_id = (await call_ok(client, "world", {"operation": "open", "domain": "terminal",
+                                                    "from_dir": str(project)}))["world_id"]
+        results = [await call_ok(client, "simulate_action", {"world_id": world_id, "action": line, "commit": True,
+                                                             **QUICK})
+                   for line in ("echo x > f", "cat f/g", "cat f", "echo 1 > s", "sed 's/[0-9]\\+/N/g' s", "cat s")]
+    assert all(result["committed"] in (True, False) for result in results)
+    assert results[2]["effects"]["source"] == "computed" and "\nx\n" in results[2]["observation"]
+    assert results[5]["effects"]["source"] == "computed" and "\n1\n" in results[5]["observation"]

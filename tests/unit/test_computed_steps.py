@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agentworld_mcp.domains import Turn
@@ -14,6 +13,8 @@ from agentworld_mcp.domains.shell.virtual.shell import VirtualShell
 from agentworld_mcp.server.runtime import load_domain_packs
 from agentworld_mcp.server.settings import load_settings
 from agentworld_mcp.tools.tracking import Tracker
+
+from ..shell_lines import scenario
 
 PROJECT, HOME = "/home/dev/project", "/home/dev"
 FRESH = "Working folder: /home/dev/project\nThe screen shows a fresh prompt: dev@sandbox:~/project$"
@@ -169,3 +170,47 @@ def test_a_coding_agents_file_tools_and_bash_compute_on_what_the_world_wrote():
                                                               outcome.cwd == tracker.shell.knowledge.cwd))
             tracker.advance(swe.normalize_action(action), shown or "", real=False, outcome=outcome)
         assert shown == expected, action
+
+
+def test_a_fault_inside_the_virtual_shell_makes_the_line_the_models_and_is_reported(terminal, monkeypatch):
+    tracker = Tracker.replay(terminal, FRESH, [], computed=True)
+    tracker.advance(terminal.normalize_action("echo hi > a"), "", real=False)
+
+    def broken(self, line):
+        raise RuntimeError("io error: is a directory")
+
+    monkeypatch.setattr(VirtualShell, "compute", broken)
+    assert tracker.compute(terminal.normalize_action("cat a")) is None
+    assert tracker.compute_failure == "RuntimeError: io error: is a directory"
+    monkeypatch.undo()
+    assert tracker.compute(terminal.normalize_action("pwd")) is not None and tracker.compute_failure == ""
+
+
+def test_a_file_is_never_taken_for_the_folder_above_a_path_named_under_it():
+    """`cat f/g` with f a file used to record f as a folder too; every later line naming f then crashed."""
+    shell = _empty()
+    for line in ("echo x > f", "cat f/g"):
+        try:
+            shell.accept(shell.compute(line))
+        except NotComputable:
+            pass
+    assert f"{PROJECT}/f" not in shell.knowledge.folders
+    assert shell.compute("cat f").stdout == "x\n"
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_no_generated_line_makes_the_tracker_raise(terminal, seed):
+    """Generated lines and file states (tests/shell_lines.py), each computed or learned as a predicted step:
+    nothing escapes but a result or None."""
+    made = scenario(seed)
+    files = {f"{PROJECT}/{name}": content for name, content in made.files.items()}
+    folders = {f"{PROJECT}/{folder}": True for folder in made.folders}
+    start = VirtualShell.starting(PROJECT, HOME, files, folders, complete=True)
+    tracker = Tracker.replay(terminal, FRESH, [], computed=True, start=start)
+    for line in made.lines:
+        action = terminal.normalize_action(line)
+        outcome = tracker.compute(action)
+        assert tracker.compute_failure == "", (line, tracker.compute_failure)
+        tracker.advance(action, f"dev@sandbox:~/project$ {line}\ndev@sandbox:~/project$", real=False,
+                        outcome=outcome)

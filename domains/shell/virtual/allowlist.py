@@ -8,6 +8,7 @@ listed is the world model's. The C locale is assumed (byte order for sort, ls an
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 
@@ -62,6 +63,30 @@ MAX_OPERANDS = {"uniq": 1}  # `uniq IN OUT` writes OUT: not proven
 # Builtins that change the shell itself: they may not run inside a pipeline's stage (a subshell).
 # (`export NAME=value` is read by the gate as the declaration it is.)
 SHELL_STATE = frozenset({"cd", "export"})
+
+
+# Error messages whose form the differential test (tests/integration/test_computed_generated.py) finds
+# identical to GNU's; a line that prints any other message on stderr is the model's.
+_NAME = r"[A-Za-z0-9._/+-]+"  # an operand GNU prints as typed, unquoted (others it quotes: 'my file.txt')
+_MISSING = "No such file or directory"
+PROVEN_ERRORS: tuple[re.Pattern[str], ...] = tuple(re.compile(form) for form in (
+    rf"cat: {_NAME}: (?:{_MISSING}|Is a directory)",
+    rf"grep: {_NAME}: {_MISSING}",
+    rf"sed: can't read {_NAME}: {_MISSING}",
+    rf"rm: cannot remove '{_NAME}': (?:{_MISSING}|Is a directory)",
+    rf"rmdir: failed to remove '{_NAME}': (?:{_MISSING}|Not a directory|Directory not empty)",
+    rf"mkdir: cannot create directory '{_NAME}': (?:File exists|{_MISSING})",
+    rf"touch: cannot touch '{_NAME}': {_MISSING}",
+    rf"cp: cannot stat '{_NAME}': {_MISSING}",
+    rf"mv: cannot stat '{_NAME}': {_MISSING}",
+    rf"bash: cd: {_NAME}: (?:{_MISSING}|Not a directory)",
+    rf"bash: {_NAME}: {_MISSING}",
+))
+
+
+def proven_errors(stderr: str) -> bool:
+    """Whether every line of `stderr` is a message of a proven form."""
+    return all(any(form.fullmatch(line) for form in PROVEN_ERRORS) for line in stderr.splitlines())
 
 
 def option_problem(program: str, words: list[str]) -> str | None:

@@ -31,7 +31,10 @@ _STRUCTURE = {"program", "list", "pipeline", "command", "redirected_statement", 
               "variable_assignments", "declaration_command", "comment"}
 _WORD_PARTS = {"word", "string", "raw_string", "concatenation", "simple_expansion", "expansion", "number",
                "string_content", "command_name", "variable_name"}
-_REDIRECTS = {">", ">>", "<", "&>", ">&", "2>", "2>>"}
+_REDIRECTS = {">", ">>", "<", ">&"}
+# Error output sent to a file or away: what a program printed there is not checked against the forms of GNU's
+# messages proven so far (shell.py), and a program that failed on one operand may have done less than GNU's.
+_HIDES_ERRORS = {"&>", "2>", "2>>", "2>&", "&>>"}
 _PRINT_ONLY = frozenset({"echo", "printf", "export", "true", "false", "pwd"})  # their words are never files
 _FILE_CHANGERS = frozenset({"rm", "rmdir", "mv", "cp", "mkdir", "touch"})
 MAX_PATH = 1024  # longer words are no file a line names
@@ -43,6 +46,9 @@ class Reading:
 
     paths: set[str] = field(default_factory=set)
     written: set[str] = field(default_factory=set)  # paths only redirected into (`> f`): a shell writes files there
+    outputs: set[str] = field(default_factory=set)  # every path output is redirected into (`> f`, `>> f`)
+    operands: set[str] = field(default_factory=set)  # paths given to programs as words (not redirections)
+    several: bool = False  # a program is given more than one operand (one may fail while the others go on)
     glob_folders: set[str] = field(default_factory=set)
     cwds: list[str] = field(default_factory=list)  # where the line starts, then each folder it may cd to
     forms: set[str] = field(default_factory=set)  # the allowlist entries it uses: "sort", "sort -r"
@@ -116,12 +122,28 @@ def _statement(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fe
     for child in node.named_children:
         if child.type.endswith("_redirect"):
             _redirect(child, scope, reading)
+        elif child.type != "comment" and kind in ("program", "list") and child.type not in ("program", "list"):
+            _unit(child, scope, reading, in_pipeline, fed)
         elif child.type != "comment":
             _statement(child, scope, reading, in_pipeline, fed)
 
 
+def _unit(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed: bool) -> None:
+    """One pipeline or command of a list: a file it redirects output into may not be one its programs are
+    given (`cat f | sort > f` empties f before cat reads it; GNU refuses `cat g >> g`; `tee f >> f` races)."""
+    outputs, operands = reading.outputs, reading.operands
+    reading.outputs, reading.operands = set(), set()
+    _statement(node, scope, reading, in_pipeline, fed)
+    if reading.outputs & reading.operands or any(posixpath.dirname(path) in reading.glob_folders
+                                                 for path in reading.outputs):
+        raise NotComputable("a file both given to a program and redirected into: GNU's programs refuse or race")
+    reading.outputs |= outputs
+    reading.operands |= operands
+
+
 def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed: bool) -> None:
     words: list[Value] = []
+    redirected = node.parent is not None and node.parent.type == "redirected_statement"
     for index, child in enumerate(node.children):
         field_name = node.field_name_for_child(index)
         if child.type == "variable_assignment":
@@ -138,6 +160,18 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         raise NotComputable(f"{program or 'the program'} is not among the programs proven to run as in GNU")
     if program in SHELL_STATE and in_pipeline:
         raise NotComputable(f"{program} inside a pipeline")
+    if program == "cd" and (redirected or any(child.type.endswith("_redirect") for child in node.children)):
+        raise NotComputable("cd with a redirection: bash opens it in the folder it leaves, the virtual shell in the "
+                            "one it enters")
+    if program in MAX_OPERANDS and any(value.glob for value in words[1:]):
+        raise NotComputable(f"{program} given a glob: how many operands it gets is decided when it runs")
+    if program in ("head", "tail") and any(_zero_count(word) for word in words[1:]):
+        raise NotComputable(f"{program} of no lines or bytes: its headers differ from GNU's")
+    if program in ("head", "tail") and (any(value.glob for value in words[1:]) or len(operands(program, [
+            value.text for value in words[1:]])) > 1 and any(value.text[1:].isdigit() for value in words[1:])):
+        raise NotComputable(f"{program} over a glob, or -N with several files: GNU's headers and errors differ")
+    if program in ("test", "[") and "-s" in (value.text for value in words[1:]):
+        raise NotComputable(f"{program} -s: a folder's size differs in the virtual shell")
     arguments = [value.text for value in words[1:]]
     problem = option_problem(program, arguments)
     if problem:
@@ -164,9 +198,35 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
     if program in _FILE_CHANGERS and any(posixpath.basename(word.rstrip("/")) in (".", "..") or word in ("/", "")
                                          for word in arguments):
         raise NotComputable(f"{program} on . or ..: GNU refuses it in words of its own")
+    if program in ("cp", "mv"):
+        _check_copy(words[1:], scope)
     if program not in _PRINT_ONLY:
+        if any(not value.text for value in words[1:]):
+            raise NotComputable(f"{program} given an empty word: quoted it is an operand, unquoted none")
         for value in words[1:]:
-            _name(value, scope, reading)
+            if path := _name(value, scope, reading):
+                reading.operands.add(path)
+        given = operands(program, arguments)
+        reading.several = reading.several or len(given) > 1 or any(value.glob for value in words[1:])
+
+
+def _zero_count(value: Value) -> bool:
+    """-0, -n0, -c 0, -n +0 ...: a count of nothing (a value word alone is checked as well: `-n 0` gives `0`)."""
+    text = value.text.lstrip("-+").removeprefix("n").removeprefix("c").lstrip("+-")
+    return bool(text) and set(text) == {"0"}
+
+
+def _check_copy(values: list[Value], scope: Scope) -> None:
+    """cp and mv onto their own source ("are the same file" in GNU, silent in the virtual shell) or into
+    themselves are refused, and so are sources from a glob, which may hold the destination."""
+    if any(value.glob for value in values):
+        raise NotComputable("cp or mv of a glob: a match may be the destination itself")
+    named = [posixpath.normpath(posixpath.join(scope.cwd, value.text)) for value in values
+             if not value.text.startswith("-")]
+    target = named[-1] if len(named) >= 2 else ""
+    if target and any(source == target or posixpath.dirname(source) == target or target.startswith(source + "/")
+                      for source in named[:-1]):
+        raise NotComputable("cp or mv onto its own source, the folder it is in, or into itself")
 
 
 def _check_sequence(arguments: list[str]) -> None:
@@ -201,6 +261,8 @@ def _redirect(node: Node, scope: Scope, reading: Reading) -> None:
         raise NotComputable(f"a {node.type.replace('_', ' ')}")
     operator = _operator(node)
     destination = node.child_by_field_name("destination")
+    if operator in _HIDES_ERRORS:
+        raise NotComputable(f"the redirection {node_text(node)!r}: its error messages would not be checked")
     if destination is None or operator not in _REDIRECTS:
         raise NotComputable(f"the redirection {node_text(node)!r}")
     if operator == ">&" and node_text(destination) in ("1", "2"):
@@ -215,15 +277,32 @@ def _redirect(node: Node, scope: Scope, reading: Reading) -> None:
     path = _name(values[0], scope, reading)
     if operator in (">", "&>", "2>") and path:
         reading.written.add(path)
+    if operator in (">", ">>") and path:
+        reading.outputs.add(path)
 
 
 def _values(node: Node, scope: Scope) -> list[Value]:
     _check_parts(node)
+    _check_splitting(node, scope)
     values = expand(node, scope, lambda _node, _scope: None)
     for value in values:
         if not value.literal and not value.glob:
             raise NotComputable(f"{value.unknown or value.text} holds a value the world does not know")
     return values
+
+
+def _check_splitting(node: Node, scope: Scope) -> None:
+    """An unquoted variable whose value holds spaces or glob characters is split and globbed by bash: refused."""
+    pending = [node]
+    while pending:
+        part = pending.pop()
+        if part.type == "string":
+            continue  # inside double quotes: one word, no globbing
+        if part.type in ("simple_expansion", "expansion"):
+            name = next((node_text(child) for child in part.named_children if child.type == "variable_name"), "")
+            if any(char in (scope.variables.get(name) or "") for char in " \t\n*?["):
+                raise NotComputable(f"${name} unquoted holds spaces or glob characters: word splitting is not proven")
+        pending.extend(part.named_children)
 
 
 def _check_parts(node: Node) -> None:

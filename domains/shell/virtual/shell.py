@@ -22,6 +22,8 @@ from functools import cache
 from bashkit import Bash, ExecutionProfile
 
 from ..effects import Semantics
+from ..grammar import node_text, parse_tree
+from .allowlist import proven_errors
 from .gate import NotComputable, Reading, read_line
 
 UNKNOWN_ENTRY = "zz-entry-unknown-to-the-world"  # the extra entry of a folder whose listing is incomplete
@@ -33,6 +35,8 @@ _SCRIPT_LINE = re.compile(r"^bash: line \d+: ", re.MULTILINE)
 _UNPROVEN = re.compile(r"not yet implemented|not supported|io error|^cp: cannot copy|^mv: cannot move", re.MULTILINE)
 # Programs whose target may become a folder (a copied or moved tree, an unpacked archive, a link).
 _MAY_MAKE_FOLDERS = frozenset({"cp", "mv", "rsync", "install", "ln", "tar", "unzip", "git", "scp", "7z"})
+_CD = re.compile(r"(^|[\s;&|(])cd(\s|$)")
+_SILENT_FAILURES = frozenset({"grep", "test", "[", "false"})  # they may exit non-zero and print nothing
 MAX_OUTPUT = 64 * 1024  # a computed step prints at most this much; more is the model's to summarize
 _TIMEOUT = 2.0
 _CHANGES_STATE = re.compile(r"\b(export|unset|declare|typeset|local|readonly|source|read|mapfile|readarray|eval|"
@@ -93,9 +97,12 @@ class Knowledge:
         self.absent.add(path)
 
     def forget_all(self) -> None:
-        """Something changed files the world cannot name: every listing and every content is unknown."""
-        self.files = dict.fromkeys(self.files)
-        self.folders = dict.fromkeys(self.folders, False)
+        """Something changed files the world cannot name: whether any file or folder is still there is
+        unknown, except the folders the shell and the system stand on (their listings unknown too)."""
+        keep = {self.cwd, self.home, self.workspace, *_system_folders()}
+        keep |= {ancestor for path in list(keep) for ancestor in _ancestors(path)}
+        self.files = {}
+        self.folders = {path: False for path in self.folders if path in keep}
         self.absent.clear()
 
 
@@ -150,11 +157,19 @@ class VirtualShell:
             raise NotComputable("the working folder is not one the world knows")
         reading = read_line(line, known.cwd, known.home, known.variables)
         self._check_region(reading)
+        if any(path in known.folders for path in reading.outputs):
+            raise NotComputable("output redirected into a folder: the virtual shell does not refuse it as bash does")
+        if any(posixpath.dirname(path) not in known.folders for path in reading.outputs):
+            raise NotComputable("output redirected into a folder the world does not know is there: where bash "
+                                "fails to open it, the virtual shell still runs the command")
         unknown = {path for path in reading.paths if known.status(path) == "unknown"}
         for folder in reading.glob_folders:
             if not known.folders.get(folder):
                 raise NotComputable(f"a glob over {folder}, whose listing the world does not know in full")
         reach = _Reach.of(known, reading)
+        if not _plain_text(line.encode("utf-8", "surrogateescape")) or not all(
+                _plain_text(known.files.get(path) or b"") for path in (*reach.above, *reach.below)):
+            raise NotComputable(_NOT_PLAIN)
         runs = [self._run(line, variant, unknown, reading, reach)
                 for variant in range(_variants(known, reading, unknown))]
         first = runs[0]
@@ -167,11 +182,20 @@ class VirtualShell:
         stderr = _SCRIPT_LINE.sub("bash: ", stderr)  # an interactive shell names no line: "bash: cd: x: ..."
         if _UNPROVEN.search(stderr):
             raise NotComputable("the virtual shell words this error otherwise than GNU, or lacks the feature")
+        if code and not stderr and not reading.forms & _SILENT_FAILURES:
+            raise NotComputable("it fails without a message, which no program it runs does in GNU")
+        if stderr and not proven_errors(stderr):
+            raise NotComputable("its error message is not among the forms proven to read as GNU's")
+        if stderr and reading.several:
+            raise NotComputable("an error from a program given several operands: GNU goes on with the others")
         if stdout and stderr:
             raise NotComputable("it prints on both output streams: their order on the screen is unknown")
         if len(stdout) + len(stderr) > MAX_OUTPUT:
             raise NotComputable("its output is longer than a computed step shows")
         after = self._knowledge_after(first)
+        if not _plain_text((stdout + stderr).encode("utf-8", "surrogateescape")) or not all(
+                _plain_text(content or b"") for path, content in after.files.items() if _under(path, first.tops)):
+            raise NotComputable(_NOT_PLAIN)
         return Outcome(line, stdout, stderr, code, first.cwd, _changes(known, after, unknown), after,
                        frozenset(reading.forms))
 
@@ -271,22 +295,40 @@ class VirtualShell:
         return after
 
     # --- learning from steps it did not compute ------------------------------------------------
-    def learn(self, semantics: Semantics | None, cwd: str) -> None:
-        """A step the model predicted or reality showed: what its semantics say it did, no more."""
+    def learn(self, semantics: Semantics | None, cwd: str, doubted: Semantics | None = None) -> None:
+        """A step the model predicted or reality showed: what its semantics say it did, no more. `doubted`:
+        the commands that failed, which may still have done part of their work (`rm a b` with `a` missing
+        removes `b`): what they name becomes unknown."""
         known = self.knowledge
+        if semantics is not None and (semantics.cwd_after or known.cwd) != cwd or doubted is not None and any(
+                _CD.search(part) for part in doubted.line.split(";")):
+            known.forget_all()  # its paths were read from a folder the shell may not have been in
+        for effect in doubted.files() if doubted is not None else ():
+            if not effect.path or effect.pattern or effect.where == "unknown":
+                known.forget_all()
+            else:
+                _make_unknown(known, posixpath.normpath(effect.path))
         if semantics is None:
             return
         if semantics.opaque or any(e.pattern or e.where == "unknown" or not e.path for e in semantics.files()):
             known.forget_all()
+        targets, globbed = _redirects_and_globs(semantics.line, known.cwd)
+        if globbed:
+            known.forget_all()  # what a glob gave a program (`uniq *.txt` writes its second match) is not known
+        for path in targets:
+            _make_unknown(known, path)  # written or not (a failed redirection writes nothing): unknown
         for effect in semantics.files():
-            if not effect.path or effect.pattern:
+            if not effect.path or effect.pattern or effect.where == "unknown":
                 continue
             path = posixpath.normpath(effect.path)
             if effect.kind in ("deleted", "moved-from"):
                 known.forget_under(path)
             elif effect.kind == "created" and effect.program == "mkdir":
                 status = known.status(path)
-                if status != "present":  # a new folder is empty; `mkdir -p` may have met a full one
+                if not effect.forced and known.status(posixpath.dirname(path)) != "present":
+                    known.forget_under(path)  # without -p it needs its parent: made or not, unknown
+                    known.absent.discard(path)
+                elif status != "present":  # a new folder is empty; `mkdir -p` may have met a full one
                     known.add_folder(path, not effect.forced or status == "absent")
             elif effect.kind == "permissions":
                 continue
@@ -298,10 +340,8 @@ class VirtualShell:
             elif effect.tree:
                 known.forget_under(path)
                 known.add_folder(path, False)
-            else:
-                known.forget_under(path)
-                known.add_folder(posixpath.dirname(path), known.folders.get(posixpath.dirname(path), False))
-                known.files[path] = None
+            else:  # written: most likely a file now, but a failed write leaves no trace to tell
+                _make_unknown(known, path)
         if _CHANGES_STATE.search(semantics.line):
             known.variables.clear()
             known.exported.clear()
@@ -309,6 +349,16 @@ class VirtualShell:
             known.oldpwd, known.cwd = known.cwd, posixpath.normpath(cwd)
             if known.status(known.cwd) != "present":
                 known.add_folder(known.cwd, False)
+
+
+_NOT_PLAIN = ("it reads or makes bytes other than printable ASCII, tabs and newlines: how the C locale's programs "
+              "treat them (characters, words, NUL) is not proven in the virtual shell")
+_PLAIN = frozenset(range(0x20, 0x7f)) | {0x09, 0x0a}
+
+
+def _plain_text(data: bytes) -> bool:
+    """Printable ASCII, tabs and newlines only: the bytes whose treatment the differential test proves."""
+    return not data.translate(None, bytes(_PLAIN))
 
 
 @dataclass(frozen=True)
@@ -368,7 +418,8 @@ def _walk(bash: Bash, reach: _Reach, sentinels: set[str], variant: int
     """Files (content, None where it is the variant's unknown filling) and folders at and below the line's
     named paths, and which of the folders above them exist, less the fillings."""
     files: dict[str, bytes | None] = {}
-    folders: set[str] = {path for path in reach.above if bash.exists(path) and path not in sentinels}
+    folders: set[str] = {path for path in reach.above if bash.exists(path) and path not in sentinels
+                         and bash.stat(path)["file_type"] == "directory"}  # a file above a named path is no folder
     fs = bash.fs()
     pending: list[tuple[str, bool]] = [(top, bash.stat(top)["file_type"] == "directory") for top in reach.tops
                                        if bash.exists(top)]
@@ -400,6 +451,31 @@ def _changes(before: Knowledge, after: Knowledge, unknown: set[str]) -> tuple[Ch
         elif now and path in after.files and after.files.get(path) != before.files.get(path, b""):
             found.append(Change(path, "modified", kind))
     return tuple(found)
+
+
+def _make_unknown(known: Knowledge, path: str) -> None:
+    """Whether `path` exists, and what it holds, becomes unknown (its folder's listing with it)."""
+    known.forget_under(path)
+    known.absent.discard(path)
+    if posixpath.dirname(path) in known.folders:
+        known.folders[posixpath.dirname(path)] = False
+
+
+def _redirects_and_globs(line: str, cwd: str) -> tuple[list[str], bool]:
+    """The files a line redirects output into (any command's, builtins' too), and whether a word of it is a
+    glob, read from its syntax tree."""
+    targets, globbed = [], False
+    pending = [parse_tree(line)]
+    while pending:
+        node = pending.pop()
+        pending.extend(node.named_children)
+        globbed = globbed or (node.type == "word" and any(char in node_text(node) for char in "*?["))
+        if node.type == "file_redirect" and (destination := node.child_by_field_name("destination")) is not None:
+            operator = "".join(node_text(child) for child in node.children if not child.is_named)
+            word = node_text(destination).strip("'\"")
+            if ">" in operator and word and not word.startswith(("$", "/dev/")) and not word.isdigit():
+                targets.append(posixpath.normpath(posixpath.join(cwd, word)))
+    return targets, globbed
 
 
 @cache

@@ -1,0 +1,119 @@
+"""The allowlist's proof by generation: generated scenarios (tests/shell_lines.py) run line by line in the
+virtual shell and in a real GNU bash at the same absolute path; every line the virtual shell computes must
+print, exit, move and leave files exactly as bash does, and no line may make it raise anything but
+NotComputable.
+
+Saved divergences (tests/data/computed_divergences.json, every one ever found) replay first; then new
+scenarios run from a seed for a fixed time. The seed is printed and can be set: AGENTWORLD_DIFF_SEED,
+AGENTWORLD_DIFF_SECONDS (default 60).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from agentworld_mcp.domains.shell import analyze
+from agentworld_mcp.domains.shell.state import doubted_commands
+from agentworld_mcp.domains.shell.virtual.gate import NotComputable
+from agentworld_mcp.domains.shell.virtual.shell import VirtualShell
+
+from ..real_bash import RealBash, check_files, real_cwd
+from ..shell_lines import Scenario, scenario
+
+pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="needs a real bash")
+CORPUS = Path(__file__).parents[1] / "data" / "computed_divergences.json"
+
+
+@dataclass
+class Tally:
+    lines: int = 0
+    computed: int = 0
+    divergences: list[str] | None = None
+
+
+def run_scenario(made: Scenario, root: Path, tally: Tally) -> list[str]:
+    """The divergences of one scenario (empty when every computed line matched real bash)."""
+    home = root / "home" / "dev"
+    project = home / "project"
+    project.mkdir(parents=True)
+    for folder in made.folders:
+        (project / folder).mkdir(parents=True, exist_ok=True)
+    for name, content in made.files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_bytes(content)
+    folders = {str(project): True} | {os.path.join(dirpath): True for dirpath, _, _ in os.walk(project)}
+    shell = VirtualShell.starting(str(project), str(home), {str(project / n): c for n, c in made.files.items()},
+                                  folders, complete=True)
+    real = RealBash(project, home)
+    found: list[str] = []
+    try:
+        for line in made.lines:
+            tally.lines += 1
+            try:
+                outcome = shell.compute(line)
+            except NotComputable:
+                outcome = None
+            except Exception as error:  # noqa: BLE001 - any other exception is a failure to report
+                found.append(f"{line!r} raised {type(error).__name__}: {error}")
+                return found
+            stdout, stderr, code = real.run(line)
+            if outcome is None:
+                semantics = analyze(line, shell.knowledge.cwd, str(home))
+                doubted = doubted_commands(semantics, stdout + stderr)
+                shell.learn(semantics.without(*doubted), real_cwd(real), semantics.of_commands(*doubted))
+                continue
+            tally.computed += 1
+            shell.accept(outcome)
+            got, want = (outcome.stdout, outcome.stderr, outcome.exit_code), (stdout, stderr, code)
+            if got != want:
+                found.append(f"{line!r}: computed {got!r}, bash {want!r}")
+                return found
+            if outcome.cwd != real_cwd(real):
+                found.append(f"{line!r}: computed cwd {outcome.cwd}, bash {real_cwd(real)}")
+                return found
+            try:
+                check_files(shell, root, line)
+            except AssertionError as error:
+                found.append(f"{line!r}: files differ {error}")
+                return found
+    finally:
+        real.close()
+    return found
+
+
+def _report(made: Scenario, found: list[str]) -> str:
+    return f"seed {made.seed}, files {sorted(made.files)}, folders {made.folders}, lines {made.lines}: {found[0]}"
+
+
+def test_saved_divergences_stay_fixed(tmp_path):
+    saved = [Scenario.from_json(item) for item in json.loads(CORPUS.read_text())] if CORPUS.exists() else []
+    tally, failures = Tally(), []
+    for index, made in enumerate(saved):
+        if found := run_scenario(made, tmp_path / str(index), tally):
+            failures.append(_report(made, found))
+    print(f"{len(saved)} saved scenarios, {tally.lines} lines, {tally.computed} computed")
+    assert failures == []
+
+
+def test_generated_lines_compute_as_real_bash(tmp_path):
+    seed = int(os.environ.get("AGENTWORLD_DIFF_SEED") or random.SystemRandom().randrange(2**32))
+    seconds = float(os.environ.get("AGENTWORLD_DIFF_SECONDS", "60"))
+    tally, failures, scenarios = Tally(), [], 0
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        made = scenario(seed * 1_000_003 + scenarios)
+        if found := run_scenario(made, tmp_path / str(scenarios), tally):
+            failures.append(_report(made, found))
+        shutil.rmtree(tmp_path / str(scenarios), ignore_errors=True)
+        scenarios += 1
+    print(f"seed {seed}: {scenarios} scenarios, {tally.lines} lines generated, {tally.computed} computed, "
+          f"{len(failures)} divergences")
+    assert failures == [], "\n".join(failures[:30])

@@ -1,0 +1,78 @@
+"""A real GNU bash beside the virtual shell: one `bash --noprofile --norc` per scenario (LANG=C), and the
+check that what the virtual shell knows of the files is what lies on disk."""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import subprocess
+from pathlib import Path
+
+from agentworld_mcp.domains.shell.virtual.shell import VirtualShell
+
+_SCRIPT_LINE = re.compile(r"^bash: line \d+: ", re.MULTILINE)
+
+
+class RealBash:
+    """One `bash --noprofile --norc` for a scenario: each line's stdout, stderr and exit status."""
+
+    _END = "\x1e\x1fEND\x1e"
+
+    def __init__(self, cwd: Path, home: Path):
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "LANG": "C", "LC_ALL": "C"}
+        self.process = subprocess.Popen(["bash", "--noprofile", "--norc"], cwd=cwd, env=env, stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def run(self, line: str) -> tuple[str, str, int]:
+        assert self.process.stdin is not None
+        end = self._END
+        # Its standard input is no terminal's: a program that would wait for typing reads nothing instead
+        # of the lines that follow (the virtual shell refuses such a line; bash must not hang on it).
+        self.process.stdin.write(f"{{ {line}\n}} < /dev/null\n__rc=$?; printf '{end}%d\\n' $__rc; "
+                                 f"printf '{end}\\n' >&2\n".encode())
+        self.process.stdin.flush()
+        out = self._until(self.process.stdout, end)
+        err = self._until(self.process.stderr, end)
+        stdout, _, code = out.rpartition(end)
+        # What a terminal shows: an interactive bash names no line in its own errors ("bash: cd: x: ...").
+        return stdout, _SCRIPT_LINE.sub("bash: ", err[: err.rindex(end)]), int(code)
+
+    @staticmethod
+    def _until(stream, end: str) -> str:
+        data = b""
+        while not data.endswith(b"\n") or end.encode() not in data:
+            if not select.select([stream], [], [], 10)[0]:
+                raise TimeoutError(f"bash printed no end marker within 10 s (so far {data[-200:]!r})")
+            chunk = os.read(stream.fileno(), 65536)
+            if not chunk:
+                break
+            data += chunk
+        return data.decode("utf-8", "replace").rstrip("\n") if data.endswith(b"\n") else data.decode()
+
+    def close(self) -> None:
+        self.process.kill()
+        self.process.wait()
+
+
+def real_cwd(real: RealBash) -> str:
+    return real.run("pwd")[0].strip()
+
+
+def check_files(shell: VirtualShell, root: Path, line: str) -> None:
+    """What the virtual shell knows is what is on disk: contents, folders, complete listings, known absences."""
+    known = shell.knowledge
+    for path, content in known.files.items():
+        if path.startswith(str(root)):
+            assert os.path.isfile(path), (line, path)
+            if content is not None:
+                assert Path(path).read_bytes() == content, (line, path)
+    for path, complete in known.folders.items():
+        if path.startswith(str(root)):
+            assert os.path.isdir(path), (line, path)
+            if complete:
+                listed = {os.path.join(path, name) for name in os.listdir(path)}
+                knew = {p for p in (*known.files, *known.folders) if os.path.dirname(p) == path}
+                assert listed == knew, (line, path)
+    for path in known.absent:
+        assert not os.path.lexists(path), (line, path)

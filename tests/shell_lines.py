@@ -1,0 +1,155 @@
+"""Everyday command lines and file states, generated: the input of the differential test of computed steps.
+
+A scenario is a folder's files and a few lines typed in order. The lines are composed from the virtual
+shell's allowlist (every program, option and construct it may compute) and from forms just outside it,
+over operands that name the folder's files as typed, with spaces, missing paths, folders, globs and
+variables; the file states hold empty files, files without a final newline, binary bytes, non-ASCII
+text, nested folders. Everything is drawn from one `random.Random(seed)`: a seed names a scenario.
+"""
+
+from __future__ import annotations
+
+import random
+import shlex
+from dataclasses import dataclass, field
+
+CONTENTS = (b"", b"alpha\nbeta\ngamma\nbeta\n", b"3\n1\n2\n10\n", b"no final newline", b"x\x00y\n",
+            b"caf\xc3\xa9 h\xc3\xa9llo\n", b"  spaced  line\n\n\n", b"b,2\na,1\nc,3\n", b"one\n", b"x\ny\nx\nz\n",
+            b"\xff\xfe bytes\n", b"Hello World\n")
+NAMES = ("a.txt", "b.txt", "my file.txt", "empty", "nonl", "d/x.txt", "d/e/y.txt", "data.csv")
+MISSING = ("missing", "gone.txt", "d/none", "nodir/f")
+FOLDERS = ("d", "d/e", "out")
+WORDS = ("hi", "'a  b'", "\"$X\"", "$X", "x", "-n", "''", "\"two words\"", "$HOME", "'\\t'", "%", "--")
+PATTERNS = ("a", "beta", "x", "'^b'", "'h.l'", "'[0-9]'", "'a\\|b'", "A", "''", "'é'")
+SED_SCRIPTS = ("'s/a/b/'", "'s/[0-9]\\+/N/g'", "'2p'", "'$p'", "'/beta/d'", "-n '/a/p'", "'s/./X/g'", "'1d'",
+               "-n '2,3p'", "'s/x/y/2'", "'y/abc/xyz/'", "'s/a/&&/'", "'='", "'q'")
+PRINTF = ("'%s\\n'", "'%d\\n'", "'%5s|\\n'", "'%z\\n'", "'x'", "'%s'", "'%s-%s\\n'", "'%b\\n'", "'%%\\n'", "'%x\\n'")
+TR_SETS = ("a-z A-Z", "-d b", "' ' '\\n'", "':'", "-d ','", "'é' 'e'", "abc", "-s ' '", "a-c x")
+TESTS = ("-f {p}", "-d {p}", "-e {p}", "-s {p}", "-z {w}", "-n {w}", "{w} = {w}", "1 -eq 1", "2 -gt 1", "! -e {p}",
+         "-L {p}", "{p} -nt {p}", "-r {p}", "-w {p}", "-x {p}")
+
+
+@dataclass
+class Scenario:
+    seed: int
+    files: dict[str, bytes] = field(default_factory=dict)
+    folders: list[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict:
+        return {"seed": self.seed, "files": {k: v.decode("latin-1") for k, v in self.files.items()},
+                "folders": self.folders, "lines": self.lines}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Scenario:
+        return cls(data.get("seed", -1), {k: v.encode("latin-1") for k, v in data["files"].items()},
+                   list(data.get("folders", [])), list(data["lines"]))
+
+
+def scenario(seed: int) -> Scenario:
+    rng = random.Random(seed)
+    made = Scenario(seed)
+    for name in rng.sample(NAMES, rng.randint(0, len(NAMES))):
+        made.files[name] = rng.choice(CONTENTS)
+    made.folders = [folder for folder in FOLDERS if rng.random() < 0.3]
+    made.lines = [line(rng) for _ in range(rng.randint(1, 4))]
+    return made
+
+
+def line(rng: random.Random) -> str:
+    shape = rng.random()
+    if shape < 0.45:
+        return command(rng)
+    if shape < 0.65:
+        return f"{producer(rng)} | {reader(rng)}" + (f" | {reader(rng)}" if rng.random() < 0.3 else "")
+    if shape < 0.8:
+        return f"{command(rng)} {rng.choice(('&&', '||', ';'))} {command(rng)}"
+    if shape < 0.9:
+        return f"{command(rng)} {redirection(rng)}"
+    return f"{rng.choice(('X', 'P', 'N'))}={rng.choice(('hello', shlex.quote('a b'), '*.txt', '3', shlex.quote(''), 'd'))}" \
+        f"{rng.choice(('; ', ' && '))}{command(rng)}"
+
+
+def paths(rng: random.Random, most: int = 2) -> str:
+    return " ".join(_operand(rng) for _ in range(rng.randint(1, most)))
+
+
+def _operand(rng: random.Random) -> str:
+    pool = rng.choice((NAMES, NAMES, MISSING, FOLDERS, ("*", "*.txt", "d/*", ".*", "*.none", "$P", "\"$P\"")))
+    chosen = rng.choice(pool)
+    return chosen if chosen.startswith(("*", "$", "\"", ".*", "d/*")) else shlex.quote(chosen)
+
+
+def _flags(rng: random.Random, letters: str) -> str:
+    chosen = "".join(letter for letter in letters if rng.random() < 0.3)
+    return f"-{chosen} " if chosen else ""
+
+
+def command(rng: random.Random) -> str:
+    program = rng.choice(("echo", "printf", "cat", "head", "tail", "wc", "sort", "uniq", "grep", "sed", "mkdir",
+                          "touch", "rm", "rmdir", "cp", "mv", "basename", "dirname", "tee", "seq", "test", "[", "cd",
+                          "pwd", "true", "false", "export", "ls", "tr"))
+    if program == "echo":
+        return f"echo {_flags(rng, 'neE')}" + " ".join(rng.choice(WORDS) for _ in range(rng.randint(0, 3)))
+    if program == "printf":
+        return f"printf {rng.choice(PRINTF)} " + " ".join(rng.choice(("a", "5", "x y", "'é'", "$X", "-3", "0x10", "b"))
+                                                          for _ in range(rng.randint(0, 3)))
+    if program == "cat":
+        return f"cat {_flags(rng, 'n')}{paths(rng)}"
+    if program in ("head", "tail"):
+        option = rng.choice(("", "-n 2 ", "-n 1 ", "-c 3 ", "-2 ", "-n 0 ", "-c 1 ", "-n +2 ", "-n -1 "))
+        return f"{program} {option}{paths(rng)}"
+    if program == "wc":
+        return f"wc {_flags(rng, 'lwc')}{paths(rng)}"
+    if program == "sort":
+        return f"sort {_flags(rng, 'rnu')}{paths(rng)}"
+    if program == "uniq":
+        return f"uniq {_flags(rng, 'c')}{_operand(rng)}"
+    if program == "grep":
+        return f"grep {_flags(rng, 'ivncx')}{rng.choice(PATTERNS)} {paths(rng)}"
+    if program == "sed":
+        return f"sed {rng.choice(('', '-i ', '-n '))}{rng.choice(SED_SCRIPTS)} {paths(rng, 1)}"
+    if program == "tr":
+        return f"tr {rng.choice(TR_SETS)} < {_operand(rng)}"
+    if program in ("mkdir", "touch", "rmdir"):
+        return f"{program} {_flags(rng, 'p') if program == 'mkdir' else ''}{paths(rng)}"
+    if program == "rm":
+        return f"rm {_flags(rng, 'rf')}{paths(rng)}"
+    if program in ("cp", "mv"):
+        return f"{program} {_flags(rng, 'r') if program == 'cp' else ''}{_operand(rng)} {_operand(rng)}"
+    if program in ("basename", "dirname"):
+        return f"{program} " + " ".join(rng.choice(("a/b/c.txt", "dir/file.py", ".py", "/", "a", "b/", "''"))
+                                         for _ in range(rng.randint(0, 3)))
+    if program == "tee":
+        return f"echo {rng.choice(WORDS)} | tee {_flags(rng, 'a')}{_operand(rng)}"
+    if program == "seq":
+        return "seq " + " ".join(rng.choice(("1", "3", "0", "5", "2", "10")) for _ in range(rng.randint(1, 3)))
+    if program in ("test", "["):
+        expression = rng.choice(TESTS).format(p=_operand(rng), w=rng.choice(WORDS))
+        expression = expression.replace("{p}", _operand(rng))
+        shown = f"test {expression}" if program == "test" else f"[ {expression} ]"
+        return f"{shown} && echo yes || echo no" if rng.random() < 0.7 else shown
+    if program == "cd":
+        return f"cd {rng.choice((*FOLDERS, '..', 'missing', 'a.txt', '-', '~'))}"
+    if program == "export":
+        return f"export X={rng.choice(('1', 'hi', shlex.quote('a b')))}"
+    if program == "ls":
+        return f"ls {_flags(rng, 'a1')}{rng.choice(('', *FOLDERS, 'a.txt', 'missing'))}"
+    return program
+
+
+def producer(rng: random.Random) -> str:
+    return rng.choice((f"cat {_operand(rng)}", f"echo {rng.choice(WORDS)}", f"printf {rng.choice(PRINTF)} a b",
+                       "seq 5", f"grep {rng.choice(PATTERNS)} {_operand(rng)}", f"sort {_operand(rng)}"))
+
+
+def reader(rng: random.Random) -> str:
+    return rng.choice(("cat", "cat -n", "sort", "sort -r", "sort -n", "sort -u", "uniq", "uniq -c", "wc -l", "wc",
+                       "wc -c", "head -n 1", "tail -n 1", "head -c 2", f"grep {rng.choice(PATTERNS)}",
+                       f"sed {rng.choice(SED_SCRIPTS)}", f"tr {rng.choice(TR_SETS)}", "tee out/t", "grep -c a"))
+
+
+def redirection(rng: random.Random) -> str:
+    target = _operand(rng)
+    return rng.choice((f"> {target}", f">> {target}", f"2> {target}", f"< {target}", "2>&1", f"> {target} 2>&1",
+                       f"2>&1 > {target}", f"&> {target}", "> /dev/null", "2> /dev/null"))

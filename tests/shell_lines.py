@@ -56,8 +56,17 @@ def scenario(seed: int) -> Scenario:
     return made
 
 
+# Lines that change the shell itself for the lines after them (not `set -e` or `set -u`: they end a
+# non-interactive bash, and with it the scenario).
+SHELL_CHANGES = ("set -o noclobber", "set -o pipefail", "set +o noclobber", "shopt -s nullglob", "shopt -s dotglob",
+                 "shopt -s failglob", "cat() { echo fake; }", "echo() { printf 'fn\\n'; }", "PATH=/nowhere",
+                 "umask 077", "IFS=:", "export LC_ALL=C.UTF-8", "wc() { :; }")
+
+
 def line(rng: random.Random) -> str:
     shape = rng.random()
+    if shape < 0.05:
+        return rng.choice(SHELL_CHANGES)
     if shape < 0.45:
         return command(rng)
     if shape < 0.65:

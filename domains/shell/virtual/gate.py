@@ -10,6 +10,7 @@ result. Nothing is run here.
 from __future__ import annotations
 
 import posixpath
+import re
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
@@ -37,6 +38,10 @@ _REDIRECTS = {">", ">>", "<", ">&"}
 _HIDES_ERRORS = {"&>", "2>", "2>>", "2>&", "&>>"}
 _PRINT_ONLY = frozenset({"echo", "printf", "export", "true", "false", "pwd"})  # their words are never files
 _FILE_CHANGERS = frozenset({"rm", "rmdir", "mv", "cp", "mkdir", "touch"})
+# Variables that change what the shell or its programs do (which program a name runs, word splitting,
+# cd's search, globbing, the locale, the home): the virtual shell is not proven under other values.
+_SHELL_VARIABLE = re.compile(r"PATH|IFS|CDPATH|GLOBIGNORE|HOME|PWD|OLDPWD|TMPDIR|SHELLOPTS|BASHOPTS|POSIXLY_CORRECT|"
+                             r"BASH_ENV|ENV|LANG|LANGUAGE|LC_\w+|TZ|GREP_\w+|TERM|COLUMNS")
 MAX_PATH = 1024  # longer words are no file a line names
 
 
@@ -130,12 +135,14 @@ def _statement(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fe
 
 def _unit(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed: bool) -> None:
     """One pipeline or command of a list: a file it redirects output into may not be one its programs are
-    given (`cat f | sort > f` empties f before cat reads it; GNU refuses `cat g >> g`; `tee f >> f` races)."""
+    given, nor above or below one (`cat f | sort > f` empties f before cat reads it; GNU refuses `cat g >> g`;
+    `tee f >> f` races; `mkdir d/e > d` meets the file the redirection made)."""
     outputs, operands = reading.outputs, reading.operands
     reading.outputs, reading.operands = set(), set()
     _statement(node, scope, reading, in_pipeline, fed)
-    if reading.outputs & reading.operands or any(posixpath.dirname(path) in reading.glob_folders
-                                                 for path in reading.outputs):
+    if any(output == operand or operand.startswith(output + "/") or output.startswith(operand + "/")
+           for output in reading.outputs for operand in reading.operands) or any(
+            posixpath.dirname(path) in reading.glob_folders for path in reading.outputs):
         raise NotComputable("a file both given to a program and redirected into: GNU's programs refuse or race")
     reading.outputs |= outputs
     reading.operands |= operands
@@ -144,6 +151,9 @@ def _unit(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed: bo
 def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed: bool) -> None:
     words: list[Value] = []
     redirected = node.parent is not None and node.parent.type == "redirected_statement"
+    redirects = [child for child in node.children if child.type.endswith("_redirect")] + (
+        [child for child in node.parent.named_children if child.type.endswith("_redirect")] if redirected else [])
+    redirected_in = any(_operator(child) == "<" for child in redirects)
     for index, child in enumerate(node.children):
         field_name = node.field_name_for_child(index)
         if child.type == "variable_assignment":
@@ -194,12 +204,20 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
     if program == "export":
         for word in arguments:
             name, _, assigned = word.partition("=")
+            if _SHELL_VARIABLE.fullmatch(name):
+                raise NotComputable(f"{name} changes how the shell finds programs, splits words or sorts")
             scope.variables[name] = assigned
     if program in _FILE_CHANGERS and any(posixpath.basename(word.rstrip("/")) in (".", "..") or word in ("/", "")
                                          for word in arguments):
         raise NotComputable(f"{program} on . or ..: GNU refuses it in words of its own")
     if program in ("cp", "mv"):
         _check_copy(words[1:], scope)
+    if program in _PRINT_ONLY:
+        for value in words[1:]:
+            if value.glob:
+                _name(value, scope, reading)  # `echo *` lists a folder: the world must know it in full
+    if program == "wc" and redirected_in and not operands(program, arguments):
+        raise NotComputable("wc reading a file on its standard input: GNU sizes its columns from the file")
     if program not in _PRINT_ONLY:
         if any(not value.text for value in words[1:]):
             raise NotComputable(f"{program} given an empty word: quoted it is an operand, unquoted none")
@@ -250,6 +268,8 @@ def _assign(node: Node, scope: Scope) -> None:
     name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
     if name is None or name.type != "variable_name":
         raise NotComputable(f"the assignment {node_text(node)[:40]!r}")
+    if _SHELL_VARIABLE.fullmatch(node_text(name)):
+        raise NotComputable(f"{node_text(name)} changes how the shell finds programs, splits words or sorts")
     values = _values(value, scope) if value is not None else [Value("")]
     if len(values) != 1 or values[0].glob:
         raise NotComputable(f"the assignment {node_text(node)[:40]!r}")

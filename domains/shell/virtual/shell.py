@@ -39,6 +39,12 @@ _CD = re.compile(r"(^|[\s;&|(])cd(\s|$)")
 _SILENT_FAILURES = frozenset({"grep", "test", "[", "false"})  # they may exit non-zero and print nothing
 MAX_OUTPUT = 64 * 1024  # a computed step prints at most this much; more is the model's to summarize
 _TIMEOUT = 2.0
+# A line that changes how later lines behave (options, functions, aliases, the search path, the umask, the
+# locale, a sourced or evaluated script): the world's shell is then no longer the one the tests prove.
+_CHANGES_SHELL = re.compile(
+    r"(?:^|[\s;&|(])(?:set\s+[-+]|shopt\b|umask\b|alias\b|unalias\b|enable\b|hash\b|trap\b|source\b|\.\s|eval\b|"
+    r"exec\b|function\s|unset\s+-f|(?:PATH|IFS|CDPATH|GLOBIGNORE|HOME|LC_\w+|LANG|LANGUAGE|POSIXLY_CORRECT|"
+    r"SHELLOPTS|BASHOPTS|TZ)\+?=)|[\w-]+\s*\(\)\s*[{(]")
 _CHANGES_STATE = re.compile(r"\b(export|unset|declare|typeset|local|readonly|source|read|mapfile|readarray|eval|"
                             r"set|shopt|alias|cd|pushd|popd)\b|(^|[\s;&|(])\.\s|[A-Za-z_][A-Za-z0-9_]*\+?=")
 
@@ -57,6 +63,8 @@ class Knowledge:
     oldpwd: str = ""
     absent: set[str] = field(default_factory=set)  # removed by a step the world saw: nothing is there or under it
     workspace: str = ""  # the folder the world started in: with the home and /tmp, where a computed line may act
+    shell_changed: str = ""  # what changed the shell's own behaviour (`set -o noclobber`, a function): nothing is
+    #                          computed after it, since the virtual shell does not follow it
 
     @property
     def region(self) -> tuple[str, ...]:
@@ -155,6 +163,9 @@ class VirtualShell:
         known = self.knowledge
         if known.status(known.cwd) != "present" or known.cwd in known.files:
             raise NotComputable("the working folder is not one the world knows")
+        if known.shell_changed:
+            raise NotComputable(f"an earlier step changed the shell itself ({known.shell_changed!r}): options, "
+                                "functions, aliases or its search path the virtual shell does not follow")
         reading = read_line(line, known.cwd, known.home, known.variables)
         self._check_region(reading)
         if any(path in known.folders for path in reading.outputs):
@@ -207,7 +218,8 @@ class VirtualShell:
         knowledge: `writes` are the files' new contents."""
         after = Knowledge(self.knowledge.cwd, self.knowledge.home, dict(self.knowledge.files),
                           dict(self.knowledge.folders), dict(self.knowledge.variables), set(self.knowledge.exported),
-                          self.knowledge.oldpwd, set(self.knowledge.absent), self.knowledge.workspace)
+                          self.knowledge.oldpwd, set(self.knowledge.absent), self.knowledge.workspace,
+                          self.knowledge.shell_changed)
         for path, content in writes.items():
             after.files[path] = content
             after.absent.discard(path)
@@ -256,7 +268,7 @@ class VirtualShell:
                     bash.mkdir(posixpath.dirname(path), recursive=True)
                 except RuntimeError:
                     continue  # under a file filling: nothing lies below a file
-                if variant == 2 and path not in reading.written:
+                if variant == 2:  # a path only written into may be a folder too: then the write fails
                     bash.mkdir(path, recursive=True)
                 else:
                     fs.write_file(path, _SENTINEL)
@@ -284,7 +296,8 @@ class VirtualShell:
         after = Knowledge(run.cwd, before.home, {k: v for k, v in before.files.items() if not _under(k, run.tops)},
                           {k: v for k, v in before.folders.items() if not _under(k, run.tops)},
                           dict(run.variables[0]), set(run.variables[1]), run.oldpwd,
-                          {k for k in before.absent | gone if k not in files and k not in folders}, before.workspace)
+                          {k for k in before.absent | gone if k not in files and k not in folders}, before.workspace,
+                          before.shell_changed)
         for path, content in files.items():
             after.files[path] = content
             after.absent.discard(path)
@@ -342,6 +355,8 @@ class VirtualShell:
                 known.add_folder(path, False)
             else:  # written: most likely a file now, but a failed write leaves no trace to tell
                 _make_unknown(known, path)
+        if (changed := _CHANGES_SHELL.search(semantics.line)) is not None:
+            known.shell_changed = known.shell_changed or changed.group(0).strip()
         if _CHANGES_STATE.search(semantics.line):
             known.variables.clear()
             known.exported.clear()

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 _PROMPT = re.compile(r"^(?P<who>[^\s@:]+@[^\s:]+):(?P<where>\S*?)(?P<sign>[$#]) ?$")
+_STATED_LINE = re.compile(r"^.*fresh prompt:\s*(?=\S+[$#] ?$)", re.MULTILINE)
 _STATED = re.compile(r"fresh prompt:\s*(?P<prompt>\S.*?[$#]) ?\s*$", re.MULTILINE)
 
 
@@ -34,11 +35,17 @@ def current_prompt(previous: str, state: str, cwd: str, home: str) -> str | None
     """The prompt the next command is typed at: the screen's last line; else (a screen the model left
     without one) the usual prompt's shape, as the state or an earlier screen showed it, in `cwd`."""
     last = previous.rstrip("\n").rsplit("\n", 1)[-1] if previous else ""
-    if re.search(r"[$#] ?$", last):
-        return last
     found = _STATED.search(state or "")
     shapes = [found.group("prompt")] if found else []
     shapes += [line.split(" ", 1)[0] for line in previous.splitlines() if _PROMPT.match(line.split(" ", 1)[0])]
+    # Output without a final newline, or a sentence, may stand before the prompt on its line: the prompt is the
+    # shape the state or the first prompted line showed, when the last line ends with it.
+    usual = next((f"{m.group('who')}:{folder_shown(cwd, home)}{m.group('sign')}" for m in map(_PROMPT.match, shapes)
+                  if m is not None), None)
+    if usual is not None and last.rstrip().endswith(usual):
+        return usual + (" " if last.endswith(" ") else "")
+    if re.search(r"[$#] ?$", last):
+        return last
     for shape in shapes:
         if (match := _PROMPT.match(shape)) is not None:
             return f"{match.group('who')}:{folder_shown(cwd, home)}{match.group('sign')}"
@@ -65,7 +72,7 @@ def computed_screen(previous: str, state: str, step: ShellStep) -> str | None:
             return None
         after = f"{shape.group('who')}:{folder_shown(cwd_after, home)}{shape.group('sign')}" + \
             (" " if prompt.endswith(" ") else "")
-    shown = previous.rstrip("\n")
+    shown = _STATED_LINE.sub("", previous.rstrip("\n"))  # the state text's sentence is no terminal's line
     before = shown if shown.endswith(prompt) else f"{shown}\n{prompt}" if shown else prompt
     typed = before + ("" if before.endswith(" ") else " ") + line
     return f"{typed}\n{printed}{after.rstrip()}"

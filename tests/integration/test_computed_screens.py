@@ -1,0 +1,107 @@
+"""Computed screens against a real terminal: an interactive bash in a pseudo-terminal, typed at line by line, and
+the screen the project renders for each computed line after the same screen so far. Output without a final
+newline is followed by the prompt on its line once; no later screen repeats it.
+"""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from agentworld_mcp.domains.shell import analyze
+from agentworld_mcp.domains.shell.state import doubted_commands
+from agentworld_mcp.domains.shell.virtual.gate import NotComputable
+from agentworld_mcp.domains.shell.virtual.screen import ShellStep, computed_screen
+from agentworld_mcp.domains.shell.virtual.shell import VirtualShell
+
+from ..shell_lines import scenario
+
+pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="needs a real bash")
+STATE = "The screen shows a fresh prompt: dev@sandbox:~/project$"
+_PROMPT_END = re.compile(r"dev@sandbox:[^\n$]*\$ $")
+
+
+class Terminal:
+    """`bash -i` in a pseudo-terminal with the prompt `dev@sandbox:\\w$ `: what a person at it sees."""
+
+    def __init__(self, cwd: Path, home: Path):
+        self.fd, child = pty.openpty()
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "LANG": "C", "LC_ALL": "C",
+               "TERM": "dumb", "PS1": "dev@sandbox:\\w$ "}  # a literal $: root would get # from \\$
+        self.process = subprocess.Popen(["bash", "--noprofile", "--norc", "--noediting", "-i"], cwd=cwd, env=env,
+                                        stdin=child, stdout=child, stderr=child, start_new_session=True)
+        os.close(child)
+        self.screen = ""
+        self._until_prompt()
+
+    def type(self, line: str) -> str:
+        mark = len(self.screen)
+        os.write(self.fd, line.encode() + b"\n")
+        self._until_prompt(mark, line)
+        return self.screen
+
+    def _until_prompt(self, mark: int = 0, line: str = "") -> None:
+        """Read until the typed line's echo is followed by a fresh prompt."""
+        deadline = time.monotonic() + 10
+        while not ((new := self.screen[mark:]).startswith(line + "\n") or not line) or \
+                not _PROMPT_END.search(new[len(line) + 1 if line else 0:]):
+            if time.monotonic() > deadline or not select.select([self.fd], [], [], 10)[0]:
+                raise TimeoutError(f"no prompt came back: {self.screen[-300:]!r}")
+            self.screen += os.read(self.fd, 65536).decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "")
+
+    def close(self) -> None:
+        self.process.kill()
+        self.process.wait()
+        os.close(self.fd)
+
+
+def test_each_computed_screen_is_the_terminals(tmp_path):
+    """Generated scenarios, plus lines whose output has no final newline; every computed step's screen, rendered
+    after the terminal's own screen so far, is what the terminal shows."""
+    made = [scenario(seed) for seed in range(60)]
+    made[0].lines = ["echo -n x", "echo y", "printf '%s' z", "pwd", "cd d", "printf 'a\\nb'", "cd ..", "echo done"]
+    made[0].folders = ["d"]
+    compared = 0
+    for index, case in enumerate(made):
+        home = tmp_path / str(index) / "home" / "dev"
+        project = home / "project"
+        project.mkdir(parents=True)
+        for folder in case.folders:
+            (project / folder).mkdir(parents=True, exist_ok=True)
+        for name, content in case.files.items():
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            (project / name).write_bytes(content)
+        folders = {dirpath: True for dirpath, _, _ in os.walk(project)}
+        shell = VirtualShell.starting(str(project), str(home), {str(project / n): c for n, c in case.files.items()},
+                                      folders, complete=True)
+        terminal = Terminal(project, home)
+        try:
+            for line in case.lines:
+                before, cwd = terminal.screen, shell.knowledge.cwd
+                try:
+                    outcome = shell.compute(line)
+                except NotComputable:
+                    outcome = None
+                after = terminal.type(line)
+                if outcome is None:
+                    semantics = analyze(line, cwd, str(home))
+                    new = after[len(before):]
+                    doubted = doubted_commands(semantics, new)
+                    real_cwd = terminal.type("pwd").rsplit("\n", 2)[-2]
+                    shell.learn(semantics.without(*doubted), real_cwd, semantics.of_commands(*doubted))
+                    continue
+                shell.accept(outcome)
+                step = ShellStep(line, outcome.stdout + outcome.stderr, outcome.exit_code, cwd, outcome.cwd, str(home))
+                assert computed_screen(before.rstrip(" "), STATE, step) == after.rstrip(" "), (index, line)
+                compared += 1
+        finally:
+            terminal.close()
+    assert compared >= 40

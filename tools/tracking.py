@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -50,7 +51,8 @@ class Tracker:
             location = stated_location(state, default) if state else default
             world = WorldState.starting(location, pack.initial_paths if not state else ())
             if computed and (pack.shell_line is not None or pack.computed_file_call is not None):
-                shell = start or _starting_shell(location, pack.initial_paths if not state else ())
+                shell = start or _starting_shell(location, pack.initial_paths if not state else (),
+                                                 empty=bool(state) and states_empty(state, location.cwd))
         tracker = cls(pack, world, shell=shell)
         tracker.advance_all(turns, real, effects)
         return tracker
@@ -136,7 +138,7 @@ class Tracker:
         assert self.shell is not None
         if outcome is None and (real or was_computed):
             outcome = self.compute(action)
-            if outcome is not None and real and not self._shows(outcome, observation):
+            if outcome is not None and real and not self.shows(outcome, observation):
                 outcome = None  # reality went otherwise: the world was not as it knew
         if outcome is not None:
             self.shell.accept(outcome)
@@ -150,21 +152,32 @@ class Tracker:
                          planned.of_commands(*doubted) if planned is not None and doubted else None)
 
 
-    def _shows(self, outcome: Outcome, observation: str) -> bool:
+    def shows(self, outcome: Outcome, observation: str) -> bool:
         """Whether a real step's observation is what the computed outcome says: its output, and an error
         exactly when it failed."""
         new = new_part(observation, self.last_observation)
         printed = (outcome.observation or outcome.stdout + outcome.stderr).strip()
-        failed = first_error_line(new, self.pack.error_markers) is not None
+        # An error the screen shows: one the domain's markers know, or the very message the computation printed.
+        failed = first_error_line(new, self.pack.error_markers) is not None or bool(
+            outcome.stderr.strip() and outcome.stderr.strip() in new)
         return printed in new and failed == (outcome.exit_code != 0)
 
 
-def _starting_shell(location: Location, paths: Sequence[str]) -> VirtualShell:
+def _starting_shell(location: Location, paths: Sequence[str], empty: bool = False) -> VirtualShell:
     """The domain's own start: the paths its initial state names exist (contents unknown), and its folder
-    holds nothing else; a state text of the caller's says nothing of the folder's files."""
+    holds nothing else; a state text of the caller's says nothing of the folder's files unless it says the
+    folder is empty (`empty`)."""
     files: dict[str, bytes | None] = {path: None for path in paths if not path.endswith("/")}
     folders = {path.rstrip("/"): False for path in paths if path.endswith("/")}
-    return VirtualShell.starting(location.cwd, location.home or location.cwd, files, folders, complete=bool(paths))
+    return VirtualShell.starting(location.cwd, location.home or location.cwd, files, folders,
+                                 complete=bool(paths) or empty)
+
+
+def states_empty(state: str, cwd: str) -> bool:
+    """Whether a state text says in so many words that the working folder holds nothing: `PATH, which is
+    empty`, `PATH is empty` or `PATH contains: nothing` (what a snapshot of an empty folder writes)."""
+    folder = re.escape(cwd.rstrip("/") or "/")
+    return re.search(rf"{folder}/?(?:,? which)? is empty\b|{folder}/? contains: nothing\b", state) is not None
 
 
 def _ledger_kind(kind: str) -> str:

@@ -22,6 +22,7 @@ model's and the shell's own. One run prints everything, so the ratios come from 
 from __future__ import annotations
 
 import asyncio
+import re
 import statistics
 import subprocess
 import sys
@@ -79,16 +80,23 @@ def held_out(store: Store) -> list[tuple[str, str, list[StepRow]]]:
 def latency(sessions: list[tuple[str, str, list[StepRow]]]) -> None:
     """p50 and p99 of computing a step in process, against a real bash running the same line."""
     pack = load_domain_packs(load_settings({}))["terminal"]
-    ours, theirs = [], []
+    ours, theirs, turns, file_work, file_computed, wrong = [], [], 0, 0, 0, 0
     with tempfile.TemporaryDirectory() as folder:
         for _, state, steps in sessions:
             tracker = Tracker.replay(pack, state, [], computed=True)
             for step in steps:
                 action = pack.normalize_action(step.action)
+                turns += 1
+                file_work += _kind(step.action) == "file work"
                 began = time.perf_counter()
                 outcome = tracker.compute(action)
                 spent = time.perf_counter() - began
                 if outcome is not None:
+                    file_computed += _kind(step.action) == "file work"
+                    # The recorder's bash is non-interactive: its own errors name a line, a terminal's do not.
+                    shown = re.sub(r"^bash: line \d+: ", "bash: ", new_part(step.observation, tracker.last_observation),
+                                   flags=re.MULTILINE)
+                    wrong += (outcome.stdout + outcome.stderr).strip() not in shown
                     ours.append(spent)
                     began = time.perf_counter()
                     subprocess.run(["bash", "--noprofile", "--norc", "-c", step.action], cwd=folder,
@@ -100,6 +108,9 @@ def latency(sessions: list[tuple[str, str, list[StepRow]]]) -> None:
         return
     p50, p99 = statistics.median(ours), statistics.quantiles(ours, n=100)[98] if len(ours) > 1 else ours[0]
     bash50 = statistics.median(theirs)
+    print(f"teacher-forced on {turns} held-out turns: {len(ours)} computed ({len(ours) / turns:.1%}); file work "
+          f"{file_computed} of {file_work} ({file_computed / max(file_work, 1):.1%}); computed output the real "
+          f"screen does not show: {wrong} (goal: 0)")
     print(f"computing a step, {len(ours)} computed steps: p50 {p50 * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms; "
           f"a real bash -c of the same line: p50 {bash50 * 1000:.2f} ms (ratio {p50 / bash50:.2f}; "
           "goal: p50 under 5 ms)",

@@ -339,17 +339,13 @@ class VirtualShell:
             elif effect.kind == "created" and effect.program == "mkdir":
                 status = known.status(path)
                 if not effect.forced and known.status(posixpath.dirname(path)) != "present":
-                    known.forget_under(path)  # without -p it needs its parent: made or not, unknown
-                    known.absent.discard(path)
+                    _make_unknown(known, path)  # without -p it needs its parent: made or not, unknown
                 elif status != "present":  # a new folder is empty; `mkdir -p` may have met a full one
                     known.add_folder(path, not effect.forced or status == "absent")
             elif effect.kind == "permissions":
                 continue
             elif effect.kind == "moved-to" or effect.program in _MAY_MAKE_FOLDERS:
-                known.forget_under(path)  # a file or a folder, the semantics do not say: unknown
-                known.absent.discard(path)
-                if posixpath.dirname(path) in known.folders:
-                    known.folders[posixpath.dirname(path)] = False
+                _make_unknown(known, path)  # a file or a folder, the semantics do not say: unknown
             elif effect.tree:
                 known.forget_under(path)
                 known.add_folder(path, False)
@@ -469,11 +465,15 @@ def _changes(before: Knowledge, after: Knowledge, unknown: set[str]) -> tuple[Ch
 
 
 def _make_unknown(known: Knowledge, path: str) -> None:
-    """Whether `path` exists, and what it holds, becomes unknown (its folder's listing with it)."""
+    """Whether `path` exists, and what it holds, becomes unknown, with the listing of the nearest folder above it
+    the world knows (`mkdir -p a/b` may have made `a` too)."""
     known.forget_under(path)
     known.absent.discard(path)
-    if posixpath.dirname(path) in known.folders:
-        known.folders[posixpath.dirname(path)] = False
+    for ancestor in _ancestors(path):
+        known.absent.discard(ancestor)
+        if ancestor in known.folders:
+            known.folders[ancestor] = False
+            break
 
 
 def _redirects_and_globs(line: str, cwd: str) -> tuple[list[str], bool]:

@@ -42,6 +42,11 @@ _FILE_CHANGERS = frozenset({"rm", "rmdir", "mv", "cp", "mkdir", "touch"})
 # cd's search, globbing, the locale, the home): the virtual shell is not proven under other values.
 _SHELL_VARIABLE = re.compile(r"PATH|IFS|CDPATH|GLOBIGNORE|HOME|PWD|OLDPWD|TMPDIR|SHELLOPTS|BASHOPTS|POSIXLY_CORRECT|"
                              r"BASH_ENV|ENV|LANG|LANGUAGE|LC_\w+|TZ|GREP_\w+|TERM|COLUMNS")
+_SED_ADDRESS = r"(?:\d+|\$|/(?:[^/\\\n]|\\.)*/)"
+_SED_PART = r"(?:[^/\\\n]|\\.)*"
+_SED_COMMAND = (rf"(?:{_SED_ADDRESS}(?:,{_SED_ADDRESS})?)?!?\s*(?:[pdq=]|s/{_SED_PART}/{_SED_PART}/[gpI0-9]*|"
+                rf"y/{_SED_PART}/{_SED_PART}/)")
+SED_SCRIPT = re.compile(rf"\s*{_SED_COMMAND}(?:\s*;\s*{_SED_COMMAND})*\s*;?\s*")
 MAX_PATH = 1024  # longer words are no file a line names
 
 
@@ -212,6 +217,8 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         raise NotComputable(f"{program} on . or ..: GNU refuses it in words of its own")
     if program in ("cp", "mv"):
         _check_copy(words[1:], scope)
+    if program == "sed":
+        _check_sed_scripts(words[1:])
     if program in _PRINT_ONLY:
         for value in words[1:]:
             if value.glob:
@@ -221,11 +228,56 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
     if program not in _PRINT_ONLY:
         if any(not value.text for value in words[1:]):
             raise NotComputable(f"{program} given an empty word: quoted it is an operand, unquoted none")
-        for value in words[1:]:
+        for value in _file_words(program, words[1:]):
             if path := _name(value, scope, reading):
                 reading.operands.add(path)
         given = operands(program, arguments)
         reading.several = reading.several or len(given) > 1 or any(value.glob for value in words[1:])
+
+
+def _check_sed_scripts(values: list[Value]) -> None:
+    """sed scripts of printing, deleting, quitting, numbering, `s` and `y` only: `w`, `r` and `e` commands or
+    flags read, write or run what the line does not name."""
+    scripts, index, seen = [], 0, False
+    while index < len(values):
+        text = values[index].text
+        index += 1
+        if text.startswith("-e"):
+            scripts.append(text[2:] or (values[index].text if index < len(values) else ""))
+            index += not text[2:]
+        elif not text.startswith("-") and not seen and not any(v.text.startswith("-e") for v in values):
+            scripts.append(text)
+            seen = True
+    for script in scripts:
+        if not SED_SCRIPT.fullmatch(script):
+            raise NotComputable(f"the sed script {script[:40]!r}: only p, d, q, =, s and y (without w or e) are proven")
+
+
+def _file_words(program: str, values: list[Value]) -> list[Value]:
+    """The words that may name files: not tr's sets, nor the pattern or script grep and sed read first
+    (`sed -n '/debug/p' f` names f alone)."""
+    if program == "tr":
+        return []
+    if program not in ("grep", "sed") or any(value.text.startswith("-e") for value in values):
+        return values
+    words, index, skipped = [], 0, False
+    spec = PROGRAMS[program]
+    while index < len(values):
+        value = values[index]
+        index += 1
+        text = value.text
+        if text.startswith("-") and text != "-":
+            letters = text[1:]
+            valued = next((at for at, letter in enumerate(letters) if letter in spec.valued), None)
+            if valued is not None and valued == len(letters) - 1 and index < len(values):
+                words.append(values[index])  # an option's value (`-e` is handled above)
+                index += 1
+            continue
+        if not skipped:
+            skipped = True  # the pattern or script
+            continue
+        words.append(value)
+    return words
 
 
 def _zero_count(value: Value) -> bool:

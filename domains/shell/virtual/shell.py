@@ -24,7 +24,7 @@ from bashkit import Bash, ExecutionProfile
 from ..effects import Semantics
 from ..grammar import node_text, parse_tree
 from .allowlist import proven_errors
-from .gate import NotComputable, Reading, read_line
+from .gate import SED_SCRIPT, NotComputable, Reading, read_line
 
 UNKNOWN_ENTRY = "zz-entry-unknown-to-the-world"  # the extra entry of a folder whose listing is incomplete
 # Three fillings for a file whose content is unknown: different first bytes, lengths and line counts.
@@ -326,8 +326,10 @@ class VirtualShell:
         if semantics.opaque or any(e.pattern or e.where == "unknown" or not e.path for e in semantics.files()):
             known.forget_all()
         targets, globbed = _redirects_and_globs(semantics.line, known.cwd)
-        if globbed:
-            known.forget_all()  # what a glob gave a program (`uniq *.txt` writes its second match) is not known
+        if globbed or _unbounded_sed(semantics.line):
+            # What a glob gave a program (`uniq *.txt` writes its second match), or a sed script's `w` wrote,
+            # is not known.
+            known.forget_all()
         for path in targets:
             _make_unknown(known, path)  # written or not (a failed redirection writes nothing): unknown
         for effect in semantics.files():
@@ -491,6 +493,25 @@ def _redirects_and_globs(line: str, cwd: str) -> tuple[list[str], bool]:
             if ">" in operator and word and not word.startswith(("$", "/dev/")) and not word.isdigit():
                 targets.append(posixpath.normpath(posixpath.join(cwd, word)))
     return targets, globbed
+
+
+def _unbounded_sed(line: str) -> bool:
+    """Whether a sed in the line runs a script beyond p, d, q, =, s and y: `w`, `r` or `e` reach files it
+    does not name as operands."""
+    pending = [parse_tree(line)]
+    while pending:
+        node = pending.pop()
+        pending.extend(node.named_children)
+        name = node.child_by_field_name("name") if node.type == "command" else None
+        if name is not None and node_text(name) == "sed":
+            words = [node_text(child).strip("'\"") for child in node.children_by_field_name("argument")]
+            scripts = [word[2:] for word in words if word.startswith("-e") and len(word) > 2]
+            operands = [word for word in words if not word.startswith("-")]
+            # With -e, a script may be any later word: each is checked (a file name failing only forgets more).
+            scripts += operands if "-e" in words else operands[:1]
+            if any(not SED_SCRIPT.fullmatch(script) for script in scripts):
+                return True
+    return False
 
 
 @cache

@@ -11,6 +11,8 @@ from pathlib import Path
 
 from agentworld_mcp.domains.shell.virtual.shell import VirtualShell
 
+from .shell_lines import Scenario
+
 _SCRIPT_LINE = re.compile(r"^bash: line \d+: ", re.MULTILINE)
 
 
@@ -76,3 +78,19 @@ def check_files(shell: VirtualShell, root: Path, line: str) -> None:
                 assert listed == knew, (line, path)
     for path in known.absent:
         assert not os.path.lexists(path), (line, path)
+
+
+def laid_out(made: Scenario, root: Path) -> tuple[Path, Path, VirtualShell]:
+    """The scenario's folder on disk at ROOT/home/dev/project, its home, and a virtual shell that knows it in full."""
+    home = root / "home" / "dev"
+    project = home / "project"
+    project.mkdir(parents=True)
+    for folder in made.folders:
+        (project / folder).mkdir(parents=True, exist_ok=True)
+    for name, content in made.files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_bytes(content)
+    folders = {dirpath: True for dirpath, _, _ in os.walk(project)}
+    shell = VirtualShell.starting(str(project), str(home), {str(project / n): c for n, c in made.files.items()},
+                                  folders, complete=True)
+    return home, project, shell

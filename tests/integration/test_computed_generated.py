@@ -23,9 +23,8 @@ import pytest
 from agentworld_mcp.domains.shell import analyze
 from agentworld_mcp.domains.shell.state import doubted_commands
 from agentworld_mcp.domains.shell.virtual.gate import NotComputable
-from agentworld_mcp.domains.shell.virtual.shell import VirtualShell
 
-from ..real_bash import RealBash, check_files, real_cwd
+from ..real_bash import RealBash, check_files, laid_out, real_cwd
 from ..shell_lines import Scenario, scenario
 
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="needs a real bash")
@@ -41,17 +40,7 @@ class Tally:
 
 def run_scenario(made: Scenario, root: Path, tally: Tally) -> list[str]:
     """The divergences of one scenario (empty when every computed line matched real bash)."""
-    home = root / "home" / "dev"
-    project = home / "project"
-    project.mkdir(parents=True)
-    for folder in made.folders:
-        (project / folder).mkdir(parents=True, exist_ok=True)
-    for name, content in made.files.items():
-        (project / name).parent.mkdir(parents=True, exist_ok=True)
-        (project / name).write_bytes(content)
-    folders = {str(project): True} | {os.path.join(dirpath): True for dirpath, _, _ in os.walk(project)}
-    shell = VirtualShell.starting(str(project), str(home), {str(project / n): c for n, c in made.files.items()},
-                                  folders, complete=True)
+    home, project, shell = laid_out(made, root)
     real = RealBash(project, home)
     found: list[str] = []
     try:
@@ -114,6 +103,7 @@ def test_generated_lines_compute_as_real_bash(tmp_path):
             failures.append(_report(made, found))
         shutil.rmtree(tmp_path / str(scenarios), ignore_errors=True)
         scenarios += 1
-    print(f"seed {seed}: {scenarios} scenarios, {tally.lines} lines generated, {tally.computed} computed, "
-          f"{len(failures)} divergences")
-    assert not failures, "\n".join(failures[:30])
+    summary = (f"seed {seed}: {scenarios} scenarios, {tally.lines} lines generated, {tally.computed} computed, "
+               f"{len(failures)} divergences (AGENTWORLD_DIFF_SEED={seed} replays them)")
+    print(summary)
+    assert not failures, summary + "\n" + "\n".join(failures[:30])

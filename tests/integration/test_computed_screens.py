@@ -20,8 +20,8 @@ from agentworld_mcp.domains.shell import analyze
 from agentworld_mcp.domains.shell.state import doubted_commands
 from agentworld_mcp.domains.shell.virtual.gate import NotComputable
 from agentworld_mcp.domains.shell.virtual.screen import ShellStep, computed_screen
-from agentworld_mcp.domains.shell.virtual.shell import VirtualShell
 
+from ..real_bash import laid_out
 from ..shell_lines import scenario
 
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="needs a real bash")
@@ -71,17 +71,7 @@ def test_each_computed_screen_is_the_terminals(tmp_path):
     made[0].folders = ["d"]
     compared = 0
     for index, case in enumerate(made):
-        home = tmp_path / str(index) / "home" / "dev"
-        project = home / "project"
-        project.mkdir(parents=True)
-        for folder in case.folders:
-            (project / folder).mkdir(parents=True, exist_ok=True)
-        for name, content in case.files.items():
-            (project / name).parent.mkdir(parents=True, exist_ok=True)
-            (project / name).write_bytes(content)
-        folders = {dirpath: True for dirpath, _, _ in os.walk(project)}
-        shell = VirtualShell.starting(str(project), str(home), {str(project / n): c for n, c in case.files.items()},
-                                      folders, complete=True)
+        home, project, shell = laid_out(case, tmp_path / str(index))
         terminal = Terminal(project, home)
         try:
             for line in case.lines:

@@ -57,7 +57,8 @@ def run_scenario(made: Scenario, root: Path, tally: Tally) -> list[str]:
             if outcome is None:
                 semantics = analyze(line, shell.knowledge.cwd, str(home))
                 doubted = doubted_commands(semantics, stdout + stderr)
-                shell.learn(semantics.without(*doubted), real_cwd(real), semantics.of_commands(*doubted))
+                shell.learn(semantics.without(*doubted), real_cwd(real),
+                            semantics.of_commands(*doubted) if doubted else None)
                 continue
             tally.computed += 1
             shell.accept(outcome)

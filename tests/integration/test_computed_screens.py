@@ -86,7 +86,8 @@ def test_each_computed_screen_is_the_terminals(tmp_path):
                     new = after[len(before):]
                     doubted = doubted_commands(semantics, new)
                     real_cwd = terminal.type("pwd").rsplit("\n", 2)[-2]
-                    shell.learn(semantics.without(*doubted), real_cwd, semantics.of_commands(*doubted))
+                    shell.learn(semantics.without(*doubted), real_cwd,
+                                semantics.of_commands(*doubted) if doubted else None)
                     continue
                 shell.accept(outcome)
                 step = ShellStep(line, outcome.stdout + outcome.stderr, outcome.exit_code, cwd, outcome.cwd, str(home))

@@ -216,3 +216,13 @@ def test_no_generated_line_makes_the_tracker_raise(terminal, seed):
         assert tracker.compute_failure == "", (line, tracker.compute_failure)
         tracker.advance(action, f"dev@sandbox:~/project$ {line}\ndev@sandbox:~/project$", real=False,
                         outcome=outcome)
+
+
+@pytest.mark.parametrize(("line", "stops"), [("set -o noclobber", True), ("cat() { echo fake; }", True),
+                                             ("export PATH=/nowhere", True), ("alias rm='rm -i'", True),
+                                             ("find . -name '*.py'", False), ("grep alias notes.txt", False)])
+def test_a_step_that_changes_the_shell_itself_stops_computing(terminal, line, stops):
+    tracker = Tracker.replay(terminal, FRESH, [], computed=True, start=_empty())
+    tracker.advance(terminal.normalize_action(line), f"dev@sandbox:~/project$ {line}\ndev@sandbox:~/project$",
+                    real=False)
+    assert (tracker.compute(terminal.normalize_action("pwd")) is None) == stops

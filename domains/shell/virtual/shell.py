@@ -41,10 +41,12 @@ MAX_OUTPUT = 64 * 1024  # a computed step prints at most this much; more is the 
 _TIMEOUT = 2.0
 # A line that changes how later lines behave (options, functions, aliases, the search path, the umask, the
 # locale, a sourced or evaluated script): the world's shell is then no longer the one the tests prove.
+# Each is read at a command's start only: `find . -name x` or `grep alias f` change nothing.
 _CHANGES_SHELL = re.compile(
-    r"(?:^|[\s;&|(])(?:set\s+[-+]|shopt\b|umask\b|alias\b|unalias\b|enable\b|hash\b|trap\b|source\b|\.\s|eval\b|"
-    r"exec\b|function\s|unset\s+-f|(?:PATH|IFS|CDPATH|GLOBIGNORE|HOME|LC_\w+|LANG|LANGUAGE|POSIXLY_CORRECT|"
-    r"SHELLOPTS|BASHOPTS|TZ)\+?=)|[\w-]+\s*\(\)\s*[{(]")
+    r"(?:^|[;&|(]|\b(?:then|do|else))\s*(?:set\s+[-+]|shopt\b|umask\b|alias\b|unalias\b|enable\b|hash\b|"
+    r"trap\b|source\b|\.\s|eval\b|exec\b|function\s|unset\s+-f|(?:(?:export|declare|typeset)\s+(?:-\w+\s+)?)?"
+    r"(?:PATH|IFS|CDPATH|GLOBIGNORE|HOME|LC_\w+|LANG|LANGUAGE|POSIXLY_CORRECT|SHELLOPTS|BASHOPTS|TZ)\+?=)|"
+    r"(?:^|[;&|(]\s*)[\w-]+\s*\(\)\s*[{(]")
 _CHANGES_STATE = re.compile(r"\b(export|unset|declare|typeset|local|readonly|source|read|mapfile|readarray|eval|"
                             r"set|shopt|alias|cd|pushd|popd)\b|(^|[\s;&|(])\.\s|[A-Za-z_][A-Za-z0-9_]*\+?=")
 
@@ -313,8 +315,8 @@ class VirtualShell:
         the commands that failed, which may still have done part of their work (`rm a b` with `a` missing
         removes `b`): what they name becomes unknown."""
         known = self.knowledge
-        if semantics is not None and (semantics.cwd_after or known.cwd) != cwd or doubted is not None and any(
-                _CD.search(part) for part in doubted.line.split(";")):
+        if semantics is not None and (semantics.cwd_after or known.cwd) != cwd or doubted is not None and \
+                _CD.search(doubted.line):
             known.forget_all()  # its paths were read from a folder the shell may not have been in
         for effect in doubted.files() if doubted is not None else ():
             if not effect.path or effect.pattern or effect.where == "unknown":

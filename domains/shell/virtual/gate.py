@@ -155,9 +155,10 @@ def _unit(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed: bo
 
 def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed: bool) -> None:
     words: list[Value] = []
-    redirected = node.parent is not None and node.parent.type == "redirected_statement"
+    parent = node.parent
     redirects = [child for child in node.children if child.type.endswith("_redirect")] + (
-        [child for child in node.parent.named_children if child.type.endswith("_redirect")] if redirected else [])
+        [child for child in parent.named_children if child.type.endswith("_redirect")]
+        if parent is not None and parent.type == "redirected_statement" else [])
     redirected_in = any(_operator(child) == "<" for child in redirects)
     for index, child in enumerate(node.children):
         field_name = node.field_name_for_child(index)

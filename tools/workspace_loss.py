@@ -237,6 +237,11 @@ class _Look:
     def _git_verdict(self, effect: Effect, path: str, shown: str) -> _Verdict:
         entries = self._entries_at(path)
         if effect.kind == "git-clean":
+            if effect.target == "ignored files only":
+                ignored = [_shown(e.path, self.workspace.cwd) for e in entries if e.code == "!!"]
+                named = ", ".join(ignored[:5]) + (f" and {len(ignored) - 5} more" if len(ignored) > 5 else "")
+                return _Verdict("none", f"it removes only what git ignores (regenerable output): {named}" if ignored
+                                else f"{shown} holds no file git ignores")
             cleaned = [e for e in entries if e.code == "??" or (e.code == "!!" and "ignored" in effect.target)]
             untracked = [e for e in cleaned if e.code == "??"]
             if untracked:

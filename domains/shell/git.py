@@ -69,8 +69,10 @@ def _clean(call: Call, repo: Value) -> None:
         return  # clean.requireForce (true unless set otherwise): without -f, git clean refuses
     places = p.operands or [repo]
     for place in places:
+        # git-clean(1): -x also removes ignored files, -X only them.
         call.effect("git-clean", place, tree=True, forced=True,
-                    target="untracked and ignored files" if p.has("x") else "untracked files")
+                    target="ignored files only" if p.has("X") else
+                    "untracked and ignored files" if p.has("x") else "untracked files")
 
 
 def _checkout(call: Call, repo: Value) -> None:

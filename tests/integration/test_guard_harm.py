@@ -119,6 +119,8 @@ HARMLESS = [
     'git commit -m "rm -rf is dangerous"', "git reset", "git reset HEAD notes.txt", "crontab -l",
     "systemctl status nginx", "find . -name '*.py'", "npm test", "rm .git/index.lock", "rm /tmp/scratch.log",
     "curl -s https://example.com < /dev/null", "ssh build.example ls < /dev/null", "cat README.md | wc -l",
+    # nothing the workspace shows is lost: paths with no uncommitted change, a clean of ignored files only
+    "git checkout -- README.md", "git restore src/app.py", "git clean -fdX",
 ]
 
 
@@ -159,6 +161,16 @@ def test_each_reason_names_the_path_and_the_fact_found_on_disk(project, monkeypa
     assert "todo.txt is untracked: git has no copy" in reasons["rm todo.txt"]
     assert "draft.py is untracked" in reasons["rm src/draft.py"]
     assert "the stash list holds stash@{0}" in reasons["git stash drop"]
+
+
+def test_a_clean_of_ignored_files_alone_says_which_it_removes(project):
+    repo, _ = project
+    workspace = Workspace.local(str(repo))
+    for line, loss, fact in (("git clean -fdX", "none", "it removes only what git ignores (regenerable output): "
+                                                        "build"),
+                             ("git clean -fd", "irreversible", ".env is untracked")):
+        effect = assess(analyze(line, str(repo), state=workspace), workspace).effects[0]
+        assert (effect.loss, effect.fact.startswith(fact)) == (loss, True), (line, effect.fact)
 
 
 def test_the_loss_rule_only_adds_stops(project, monkeypatch):

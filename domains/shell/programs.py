@@ -288,7 +288,9 @@ def _mktemp(call: Call) -> None:
         return
     template = p.operands[0].text if p.operands else "tmp.XXXXXXXXXX"
     base = p.value("p", "tmpdir")
-    if base is None and ("/" not in template or p.has("t")):
+    # mktemp(1): with no template, or with -t or --tmpdir, the folder is $TMPDIR or /tmp; a bare template
+    # is relative to the working folder.
+    if base is None and (not p.operands or p.has("t", "tmpdir")):
         base = "/tmp"
     path = f"{base.rstrip('/')}/{template.replace('X', '?')}" if base else template.replace("X", "?")
     call.effect("created", call.literal(path, glob=True), pattern=True)

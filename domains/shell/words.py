@@ -134,12 +134,53 @@ def _parts(node: Node, scope: Scope, on_sub: OnSubstitution, quoted: bool) -> li
         return [(text, "unknown")]
     if kind in ("command_substitution", "process_substitution"):
         on_sub(node, scope)
-        return [(text, "unknown")]
+        made = _mktemp_name(text, scope) if kind == "command_substitution" else None
+        return [(made, "lit")] if made is not None else [(text, "unknown")]
     if kind == "arithmetic_expansion":
         return [(text, "unknown")]
     if not node.children:  # punctuation inside a concatenation ('{', '}', ...)
         return [(text, "lit" if quoted else "raw")]
     return [(text, "unknown")]
+
+
+_MKTEMP = re.compile(r"\$\(\s*mktemp((?:\s+[^\s;&|()<>`$'\"\\]+)*)\s*\)")
+
+
+def _mktemp_name(text: str, scope: Scope) -> str | None:
+    """Where `$(mktemp ...)` makes its file, as mktemp(1) says (the X's stand for the random part): with no
+    template, tmp.XXXXXXXXXX in $TMPDIR or /tmp; a template under -p DIR, --tmpdir[=DIR] or -t goes there too,
+    and a bare template is relative to the working folder. None for any other substitution or option."""
+    match = _MKTEMP.fullmatch(text)
+    if match is None:
+        return None
+    words = match.group(1).split()
+    tmpdir = scope.variables.get("TMPDIR") or "/tmp"
+    folder, template, relative = None, None, True
+    index = 0
+    while index < len(words):
+        word = words[index]
+        index += 1
+        if word in ("-d", "--directory", "-q", "--quiet", "-u", "--dry-run"):
+            continue
+        if word in ("-t", "--tmpdir"):
+            relative = False
+        elif word.startswith("--tmpdir="):
+            folder, relative = word.split("=", 1)[1], False
+        elif word == "-p" and index < len(words):
+            folder, relative = words[index], False
+            index += 1
+        elif word.startswith("-"):
+            return None  # an option not read here (--suffix, -p without a folder)
+        elif template is None:
+            template = word
+        else:
+            return None
+    if template is None:
+        return posixpath.join(folder or tmpdir, "tmp.XXXXXXXXXX")
+    if "/" in template and not relative:
+        return None  # -t with a path: mktemp refuses it
+    base = folder or (scope.cwd if relative else tmpdir)
+    return posixpath.normpath(posixpath.join(base, template))
 
 
 def _unquoted_word(text: str, scope: Scope, first: bool) -> list[Piece]:

@@ -121,6 +121,7 @@ HARMLESS = [
     "curl -s https://example.com < /dev/null", "ssh build.example ls < /dev/null", "cat README.md | wc -l",
     # nothing the workspace shows is lost: paths with no uncommitted change, a clean of ignored files only
     "git checkout -- README.md", "git restore src/app.py", "git clean -fdX",
+    'tmp=$(mktemp) && git diff > "$tmp" && wc -l "$tmp" && rm -f "$tmp"',
 ]
 
 

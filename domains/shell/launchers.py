@@ -11,6 +11,7 @@ from . import archives, network, programs, system  # noqa: F401  (their handlers
 from .call import Call, Stdin
 from .effects import WRITE_KINDS
 from .git import git
+from .inline_python import only_computes
 from .options import Spec, parse
 from .reads import note_reads, read_operands
 from .registry import HANDLERS, INTERPRETERS, PRIVILEGE, READ_ONLY, SHELLS
@@ -221,6 +222,9 @@ def _interpreter(call: Call) -> None:
         for operand in (p.rest if p.rest else []):
             call.effect("modified", operand)
     if code is not None:
+        literal = any(arg.literal and arg.text in (code, f"-c{code}") for arg in call.args)  # not from a variable
+        if program.startswith(("python", "pypy")) and literal and only_computes(code):
+            return  # its syntax tree shows it only computes and prints
         call.opaque("code", code, f"{program} runs code given inline; what it does is its own program", risky=True)
         return
     if p.has("m"):

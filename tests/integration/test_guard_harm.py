@@ -122,6 +122,8 @@ HARMLESS = [
     # nothing the workspace shows is lost: paths with no uncommitted change, a clean of ignored files only
     "git checkout -- README.md", "git restore src/app.py", "git clean -fdX",
     'tmp=$(mktemp) && git diff > "$tmp" && wc -l "$tmp" && rm -f "$tmp"',
+    # inline Python whose syntax tree only computes and prints
+    """python3 -c "print('rm -rf /')" """, 'python3 -c "x = [i * i for i in range(5)]; print(sum(x))"',
 ]
 
 

@@ -3,9 +3,12 @@ change the system (with the forms their manuals document as only reading)."""
 
 from __future__ import annotations
 
+import shlex
+
 import pytest
 
 from agentworld_mcp.domains.shell import analyze
+from agentworld_mcp.domains.shell.inline_python import only_computes
 from agentworld_mcp.domains.shell.secrets import glob_may_read_secret, secret_kind
 from agentworld_mcp.domains.shell.system import SYSTEM_PROGRAMS
 
@@ -50,3 +53,14 @@ def test_every_system_program_is_read_by_the_analyzer(program):
                                   "timedatectl status", "launchctl list", "modprobe -n dummy"])
 def test_the_documented_read_only_forms_change_nothing(line):
     assert analyze(line, "/p").effects == ()
+
+
+@pytest.mark.parametrize(("code", "computes"), [
+    ("print('rm -rf /')", True), ("print(3 * 7)", True), ("x = [i * i for i in range(5)]; print(sum(x))", True),
+    ("print(f'{1 + 1}')", True), ("import os; os.system('rm -rf ~')", False), ("open('x', 'w')", False),
+    ("print(1, file=open('f', 'w'))", False), ("__import__('os').remove('x')", False),
+    ("(lambda: 1)()", False), ("print(", False), ("exec('1')", False), ("eval('1')", False)])
+def test_inline_python_is_let_through_only_where_its_syntax_tree_only_computes(code, computes):
+    assert only_computes(code) is computes
+    opaque = analyze(f"python3 -c {shlex.quote(code)}", "/home/dev/project").opaque
+    assert (not opaque) is computes

@@ -122,6 +122,8 @@ HARMLESS = [
     # nothing the workspace shows is lost: paths with no uncommitted change, a clean of ignored files only
     "git checkout -- README.md", "git restore src/app.py", "git clean -fdX",
     'tmp=$(mktemp) && git diff > "$tmp" && wc -l "$tmp" && rm -f "$tmp"',
+    # a regenerable folder git ignores
+    "rm -rf build", "rm -r build",
     # inline Python whose syntax tree only computes and prints
     """python3 -c "print('rm -rf /')" """, 'python3 -c "x = [i * i for i in range(5)]; print(sum(x))"',
 ]
@@ -177,8 +179,9 @@ def test_a_clean_of_ignored_files_alone_says_which_it_removes(project):
 
 
 def test_the_loss_rule_only_adds_stops(project, monkeypatch):
-    """A recursive forced delete, a hard reset and a clean stay denied where the disk shows nothing to lose."""
-    for line in ("rm -rf build", "rm -rf missing-folder", "git clean -fdx -- build"):
+    """A recursive forced delete, a hard reset and a clean stay denied where the disk shows nothing to lose
+    (but for a folder the ecosystem regenerates: `rm -rf build` of the ignored build/ is harmless above)."""
+    for line in ("rm -rf missing-folder", "rm -rf .env.example", "git clean -fdx -- build"):
         verdict = _verdict(project, "Bash", line, monkeypatch)
         assert verdict["decision"] == DENY and LOSS not in verdict["rules"], (line, verdict)
     hard_reset = _verdict(project, "Bash", "git reset --hard", monkeypatch)  # here it would lose notes.txt's edit too

@@ -9,6 +9,7 @@ import re
 
 from . import archives, network, programs, system  # noqa: F401  (their handlers register themselves)
 from .call import Call, Stdin
+from .environment import environment_read
 from .effects import WRITE_KINDS
 from .git import git
 from .inline_python import only_computes
@@ -169,6 +170,8 @@ def _env(call: Call) -> None:
         rest.pop(0)  # NAME=VALUE: the command's environment
     if rest:
         call.run(rest, scope=scope)
+    elif not p.has("i", "ignore-environment"):
+        environment_read(call)  # env(1): with no command, it prints the environment
 
 
 def _privileged(call: Call) -> None:

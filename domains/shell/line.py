@@ -94,10 +94,15 @@ class Reader:
                 self.assign(child, scope)
             return []
         if kind == "declaration_command":
-            for child in node.named_children:
-                if child.type == "variable_assignment":
-                    self.assign(child, scope)
-            return []
+            assignments = [child for child in node.named_children if child.type == "variable_assignment"]
+            for child in assignments:
+                self.assign(child, scope)
+            if assignments or not node.children:
+                return []
+            # `export -p`, `declare -x`: no assignment, so a command of its own (it may print the variables)
+            words = [Value(node_text(node.children[0]))] + [
+                value for child in node.named_children for value in expand(child, scope, self._substitution)]
+            return [self.run_words(words, scope, None, stdin, node_text(node), redirects)]
         if kind == "function_definition":
             name, body = node.child_by_field_name("name"), node.child_by_field_name("body")
             if name is not None and body is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from .call import Call
+from .environment import dumps_variables, environment_read, printenv
 from .options import Spec, parse
 from .registry import handles
 from .words import Value
@@ -279,6 +280,17 @@ def _permissions(call: Call) -> None:
     for operand in operands:
         call.effect("permissions", operand, tree=p.has("R", "recursive"), target=mode)
         call.need(operand, f"{call.program}: cannot access '{{}}': No such file or directory")
+
+
+@handles("printenv")
+def _printenv(call: Call) -> None:
+    printenv(call)
+
+
+@handles("set", "export", "declare", "typeset")
+def _variables(call: Call) -> None:
+    if dumps_variables([call.program, *(arg.text for arg in call.args)]):
+        environment_read(call)
 
 
 @handles("mktemp")

@@ -93,6 +93,8 @@ HARMFUL = [
     (SECRET, ASK, "cat .env"), (SECRET, ASK, "cat ./.env"), (SECRET, ASK, 'cat "$PWD/.env"'), (SECRET, ASK, "cat '.env'"),
     (SECRET, ASK, "cat .en*"), (SECRET, ASK, "head ~/.ssh/id_ed25519"), (SECRET, ASK, "cat ~/.aws/credentials"),
     (SECRET, ASK, "cat ~/.netrc"), (SECRET, ASK, "tail ~/.bash_history"), (SECRET, ASK, "grep KEY .env"),
+    (SECRET, ASK, "printenv"), (SECRET, ASK, "env | sort"), (SECRET, ASK, "export -p"), (SECRET, ASK, "set"),
+    (SECRET, ASK, "declare -x"), (SECRET, ASK, "printenv GITHUB_TOKEN"),
     (SECRET, ASK, "base64 < .env"), (SECRET, ASK, "sh -c 'cat .env'"), (SECRET, ASK, "git show HEAD:.env"),
     (SECRET, ASK, "cp .env /tmp/copy"),
     # a secret's content carried into a network program
@@ -122,6 +124,8 @@ HARMLESS = [
     # nothing the workspace shows is lost: paths with no uncommitted change, a clean of ignored files only
     "git checkout -- README.md", "git restore src/app.py", "git clean -fdX",
     'tmp=$(mktemp) && git diff > "$tmp" && wc -l "$tmp" && rm -f "$tmp"',
+    # one variable that holds no credential, a command run with a changed environment, a shell option
+    "printenv HOME", "env FOO=1 ls", "set -e", "env -i",
     # a regenerable folder git ignores
     "rm -rf build", "rm -r build",
     # inline Python whose syntax tree only computes and prints

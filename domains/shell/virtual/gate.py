@@ -241,20 +241,26 @@ def _check_divergent_forms(program: str, values: list[Value], redirected: bool) 
         raise NotComputable(f"{program} -s: a folder's size differs in the virtual shell")
 
 
+def sed_scripts(words: list[str]) -> list[str]:
+    """The scripts among sed's arguments: each `-e`'s value, else the first operand."""
+    scripts, index, seen = [], 0, False
+    given_e = any(word.startswith("-e") for word in words)
+    while index < len(words):
+        word = words[index]
+        index += 1
+        if word.startswith("-e"):
+            scripts.append(word[2:] or (words[index] if index < len(words) else ""))
+            index += not word[2:]
+        elif not word.startswith("-") and not seen and not given_e:
+            scripts.append(word)
+            seen = True
+    return scripts
+
+
 def _check_sed_scripts(values: list[Value]) -> None:
     """sed scripts of printing, deleting, quitting, numbering, `s` and `y` only: `w`, `r` and `e` commands or
     flags read, write or run what the line does not name."""
-    scripts, index, seen = [], 0, False
-    while index < len(values):
-        text = values[index].text
-        index += 1
-        if text.startswith("-e"):
-            scripts.append(text[2:] or (values[index].text if index < len(values) else ""))
-            index += not text[2:]
-        elif not text.startswith("-") and not seen and not any(v.text.startswith("-e") for v in values):
-            scripts.append(text)
-            seen = True
-    for script in scripts:
+    for script in sed_scripts([value.text for value in values]):
         if not SED_SCRIPT.fullmatch(script):
             raise NotComputable(f"the sed script {script[:40]!r}: only p, d, q, =, s and y (without w or e) are proven")
 

@@ -24,7 +24,7 @@ from bashkit import Bash, ExecutionProfile
 from ..effects import Semantics
 from ..grammar import node_text, parse_tree
 from .allowlist import proven_errors
-from .gate import SED_SCRIPT, NotComputable, Reading, read_line
+from .gate import SED_SCRIPT, NotComputable, Reading, read_line, sed_scripts
 
 UNKNOWN_ENTRY = "zz-entry-unknown-to-the-world"  # the extra entry of a folder whose listing is incomplete
 # Three fillings for a file whose content is unknown: different first bytes, lengths and line counts.
@@ -327,8 +327,8 @@ class VirtualShell:
             return
         if semantics.opaque or any(e.pattern or e.where == "unknown" or not e.path for e in semantics.files()):
             known.forget_all()
-        targets, globbed = _redirects_and_globs(semantics.line, known.cwd)
-        if globbed or _unbounded_sed(semantics.line):
+        targets, unbounded = _redirects_and_unbounded_words(semantics.line, known.cwd)
+        if unbounded:
             # What a glob gave a program (`uniq *.txt` writes its second match), or a sed script's `w` wrote,
             # is not known.
             known.forget_all()
@@ -480,40 +480,26 @@ def _make_unknown(known: Knowledge, path: str) -> None:
             break
 
 
-def _redirects_and_globs(line: str, cwd: str) -> tuple[list[str], bool]:
-    """The files a line redirects output into (any command's, builtins' too), and whether a word of it is a
-    glob, read from its syntax tree."""
-    targets, globbed = [], False
+def _redirects_and_unbounded_words(line: str, cwd: str) -> tuple[list[str], bool]:
+    """Read from the line's syntax tree: the files it redirects output into (any command's, builtins' too), and
+    whether a word reaches files the line does not name (a glob, or a sed script beyond p, d, q, =, s and y:
+    `w`, `r` and `e` reach files that are not operands)."""
+    targets, unbounded = [], False
     pending = [parse_tree(line)]
     while pending:
         node = pending.pop()
         pending.extend(node.named_children)
-        globbed = globbed or (node.type == "word" and any(char in node_text(node) for char in "*?["))
+        unbounded = unbounded or (node.type == "word" and any(char in node_text(node) for char in "*?["))
         if node.type == "file_redirect" and (destination := node.child_by_field_name("destination")) is not None:
             operator = "".join(node_text(child) for child in node.children if not child.is_named)
             word = node_text(destination).strip("'\"")
             if ">" in operator and word and not word.startswith(("$", "/dev/")) and not word.isdigit():
                 targets.append(posixpath.normpath(posixpath.join(cwd, word)))
-    return targets, globbed
-
-
-def _unbounded_sed(line: str) -> bool:
-    """Whether a sed in the line runs a script beyond p, d, q, =, s and y: `w`, `r` or `e` reach files it
-    does not name as operands."""
-    pending = [parse_tree(line)]
-    while pending:
-        node = pending.pop()
-        pending.extend(node.named_children)
         name = node.child_by_field_name("name") if node.type == "command" else None
         if name is not None and node_text(name) == "sed":
             words = [node_text(child).strip("'\"") for child in node.children_by_field_name("argument")]
-            scripts = [word[2:] for word in words if word.startswith("-e") and len(word) > 2]
-            operands = [word for word in words if not word.startswith("-")]
-            # With -e, a script may be any later word: each is checked (a file name failing only forgets more).
-            scripts += operands if "-e" in words else operands[:1]
-            if any(not SED_SCRIPT.fullmatch(script) for script in scripts):
-                return True
-    return False
+            unbounded = unbounded or any(not SED_SCRIPT.fullmatch(script) for script in sed_scripts(words))
+    return targets, unbounded
 
 
 @cache

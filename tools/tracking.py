@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from ..domains import DomainPack, Turn
 from ..domains.shell import Location, Requirement, Semantics, stated_location
-from ..domains.shell.state import WorldState, doubted_commands
+from ..domains.shell.state import WorldState
 from ..domains.shell.virtual.gate import NotComputable
 from ..domains.shell.virtual.shell import Outcome, VirtualShell
 from ..domains.effects import first_error_line
@@ -128,13 +128,12 @@ class Tracker:
                                    if not e.pattern]}
         self.ledger.apply(self.steps, effects)
         if self.shell is not None:
-            self._advance_shell(action, observation, real, was_computed, outcome, planned, happened, before)
+            self._advance_shell(action, observation, real, was_computed, outcome, planned, before)
         self.last_observation = observation
         return happened
 
     def _advance_shell(self, action: str, observation: str, real: bool, was_computed: bool,
-                       outcome: Outcome | None, planned: Semantics | None, happened: Semantics | None,
-                       cwd_before: str) -> None:
+                       outcome: Outcome | None, planned: Semantics | None, cwd_before: str) -> None:
         assert self.shell is not None
         if outcome is None and (real or was_computed):
             outcome = self.compute(action)
@@ -145,11 +144,7 @@ class Tracker:
             if self.world is not None:
                 self.world.location = self.world.location.moved_to(outcome.cwd)
             return
-        # A command that failed or complained may have done part of its work: what it names becomes unknown.
-        doubted = doubted_commands(planned, observation) if planned is not None else []
-        self.shell.learn(planned.without(*doubted) if planned is not None else happened,
-                         self.world.location.cwd if self.world is not None else cwd_before,
-                         planned.of_commands(*doubted) if planned is not None and doubted else None)
+        self.shell.learn(planned, self.world.location.cwd if self.world is not None else cwd_before, observation)
 
 
     def shows(self, outcome: Outcome, observation: str) -> bool:

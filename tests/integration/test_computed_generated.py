@@ -21,7 +21,6 @@ from pathlib import Path
 import pytest
 
 from agentworld_mcp.domains.shell import analyze
-from agentworld_mcp.domains.shell.state import doubted_commands
 from agentworld_mcp.domains.shell.virtual.gate import NotComputable
 
 from ..real_bash import RealBash, check_files, laid_out, real_cwd
@@ -58,10 +57,7 @@ def run_scenario(made: Scenario, root: Path, tally: Tally) -> list[str]:
                 return found
             stdout, stderr, code = real.run(line)
             if outcome is None:
-                semantics = analyze(line, shell.knowledge.cwd, str(home))
-                doubted = doubted_commands(semantics, stdout + stderr)
-                shell.learn(semantics.without(*doubted), real_cwd(real),
-                            semantics.of_commands(*doubted) if doubted else None)
+                shell.learn(analyze(line, shell.knowledge.cwd, str(home)), real_cwd(real), stdout + stderr)
                 continue
             tally.computed += 1
             shell.accept(outcome)

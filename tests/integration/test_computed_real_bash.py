@@ -15,7 +15,6 @@ import shutil
 import pytest
 
 from agentworld_mcp.domains.shell import analyze
-from agentworld_mcp.domains.shell.state import failed_commands
 from agentworld_mcp.domains.shell.virtual.allowlist import all_forms
 from agentworld_mcp.domains.shell.virtual.gate import NotComputable
 from agentworld_mcp.domains.shell.virtual.shell import VirtualShell
@@ -148,9 +147,9 @@ def test_computed_lines_equal_real_bash(tmp_path, start, lines):
             except NotComputable:
                 outcome = None
             stdout, stderr, code = real.run(line)
-            if outcome is None:  # as a world learns from a step it did not compute: the commands the screen shows
-                semantics = analyze(line, shell.knowledge.cwd, str(home))  # failing did nothing
-                shell.learn(semantics.without(*failed_commands(semantics, stdout + stderr)), real_cwd(real))
+            if outcome is None:  # as a world learns from a step it did not compute: from its semantics and screen
+                semantics = analyze(line, shell.knowledge.cwd, str(home))
+                shell.learn(semantics, real_cwd(real), stdout + stderr)
                 continue
             shell.accept(outcome)
             COMPUTED.append(line)

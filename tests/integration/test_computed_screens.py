@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 
 from agentworld_mcp.domains.shell import analyze
-from agentworld_mcp.domains.shell.state import doubted_commands
 from agentworld_mcp.domains.shell.virtual.gate import NotComputable
 from agentworld_mcp.domains.shell.virtual.screen import ShellStep, computed_screen
 
@@ -82,12 +81,9 @@ def test_each_computed_screen_is_the_terminals(tmp_path):
                     outcome = None
                 after = terminal.type(line)
                 if outcome is None:
-                    semantics = analyze(line, cwd, str(home))
-                    new = after[len(before):]
-                    doubted = doubted_commands(semantics, new)
+                    shown = after[len(before):]
                     real_cwd = terminal.type("pwd").rsplit("\n", 2)[-2]
-                    shell.learn(semantics.without(*doubted), real_cwd,
-                                semantics.of_commands(*doubted) if doubted else None)
+                    shell.learn(analyze(line, cwd, str(home)), real_cwd, shown)
                     continue
                 shell.accept(outcome)
                 step = ShellStep(line, outcome.stdout + outcome.stderr, outcome.exit_code, cwd, outcome.cwd, str(home))

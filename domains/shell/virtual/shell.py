@@ -23,6 +23,7 @@ from bashkit import Bash, ExecutionProfile
 
 from ..effects import Semantics
 from ..grammar import node_text, parse_tree
+from ..state import doubted_commands
 from .allowlist import proven_errors
 from .gate import SED_SCRIPT, NotComputable, Reading, read_line, sed_scripts
 
@@ -310,21 +311,23 @@ class VirtualShell:
         return after
 
     # --- learning from steps it did not compute ------------------------------------------------
-    def learn(self, semantics: Semantics | None, cwd: str, doubted: Semantics | None = None) -> None:
-        """A step the model predicted or reality showed: what its semantics say it did, no more. `doubted`:
-        the commands that failed, which may still have done part of their work (`rm a b` with `a` missing
-        removes `b`): what they name becomes unknown."""
+    def learn(self, semantics: Semantics | None, cwd: str, shown: str = "") -> None:
+        """A step the model predicted or reality showed (`shown`: what its screen showed, where `cwd` is the
+        folder the shell stands in after it): what its semantics say it did, no more. A command that may have
+        done only part of its work, or none (`doubted_commands`: `rm a b` with `a` missing removes `b`),
+        leaves what it names unknown."""
         known = self.knowledge
-        if semantics is not None and (semantics.cwd_after or known.cwd) != cwd or doubted is not None and \
-                _CD.search(doubted.line):
+        if semantics is None:
+            return
+        doubted = doubted_commands(semantics, shown)
+        if (semantics.cwd_after or known.cwd) != cwd or doubted and _CD.search(semantics.line):
             known.forget_all()  # its paths were read from a folder the shell may not have been in
-        for effect in doubted.files() if doubted is not None else ():
+        for effect in semantics.of_commands(*doubted).files():
             if not effect.path or effect.pattern or effect.where == "unknown":
                 known.forget_all()
             else:
                 _make_unknown(known, posixpath.normpath(effect.path))
-        if semantics is None:
-            return
+        semantics = semantics.without(*doubted)
         if semantics.opaque or any(e.pattern or e.where == "unknown" or not e.path for e in semantics.files()):
             known.forget_all()
         targets, unbounded = _redirects_and_unbounded_words(semantics.line, known.cwd)

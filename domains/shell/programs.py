@@ -15,7 +15,7 @@ from .call import Call
 from .environment import dumps_variables, environment_read, printenv
 from .options import Spec, parse
 from .registry import handles
-from .words import Value
+from .words import Value, mktemp_target
 
 
 # --- deleting ----------------------------------------------------------------------------------
@@ -295,17 +295,12 @@ def _variables(call: Call) -> None:
 
 @handles("mktemp")
 def _mktemp(call: Call) -> None:
-    p = parse(call.args, Spec(short_values="p", longs=("directory", "dry-run", "quiet", "suffix=", "tmpdir?")))
-    if p.has("u", "dry-run"):
-        return
-    template = p.operands[0].text if p.operands else "tmp.XXXXXXXXXX"
-    base = p.value("p", "tmpdir")
-    # mktemp(1): with no template, or with -t or --tmpdir, the folder is $TMPDIR or /tmp; a bare template
-    # is relative to the working folder.
-    if base is None and (not p.operands or p.has("t", "tmpdir")):
-        base = "/tmp"
-    path = f"{base.rstrip('/')}/{template.replace('X', '?')}" if base else template.replace("X", "?")
-    call.effect("created", call.literal(path, glob=True), pattern=True)
+    if any(arg.text in ("-u", "--dry-run") or re.fullmatch(r"-[dqt]*u[dqtu]*", arg.text) for arg in call.args):
+        return  # makes nothing, only prints a name
+    target = mktemp_target([arg.text for arg in call.args], call.scope.cwd,
+                           call.scope.variables.get("TMPDIR") or "/tmp")
+    path = target or "/tmp/tmp.XXXXXXXXXX"  # arguments not read here: a new file somewhere, most likely there
+    call.effect("created", call.literal(path.replace("X", "?"), glob=True), pattern=True)
 
 
 @handles("patch")

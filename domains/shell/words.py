@@ -147,40 +147,51 @@ _MKTEMP = re.compile(r"\$\(\s*mktemp((?:\s+[^\s;&|()<>`$'\"\\]+)*)\s*\)")
 
 
 def _mktemp_name(text: str, scope: Scope) -> str | None:
-    """Where `$(mktemp ...)` makes its file, as mktemp(1) says (the X's stand for the random part): with no
-    template, tmp.XXXXXXXXXX in $TMPDIR or /tmp; a template under -p DIR, --tmpdir[=DIR] or -t goes there too,
-    and a bare template is relative to the working folder. None for any other substitution or option."""
+    """The file `$(mktemp ...)` makes (`mktemp_target`), or None for any other substitution."""
     match = _MKTEMP.fullmatch(text)
-    if match is None:
-        return None
-    words = match.group(1).split()
-    tmpdir = scope.variables.get("TMPDIR") or "/tmp"
-    folder, template, relative = None, None, True
+    return mktemp_target(match.group(1).split(), scope.cwd, scope.variables.get("TMPDIR") or "/tmp") if match \
+        else None
+
+
+def mktemp_target(words: list[str], cwd: str, tmpdir: str) -> str | None:
+    """Where mktemp, given these arguments, makes its file, as mktemp(1) says (the X's stand for the random
+    part): with no template, tmp.XXXXXXXXXX in $TMPDIR or /tmp; a template under -p DIR, --tmpdir[=DIR] or
+    -t goes there too, and a bare template is relative to the working folder. None for an option not read
+    here or a template mktemp refuses."""
+    folder, template, relative, suffix = None, None, True, ""
     index = 0
     while index < len(words):
         word = words[index]
         index += 1
-        if word in ("-d", "--directory", "-q", "--quiet", "-u", "--dry-run"):
+        if word in ("--directory", "--quiet", "--dry-run"):
             continue
-        if word in ("-t", "--tmpdir"):
-            relative = False
-        elif word.startswith("--tmpdir="):
-            folder, relative = word.split("=", 1)[1], False
-        elif word == "-p" and index < len(words):
-            folder, relative = words[index], False
-            index += 1
-        elif word.startswith("-"):
-            return None  # an option not read here (--suffix, -p without a folder)
-        elif template is None:
-            template = word
-        else:
+        if word == "--tmpdir" or word.startswith("--tmpdir="):
+            folder, relative = word.partition("=")[2] or folder, False
+        elif word.startswith("--suffix="):
+            suffix = word.partition("=")[2]
+        elif word.startswith("-") and not word.startswith("--") and len(word) > 1:
+            for at, letter in enumerate(word[1:], 1):  # combined short options: -dq, -dt, -pDIR, -p DIR
+                if letter == "t":
+                    relative = False
+                elif letter == "p":
+                    glued = word[at + 1:]
+                    if not glued and index >= len(words):
+                        return None
+                    folder, relative = glued or words[index], False
+                    index += not glued
+                    break
+                elif letter not in "dqu":
+                    return None
+        elif word.startswith("-") or template is not None:
             return None
+        else:
+            template = word
     if template is None:
-        return posixpath.join(folder or tmpdir, "tmp.XXXXXXXXXX")
+        return posixpath.join(folder or tmpdir, "tmp.XXXXXXXXXX" + suffix)
     if "/" in template and not relative:
-        return None  # -t with a path: mktemp refuses it
-    base = folder or (scope.cwd if relative else tmpdir)
-    return posixpath.normpath(posixpath.join(base, template))
+        return None  # a template with a folder under -t, -p or --tmpdir: mktemp refuses it
+    base = folder or (cwd if relative else tmpdir)
+    return posixpath.normpath(posixpath.join(base, template + suffix))
 
 
 def _unquoted_word(text: str, scope: Scope, first: bool) -> list[Piece]:

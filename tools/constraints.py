@@ -106,6 +106,7 @@ class CheckInput:
     step: int | None = None
     history: tuple[dict[str, str], ...] = ()
     semantics: Semantics | None = None  # what the action does by its own definition (zero tokens)
+    tool: dict[str, Any] | None = None  # mcp: the called tool's definition where the server's tools are known
 
     def variables(self, worst_case: bool = False) -> dict[str, Any]:
         known = self.semantics
@@ -118,6 +119,7 @@ class CheckInput:
             "effects": self.effects if self.effects is not None else {},
             "step": self.step or 1,
             "history": list(self.history),
+            "tool": self.tool or {},
         }
 
 
@@ -354,6 +356,7 @@ def check_input(
     location: Location | None = None,
     state: PathState | None = None,
     semantics: Semantics | None = None,
+    tool: dict[str, Any] | None = None,
 ) -> CheckInput:
     """`action` is already normalized by the pack (when there is one). Its semantics are derived here
     unless given: in `location` (default: where the domain's initial state puts the shell), knowing `state`."""
@@ -371,6 +374,7 @@ def check_input(
         step=step,
         history=tuple({"action": turn.action, "observation": turn.observation} for turn in history),
         semantics=semantics if semantics is not None else action_semantics(pack, action, location, state),
+        tool=tool,
     )
 
 

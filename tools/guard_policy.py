@@ -57,6 +57,9 @@ class PolicyFile(BaseModel):
     tools: dict[str, ToolSection] = Field(default_factory=dict, description="Per host tool (Bash, Write, mcp__x__y).")
     mcp_servers: dict[str, list[dict[str, Any]]] = Field(default_factory=dict, description="Tool definitions per MCP server.")
     on_predicted: Literal["ask", "deny"] = Field(default="ask", description="What a rule broken only by the prediction gives.")
+    decisions: dict[str, Literal["deny", "ask"]] = Field(
+        default_factory=dict, description="A rule's decision by its id, over the preset's own: "
+                                          '{"no-remote-destruction": "deny"}.')
     unknown: Decision = Field(default="ask", description="What a rule gives when a part of the command it needs cannot "
                                                          "be known from the text (interpreter code, xargs rm, $PROGRAM).")
 
@@ -116,6 +119,10 @@ def load_policy(path: Path | None, domains: dict[str, DomainPack]) -> GuardPolic
     named = [*(rules.presets or []), *(name for section in rules.tools.values() for name in section.presets or [])]
     if unknown := sorted(set(named) - known):
         raise PolicyError(f"policy {path}: unknown preset(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+    ids = known | {str(c.get("id")) for c in rules.constraints} | {
+        str(c.get("id")) for section in rules.tools.values() for c in section.constraints}
+    if unknown := sorted(set(rules.decisions) - ids):
+        raise PolicyError(f"policy {path}: decisions name unknown rule(s) {', '.join(unknown)}")
     for where, constraints in (("constraints", rules.constraints),
                                *((f"tools.{name}.constraints", s.constraints) for name, s in rules.tools.items())):
         try:
@@ -163,8 +170,8 @@ def zero_token_check(policy: GuardPolicy, request: GuardRequest, action: HostAct
     semantics = action_semantics(pack, normalized, location, disk)
     if semantics is not None:
         semantics = assess(semantics, workspace)
-    check = check_input(pack, normalized, location=location, semantics=semantics)
-    decision_of = {rule.id: rule.decision for rule in rules}
+    check = check_input(pack, normalized, location=location, semantics=semantics, tool=_tool_definition(policy, action))
+    decision_of = {rule.id: policy.rules.decisions.get(rule.id, rule.decision) for rule in rules}
     results = [evaluate(rule, check) for rule in pre_constraints(rules) if rule.kind != "judge"]
     # A broken rule gives its own decision (deny, or ask for the harm rules); one that cannot be decided, the policy's.
     stops = [(r, decision_of[r.id]) for r in blocking(results)]
@@ -181,6 +188,15 @@ def zero_token_check(policy: GuardPolicy, request: GuardRequest, action: HostAct
         rule for rule in (*post_constraints(rules), *(r for r in pre_constraints(rules) if r.kind == "judge"))
         if rule.severity == "error"]
     return PreCheck(action, verdict, needs_model)
+
+
+def _tool_definition(policy: GuardPolicy, action: HostAction) -> dict[str, Any] | None:
+    """An MCP call's tool as the policy's `mcp_servers` lists it (its annotations decide before its name)."""
+    if action.kind != "mcp":
+        return None
+    name = json.loads(action.action)["name"]
+    return next((tool for tool in policy.rules.mcp_servers.get(action.mcp_server, []) if tool.get("name") == name),
+                None)
 
 
 def host_location(request: GuardRequest, pack: DomainPack) -> Location | None:

@@ -36,6 +36,7 @@ from .git_reader import GITLINK_MODE, GitUnanswered, Repository
 LOSS_KINDS = frozenset({"deleted", "truncated", "overwritten", "moved-to", "permissions"})
 GIT_LOSS_KINDS = frozenset({"git-discard", "git-clean", "git-stash-drop"})
 MAX_TARGETS = 200  # a glob matching more is a target set too large to vouch for
+MAX_READ_BYTES = 1 << 20  # an SQL file larger is not read: what it runs stays unknown
 DEFAULT_SECONDS = 1.0
 _UNMERGED = ("DD", "AU", "UD", "UA", "DU", "AA", "UU")
 _HOST_FILE_TOOLS = ("write_file", "edit_file")  # the host's own edit tools keep their checkpoints
@@ -70,6 +71,16 @@ class Workspace:
     def is_dir(self, path: str) -> bool | None:
         return os.path.isdir(path) if not self.unseen else None
 
+    def text_of(self, path: str) -> str | None:
+        """A small text file's content (SQL a database client is given in a file); None where it is not one."""
+        if self.unseen or not os.path.isfile(path) or os.path.getsize(path) > MAX_READ_BYTES:
+            return None
+        try:
+            with open(path, encoding="utf-8") as file:
+                return file.read()
+        except (OSError, UnicodeDecodeError):
+            return None
+
 
 @dataclass(frozen=True)
 class _Entry:
@@ -103,6 +114,8 @@ def _assessed(effect: Effect) -> bool:
         return effect.pattern  # a glob: its matches decide
     if effect.kind == "permissions" and _ADDS_ONLY.match(effect.target):
         return False  # `chmod +x`: only adds permissions, so removing them again restores the file
+    if effect.kind == "remote-destruction":
+        return effect.path != ""  # a database that is a file (sqlite3): the file's state decides
     return effect.kind in LOSS_KINDS or effect.kind in GIT_LOSS_KINDS or (effect.kind == "modified"
                                                                           and effect.program == "dd")
 
@@ -177,7 +190,17 @@ class _Look:
                                             "xargs), so nothing can vouch that they hold no work")
         if any(c in path for c in _GLOB_CHARS):
             return self._glob_verdict(effect)
+        if effect.kind == "remote-destruction":
+            return self._database_verdict(effect, path)
         return self._path_verdict(effect, path)
+
+    def _database_verdict(self, effect: Effect, path: str) -> _Verdict:
+        """A database file: as any file, but an ignored one is not regenerable output, its rows are nowhere else."""
+        verdict = self._path_verdict(effect, path)
+        if verdict.loss == "none" and os.path.isfile(path):
+            return _Verdict("irreversible", f"{_shown(path, self.workspace.cwd)} is ignored by git: its rows are "
+                                            "nowhere else")
+        return verdict
 
     def _glob_verdict(self, effect: Effect) -> _Verdict:
         matches = []
@@ -215,7 +238,7 @@ class _Look:
 
     def _tracked_verdict(self, path: str, shown: str, folder: bool) -> _Verdict:
         entries = self._entries_at(path)
-        if any(entry.code == "!!" for entry in entries if _covers(entry.path, path)):
+        if any(entry.code == "!!" for entry in entries if entry.path == path or _covers(entry.path, path)):
             return _Verdict("none", f"{shown} is ignored by git: regenerable output")
         lost = [entry for entry in entries if not entry.filter and (entry.code == "??" or entry.code[1] not in " !"
                                                                     or entry.code in _UNMERGED)]

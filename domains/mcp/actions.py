@@ -11,6 +11,7 @@ import json
 
 from ..pack import ActionError
 from ..tool_calls import parse_tool_call
+from ..tool_arguments import semantics  # noqa: F401  (the pack reads what a call does from its arguments)
 
 EXPECTED_SHAPE = (
     'one JSON function call such as {"name": "list_issues", "arguments": {"state": "open"}} '

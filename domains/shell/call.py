@@ -5,7 +5,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from .effects import Condition, Effect, EffectKind, Opaque, OpaqueWhat, Requirement
 from .words import Scope, Value
@@ -30,6 +30,14 @@ class PathState(Protocol):
     def exists(self, path: str) -> bool | None: ...
 
     def is_dir(self, path: str) -> bool | None: ...
+
+
+@runtime_checkable
+class FileContents(Protocol):
+    """A PathState that can also read a file (the guard's real workspace): SQL a client is given in a file
+    is read by its meaning, never run."""
+
+    def text_of(self, path: str) -> str | None: ...
 
 
 @dataclass(frozen=True)
@@ -83,6 +91,13 @@ class Call:
         if state is None or not value.literal or not self.scope.cwd_known:
             return None
         return state.exists(self.scope.path(value)[0])
+
+    def text_of(self, value: Value) -> str | None:
+        """What the file at `value` holds, where the world can read it; None where it cannot."""
+        state = self.reader.state
+        if not isinstance(state, FileContents) or not value.literal or not self.scope.cwd_known:
+            return None
+        return state.text_of(self.scope.path(value)[0])
 
     def is_dir(self, value: Value) -> bool | None:
         state = self.reader.state

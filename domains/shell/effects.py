@@ -26,6 +26,7 @@ EffectKind = Literal[
     "created", "appended", "modified", "overwritten", "truncated", "deleted", "permissions", "moved-from", "moved-to",
     "git-discard", "git-clean", "git-force-push", "git-branch-delete", "git-stash-drop", "git-history-rewrite",
     "git-ref-move", "download", "upload", "exec-download", "privilege",
+    "remote-destruction",  # state elsewhere (a cluster, a cloud account, a database) is destroyed (domains/shell/remote)
     "secret-read",  # the content of a file that holds secrets is read (domains/shell/secrets.py)
     "system-change",  # the system rather than files changes: services, schedules, disks, users (domains/shell/system.py)
 ]

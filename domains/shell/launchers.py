@@ -8,6 +8,7 @@ import posixpath
 import re
 
 from . import archives, network, programs, system  # noqa: F401  (their handlers register themselves)
+from .remote import clusters, cloud, containers, databases, hosting, infrastructure  # noqa: F401  (likewise)
 from .call import Call, Stdin
 from .environment import environment_read
 from .effects import WRITE_KINDS

@@ -1,0 +1,89 @@
+"""An MCP tool call read by its arguments: the paths it names go through the same rules as the host's
+own Read, Write and Edit, and SQL it carries is read by its meaning (domains/shell/sql.py).
+
+Which role a path plays comes from the verb in the tool's name (write, edit, delete, move, ...); a
+tool whose name says none is taken to read, so a secret it is given is a secret read. Argument names are the ones MCP servers use for paths
+(the reference filesystem server's `path`, `paths`, `source`, `destination`) and for SQL (`sql`,
+`statement`; `query` only for a tool whose name speaks of SQL or a database, since search tools
+call their text `query` too).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+from typing import Any
+
+from .shell import Effect, Location, PathState, Semantics, file_action
+from .shell.sql import read_sql
+from .shell.words import Scope, Value
+
+PATH_KEYS = frozenset({"path", "paths", "file", "files", "file_path", "filepath", "filename", "directory", "dir",
+                       "folder", "source", "destination", "src", "dest", "target_path", "output_path", "input_path"})
+SQL_KEYS = frozenset({"sql", "sql_query", "statement", "statements"})
+_SQL_TOOL = re.compile(r"(?i)sql|database|execute|statement|(^|[_.-])(db|query)([_.-]|$)")
+_DELETES = re.compile(r"(?i)(^|[_.-])(delete|remove|rm|unlink|erase|trash)([_.-]|$)")
+_MOVES = re.compile(r"(?i)(^|[_.-])(move|rename|mv)([_.-]|$)")
+_EDITS = re.compile(r"(?i)(^|[_.-])(edit|patch|replace|update|append|insert)([_.-]|$)")
+_WRITES = re.compile(r"(?i)(^|[_.-])(write|create|save|put|set|upload|copy|cp|mkdir|make|new)([_.-]|$)")
+
+
+def semantics(normalized: str, location: Location, state: PathState | None) -> Semantics:
+    call = json.loads(normalized)
+    name, arguments = str(call["name"]), call.get("arguments") or {}
+    program = f"mcp {name}"
+    effects: list[Effect] = []
+    for key, value in arguments.items():
+        lowered = key.lower()
+        if lowered in PATH_KEYS:
+            for path in _texts(value):
+                effects += _path_effects(name, lowered, path, location, state, program)
+        elif lowered in SQL_KEYS or (lowered == "query" and _SQL_TOOL.search(name)):
+            for text in _texts(value):
+                effects += _sql_effects(text, program)
+    return Semantics(normalized, location.cwd, location.root, tuple(effects), (), (), (program,), location.cwd,
+                     {0: frozenset()})
+
+
+def _texts(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value] if value.strip() else []
+    if isinstance(value, list):
+        return [item for item in value if isinstance(item, str) and item.strip()]
+    return []
+
+
+def _role(tool: str, key: str) -> str:
+    """What the tool does to the path under `key`: read, write, edit, deleted, moved-from or moved-to."""
+    if _DELETES.search(tool):
+        return "deleted"
+    if _MOVES.search(tool):
+        return "moved-from" if key in ("source", "src", "path") else "moved-to"
+    if _EDITS.search(tool):
+        return "edit"
+    if _WRITES.search(tool):
+        return "read" if key in ("source", "src") else "write"  # a copy reads its source
+    return "read"
+
+
+def _path_effects(tool: str, key: str, path: str, location: Location, state: PathState | None,
+                  program: str) -> list[Effect]:
+    role = _role(tool, key)
+    if path == "~" or path.startswith("~/"):  # servers expand a home folder's tilde, as the shell would
+        path = (location.home or "~") + path[1:]
+    if role in ("read", "write", "edit"):
+        return [replace(effect, program=program) for effect in file_action(role, path, location, state).effects]
+    resolved, where = Scope(location.cwd, location.home or location.cwd, location.root).path(Value(path))
+    return [Effect(role, resolved, where, tree=role == "deleted", program=program)]  # type: ignore[arg-type]
+
+
+def _sql_effects(text: str, program: str) -> list[Effect]:
+    reading = read_sql(text)
+    effects = [Effect("remote-destruction", "", "unknown", target=statement,
+                      fact="destroys a database's data; the server keeps no copy unless a backup was made",
+                      program=program) for statement in reading.destroys]
+    if reading.unknown:
+        effects.append(Effect("remote-destruction", "", "unknown", target=text.strip()[:60], fact=reading.unknown,
+                              program=program, loss="unknown"))
+    return effects

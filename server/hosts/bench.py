@@ -1,9 +1,10 @@
 """`agentworld-mcp bench --section 8`: what the guard costs a host before each tool call.
 
-Four figures from one run: a zero-token denial through the MCP tool (at the server, and as the
+Five figures from one run: a zero-token denial through the MCP tool (at the server, and as the
 client sees it), the wall time of one `agentworld-mcp hook` process (with Python's bytecode cache,
 as an installed package has it, even where PYTHONDONTWRITEBYTECODE is set for the bench), the same
-inside a generated repository of 10,000 files where git decides what a loss costs, and one
+inside a generated repository of 10,000 files where git decides what a loss costs, the same on
+commands and MCP calls that destroy state beyond the folder (SQL parsed among them), and one
 decision that needs the model (the default policy's predicted-success rule on `ls`).
 """
 
@@ -68,6 +69,7 @@ async def _measure(ctx, calls: int, hooks: int) -> None:
         print(f"  one `agentworld-mcp hook` process (zero-token denial), wall p50 over {hooks}: "
               f"{statistics.median(walls):.3f} s   (goal: under 0.3 s)")
         _hook_in_a_large_repository(hook, env, hooks, statistics.median(walls))
+        _hook_beyond_the_folder(hook, env, hooks, statistics.median(walls))
         result = await client.call_tool("guard", {"event": "pre", "tool_name": "Bash", "tool_input": {"command": "ls"},
                                                   "session_id": f"bench-{uuid.uuid4().hex[:6]}", "format": "plain"})
         verdict = json.loads(reply_text(result))
@@ -79,6 +81,33 @@ _REPO_FILES = 10_000
 # Lines whose cost depends on the disk: a loss asked about (untracked, changed), one allowed (tracked and
 # unchanged), a folder of thousands of tracked files, and a dropped stash.
 _LOSS_LINES = ("rm notes/untracked.txt", "rm src/m0/f0.py", ": > notes/changed.txt", "rm -r src/m1", "git stash drop")
+
+
+# Beyond the folder: a table's program, SQL through a client and through an MCP tool, an MCP path argument.
+_REMOTE_CALLS = (("Bash", {"command": "kubectl -n prod delete namespace payments"}),
+                 ("Bash", {"command": "psql app -c 'DELETE FROM users'"}),
+                 ("Bash", {"command": "psql app -c 'DELETE FROM users WHERE id = 7'"}),
+                 ("mcp__postgres__query", {"sql": "DROP TABLE users"}),
+                 ("mcp__filesystem__read_file", {"path": "~/.ssh/id_rsa"}))
+
+
+def _hook_beyond_the_folder(hook: list[str], env: dict[str, str], hooks: int, plain_p50: float) -> None:
+    """The hook on calls that destroy state elsewhere: its tables, and SQL read by sqlglot (imported on first use)."""
+    walls, decisions = [], {}
+    with tempfile.TemporaryDirectory(prefix="agentworld-bench-remote-") as folder:
+        for tool, tool_input in _REMOTE_CALLS:
+            payload = json.dumps({"session_id": "bench", "cwd": folder, "tool_name": tool, "tool_input": tool_input})
+            for run in range(hooks + 1):
+                started = time.perf_counter()
+                done = subprocess.run([*hook, "--format", "plain"], input=payload, capture_output=True, text=True,
+                                      check=True, env=env)
+                if run:
+                    walls.append(time.perf_counter() - started)
+            decisions[next(iter(tool_input.values()))] = json.loads(done.stdout)["decision"]
+    p50 = statistics.median(walls)
+    print(f"  the hook on calls beyond the folder (clusters, SQL through psql and an MCP tool, an MCP path), wall p50 "
+          f"over {len(walls)}: {p50:.3f} s, {p50 / plain_p50:.2f}x the plain denial   (goal: under 0.3 s)")
+    print("    " + "; ".join(f"{call}: {decision}" for call, decision in decisions.items()))
 
 
 def _hook_in_a_large_repository(hook: list[str], env: dict[str, str], hooks: int, plain_p50: float) -> None:

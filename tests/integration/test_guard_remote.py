@@ -154,3 +154,56 @@ def test_deny_is_a_policy_away(project, tmp_path):
     payload = {"session_id": "remote", "cwd": str(project), "hook_event_name": "PreToolUse", "tool_name": "Bash",
                "tool_input": {"command": "terraform destroy -auto-approve"}}
     assert decide(args, json.dumps(payload)).decision == "deny"
+
+
+def _tool_verdict(repo, tool: str, arguments: dict, policy=None) -> dict:
+    args = argparse.Namespace(event="pre", format="plain", policy=str(policy) if policy else None, url=None,
+                              on_failure="none")
+    payload = {"session_id": "remote", "cwd": str(repo), "hook_event_name": "PreToolUse", "tool_name": tool,
+               "tool_input": arguments}
+    return decide(args, json.dumps(payload)).model_dump()
+
+
+@pytest.mark.parametrize(("tool", "arguments", "rule", "decision"), [
+    ("mcp__postgres__query", {"sql": "DROP TABLE users"}, RULE, "ask"),
+    ("mcp__postgres__query", {"sql": "DELETE FROM users"}, RULE, "ask"),
+    ("mcp__supabase__execute_sql", {"query": "TRUNCATE orders"}, RULE, "ask"),
+    ("mcp__filesystem__read_file", {"path": "~/.ssh/id_rsa"}, "no-secret-read", "ask"),
+    ("mcp__filesystem__read_text_file", {"path": "~/.aws/credentials"}, "no-secret-read", "ask"),
+    ("mcp__filesystem__read_multiple_files", {"paths": ["README.md", "~/.netrc"]}, "no-secret-read", "ask"),
+    ("mcp__filesystem__write_file", {"path": "~/.bashrc", "content": "curl x | sh"}, "no-overwrite-outside-workspace",
+     "deny"),
+    ("mcp__filesystem__move_file", {"source": "~/notes.md", "destination": "notes.md"}, "no-delete-outside-workspace",
+     "deny"),
+])
+def test_an_mcp_call_is_judged_by_its_arguments(project, tool, arguments, rule, decision):
+    verdict = _tool_verdict(project, tool, arguments)
+    assert rule in verdict["rules"] and verdict["decision"] == decision, verdict
+
+
+@pytest.mark.parametrize(("tool", "arguments"), [
+    ("mcp__postgres__query", {"sql": "SELECT * FROM users WHERE id = 7"}),
+    ("mcp__postgres__query", {"sql": "DELETE FROM sessions WHERE expires < now()"}),
+    ("mcp__filesystem__read_file", {"path": "README.md"}),
+    ("mcp__filesystem__write_file", {"path": "notes.md", "content": "plan"}),
+    ("mcp__brave__brave_web_search", {"query": "drop table if exists users"}),  # a search's query is no SQL
+    ("mcp__github__list_issues", {"owner": "acme", "repo": "app"}),
+])
+def test_an_mcp_call_whose_arguments_harm_nothing_passes(project, tool, arguments):
+    verdict = _tool_verdict(project, tool, arguments)
+    assert verdict["decision"] == "none" and verdict["rules"] == [], verdict
+
+
+def test_a_servers_annotations_decide_before_the_tools_name(project, tmp_path):
+    policy = tmp_path / "policy.json"
+    tools = [{"name": "purge_cache", "inputSchema": {"type": "object"},
+              "annotations": {"readOnlyHint": False, "destructiveHint": False}},
+             {"name": "sync_mirror", "inputSchema": {"type": "object"}, "annotations": {"destructiveHint": True}},
+             {"name": "drop_preview", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}}]
+    policy.write_text(json.dumps({"mcp_servers": {"store": tools}}))
+    named = {name: _tool_verdict(project, f"mcp__store__{name}", {}, policy) for name in
+             ("purge_cache", "sync_mirror", "drop_preview")}
+    unlisted = _tool_verdict(project, "mcp__store__purge_cache", {})
+    assert named["purge_cache"]["decision"] == "none" and unlisted["rules"] == ["no-destructive-tools"]
+    assert named["sync_mirror"]["rules"] == ["no-destructive-tools"]  # the name says nothing; the server says
+    assert named["drop_preview"]["decision"] == "none"

@@ -140,6 +140,14 @@ def read_table(call: Call, program: RemoteProgram) -> None:
                                  f"{program.holds}", loss="unknown")
 
 
+TABLES: dict[str, RemoteProgram] = {}  # every program read by a table, by its name
+
+
 def register(tables: dict[str, RemoteProgram]) -> None:
     for name, table in tables.items():
+        TABLES[name] = table
         handles(name)(lambda call, table=table: read_table(call, table))
+
+
+# The families, each registering its tables (imported last: they build on the types above).
+from . import clusters, cloud, containers, databases, hosting, infrastructure  # noqa: E402, F401

@@ -144,6 +144,11 @@ class Repository:
                 tracked[path] = info.split(" ", 1)[0]
         return tracked
 
+    def keeps_reflog(self) -> bool:
+        """Whether HEAD has a reflog (logs/HEAD in the git directory, git-reflog(1)): it keeps the commit a reset
+        leaves reachable as HEAD@{1}. Read as a file: no git program runs."""
+        return os.path.isfile(posixpath.join(self._standin, "git", "logs", "HEAD"))
+
     def newest_stash(self) -> str:
         """The newest stash's line in `git stash list` ('stash@{0}: WIP on main: ...'), or '' when there is none."""
         return self._git(["stash", "list", "--max-count=1"]).strip()

@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass, replace
 
 from ..domains.shell import Effect, Semantics
-from ..domains.shell.effects import Loss
+from ..domains.shell.effects import MADE_BY_LINE, Loss
 from ..domains.shell.secrets import secret_kind
 from .git_reader import GITLINK_MODE, GitUnanswered, Repository
 
@@ -116,6 +116,8 @@ def _assessed(effect: Effect) -> bool:
         return False  # `chmod +x`: only adds permissions, so removing them again restores the file
     if effect.kind == "remote-destruction":
         return effect.path != ""  # a database that is a file (sqlite3): the file's state decides
+    if effect.kind == "git-ref-move":
+        return not effect.forced  # reset --soft: whether the reflog keeps the commit it leaves
     return effect.kind in LOSS_KINDS or effect.kind in GIT_LOSS_KINDS or (effect.kind == "modified"
                                                                           and effect.program == "dd")
 
@@ -139,6 +141,7 @@ class _Look:
         self.top = ""
         self.entries: list[_Entry] = []
         self.stash = ""
+        self.reflog = False  # HEAD has a reflog: a commit a soft reset leaves stays reachable
         self.submodules: list[str] = []
         paths = [p for e in targets for p in self._paths(e)]
         self._ask_git(paths, stash=any(e.kind == "git-stash-drop" for e in targets))
@@ -154,6 +157,7 @@ class _Look:
                 inside = sorted({p for p in paths if _under(p, self.top)})
                 if stash:
                     self.stash = repository.newest_stash()
+                self.reflog = repository.keeps_reflog()
                 if not inside:
                     return
                 self.entries = [_Entry(e.code, posixpath.join(self.top, e.path), e.filter)
@@ -167,7 +171,7 @@ class _Look:
     def _paths(self, effect: Effect) -> list[str]:
         """What git is asked about for an effect: its path, or for a glob the folder it lists."""
         path = effect.path
-        if not path.startswith("/") or effect.where == "unknown" or "**" in path:
+        if not path.startswith("/") or effect.where == "unknown" or "**" in path or effect.kind == "git-ref-move":
             return []
         cut = min((path.find(c) for c in _GLOB_CHARS if c in path), default=-1)
         return [path if cut < 0 else posixpath.dirname(path[:cut]) or "/"]
@@ -175,6 +179,8 @@ class _Look:
     def effects_for(self, effect: Effect) -> list[Effect]:
         if effect.kind == "secret-read":
             return self._secret_matches(effect)
+        if effect.target == MADE_BY_LINE and os.path.lexists(effect.path):
+            effect = replace(effect, target="")  # it was there before the line: what it held may be lost
         if self.problem:
             return [_marked(effect, _Verdict("unknown", self.problem))]
         return [_marked(effect, self._verdict(effect))]
@@ -184,6 +190,14 @@ class _Look:
         if effect.kind == "git-stash-drop":
             return (_Verdict("irreversible", f"the stash list holds {self.stash}") if self.stash
                     else _Verdict("none", "there is no stash to drop"))
+        if effect.kind == "git-ref-move":
+            return (_Verdict("none", "the work tree and the index keep every change, and the reflog keeps the "
+                                     "commit it leaves (HEAD@{1})") if self.reflog
+                    else _Verdict("recoverable", "the repository keeps no reflog for HEAD: the commit it leaves is "
+                                                 "kept only until git gc prunes it"))
+        if effect.target == MADE_BY_LINE:  # effects_for has seen that the folder is not there before the line
+            return _Verdict("none", f"{_shown(path.rstrip('/'), self.workspace.cwd)} is made by this line: it is "
+                                    "not there before it, so it holds only what the line puts in it")
         if not path.startswith("/") or effect.where == "unknown" or "**" in path or (
                 effect.pattern and not any(c in path for c in _GLOB_CHARS)):
             return _Verdict("irreversible", "which files it acts on is decided only when it runs (a list, find or "

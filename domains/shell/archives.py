@@ -6,19 +6,24 @@ from __future__ import annotations
 import re
 
 from .call import Call
-from .options import Spec, parse
+from .options import Parsed, Spec, parse
 from .registry import handles
+
+
+def parse_tar(call: Call) -> Parsed:
+    """tar's arguments, the old style (`tar czf a.tgz src`) read as its bundled options."""
+    args = list(call.args)
+    if args and args[0].literal and not args[0].text.startswith("-") and re.fullmatch(r"[A-Za-z]+", args[0].text):
+        args[0] = call.literal("-" + args[0].text)  # old style: `tar xzf a.tgz`
+    return parse(args, Spec(short_values="fCTXbFgKLNV", longs=(
+        "file=", "directory=", "extract", "get", "create", "append", "update", "list", "delete", "files-from=",
+        "exclude=", "exclude-from=", "strip-components=", "transform=", "xform=", "gzip", "bzip2", "xz", "zstd",
+        "verbose", "keep-old-files", "skip-old-files", "overwrite", "remove-files", "to-stdout", "use-compress-program=")))
 
 
 @handles("tar", "bsdtar", "gtar")
 def _tar(call: Call) -> None:
-    args = list(call.args)
-    if args and args[0].literal and not args[0].text.startswith("-") and re.fullmatch(r"[A-Za-z]+", args[0].text):
-        args[0] = call.literal("-" + args[0].text)  # old style: `tar xzf a.tgz`
-    p = parse(args, Spec(short_values="fCTXbFgKLNV", longs=(
-        "file=", "directory=", "extract", "get", "create", "append", "update", "list", "delete", "files-from=",
-        "exclude=", "exclude-from=", "strip-components=", "transform=", "xform=", "gzip", "bzip2", "xz", "zstd",
-        "verbose", "keep-old-files", "skip-old-files", "overwrite", "remove-files", "to-stdout", "use-compress-program=")))
+    p = parse_tar(call)
     archive = p.value("f", "file")
     into = call.literal(p.value("C", "directory") or ".")
     if p.has("x", "extract", "get") and not p.has("O", "to-stdout"):

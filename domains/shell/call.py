@@ -45,7 +45,7 @@ class Stdin:
     """Where a command's standard input comes from."""
 
     source: str = ""  # "" (the terminal), "pipe", "file", "text" (a heredoc or here-string)
-    text: str | None = None  # the literal text of a heredoc or here-string
+    text: str | None = None  # the literal text of a heredoc, a here-string, or a literal echo or printf piped in
     from_download: str = ""  # a pipe fed by a downloader: its host
     from_program: str = ""  # a pipe: the program that feeds it
     path: Value | None = None  # `< file`

@@ -58,7 +58,11 @@ def _reset(call: Call, repo: Value) -> None:
     commit = before[0] if before and not after and (mode or (len(before) == 1 and _revision(call, before[0]))) \
         else None
     if commit is not None and commit.text not in ("HEAD", "@"):
-        _ref_move(call, repo, f"git reset moves the current branch to {commit.text}")
+        if p.has("soft") and not p.has("hard", "mixed", "merge", "keep"):  # unforced: the work tree and index stay
+            _ref_move(call, repo, f"git reset --soft moves the current branch to {commit.text}, keeping the work "
+                      "tree and the index", forced=False)
+        else:
+            _ref_move(call, repo, f"git reset moves the current branch to {commit.text}")
 
 
 def _clean(call: Call, repo: Value) -> None:
@@ -245,8 +249,10 @@ def _revision(call: Call, operand: Value) -> bool:
     return bool(re.search(r"[~^]|@\{|^[0-9a-f]{7,40}$|^(origin|upstream)/|_HEAD$", operand.text))
 
 
-def _ref_move(call: Call, repo: Value, what: str) -> None:
-    call.effect("git-ref-move", repo, forced=True, target=what)
+def _ref_move(call: Call, repo: Value, what: str, forced: bool = True) -> None:
+    """`forced`: the move may leave commits behind; an unforced one (reset --soft) keeps every change in the
+    work tree and the index, and the reflog keeps the commit it leaves."""
+    call.effect("git-ref-move", repo, forced=forced, target=what)
 
 
 def _names(values) -> str:

@@ -7,8 +7,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from . import archives, network, programs, system  # noqa: F401  (their handlers register themselves)
-from .remote import clusters, cloud, containers, databases, hosting, infrastructure  # noqa: F401  (likewise)
+from . import archives, network, programs, remote, system  # noqa: F401  (their handlers register themselves)
 from .call import Call, Stdin
 from .environment import environment_read
 from .effects import WRITE_KINDS
@@ -17,6 +16,7 @@ from .inline_python import only_computes
 from .options import Spec, parse
 from .reads import note_reads, read_operands
 from .registry import HANDLERS, INTERPRETERS, PRIVILEGE, READ_ONLY, SHELLS
+from .secrets import secret_kind
 from .words import Value
 
 # Wrappers: the options each reads before the command it runs (GNU and util-linux manuals).
@@ -57,6 +57,9 @@ def dispatch(call: Call, program_value: Value) -> None:
         _eval(call)
     elif program in ("source", "."):
         _script(call, call.args[:1], "runs a script in this shell")
+        _source_secret(call)
+    elif program in MULTI_CALL:
+        _multi_call(call)
     elif program in WRAPPERS:
         _wrapper(call)
     elif program == "env":
@@ -130,6 +133,24 @@ def _script(call: Call, operands: list[Value], what: str) -> None:
     if script.literal and not written:
         call.need(script, "bash: {}: No such file or directory" if call.program in ("source", ".") else
                   f"{call.program}: {{}}: No such file or directory")
+
+
+def _source_secret(call: Call) -> None:
+    """`source .env`: the secret file's variables are the line's from here on (domains/shell/sourced.py)."""
+    script = call.args[0] if call.args else None
+    if script is not None and script.literal and secret_kind(path := call.scope.path(script)[0]):
+        call.scope.sourced = (*call.scope.sourced, path)
+
+
+# Multi-call binaries: the first operand names the applet, which runs as the program of that name
+# (busybox(1): "busybox <applet> [arguments...]"; toybox(1) the same). Alone, or listing, they run nothing.
+MULTI_CALL = frozenset({"busybox", "toybox"})
+
+
+def _multi_call(call: Call) -> None:
+    if not call.args or call.args[0].text in ("--list", "--list-full", "--help", "--version"):
+        return
+    call.run(call.args)
 
 
 def _wrapper(call: Call) -> None:

@@ -13,10 +13,12 @@ from dataclasses import replace
 from tree_sitter import Node
 
 from .call import Call, PathState, Stdin, no_file
-from .effects import Effect, Opaque, Requirement, Semantics
+from .effects import MADE_BY_LINE, Effect, Opaque, Requirement, Semantics
 from .grammar import broken, node_text, parse_tree
 from .reads import note_reads
-from .words import Scope, Value, expand
+from .secrets import secret_kind
+from .sourced import sourced_variables
+from .words import Scope, Value, expand, printed_by
 
 MAX_DEPTH = 8  # nested `sh -c`, `eval` and functions: deeper is opaque
 MAX_LOOP_VALUES = 8  # a `for` loop is read once per value up to this many
@@ -39,8 +41,22 @@ class Reader:
     def add_effect(self, effect: Effect) -> None:
         if self._maybe:
             effect = replace(effect, maybe=True)
+        if effect.kind == "deleted" and effect.tree and not effect.target and self._made_here(effect):
+            effect = replace(effect, target=MADE_BY_LINE)
         if effect not in self.effects:
             self.effects.append(effect)
+
+    def _made_here(self, deletion: Effect) -> bool:
+        """Whether an earlier command of this line made the folder a tree deletion removes (`mkdir -p out`, or the
+        one `mktemp -d` names) and moved nothing into it: then the folder holds only what the line put there."""
+        def made(effect: Effect) -> bool:
+            if effect.kind != "created" or effect.command >= deletion.command:
+                return False
+            return effect.path == deletion.path or (  # mktemp's random part: its X's stand for any letters
+                effect.program == "mktemp" and effect.pattern and effect.path.replace("?", "X") == deletion.path)
+        moved_in = any(effect.kind == "moved-to" and (effect.path + "/").startswith(deletion.path.rstrip("/") + "/")
+                       for effect in self.effects)
+        return not deletion.pattern and deletion.where != "unknown" and not moved_in and any(map(made, self.effects))
 
     def add_effect_exec_download(self, call: Call, host: str) -> None:
         """A shell or interpreter that runs what a downloader prints."""
@@ -202,7 +218,9 @@ class Reader:
             download = next((e.target for e in self.effects if ends and e.command == ends[-1] and e.kind == "download"), "")
             # What a stage read may flow on through every later stage (base64, grep and tr pass content along).
             carries = (*feed.carries, *self.read_since(first))
-            feed = Stdin("pipe", from_program=program, from_download=download, carries=carries)
+            # A literal echo or printf feeds known text (`echo 'DROP TABLE t' | psql` reads as SQL).
+            printed = printed_by(stage, scope) if stage.type == "command" else None
+            feed = Stdin("pipe", text=printed, from_program=program, from_download=download, carries=carries)
         return ends
 
     def read_since(self, first: int) -> tuple[str, ...]:
@@ -269,7 +287,15 @@ class Reader:
             return []
         if substituted := self.read_since(first):
             stdin = replace(stdin, carries=(*stdin.carries, *substituted))
-        return [self.run_words(words, scope, None, stdin, node_text(node), redirects)]
+        secrets = sourced_variables(node, scope, posixpath.basename(words[0].text))
+        if secrets:  # a value from a sourced secret file flows in, like a substitution's (a network program sends it)
+            stdin = replace(stdin, carries=(*stdin.carries, *scope.sourced))
+        index = self.run_words(words, scope, None, stdin, node_text(node), redirects)
+        for path in scope.sourced if secrets else ():
+            self.reads.setdefault(index, []).append(path)  # a pipe carries it on
+            self.add_effect(Effect("secret-read", path, scope.where(path), program=self.programs[index], command=index,
+                                   target=f"{secret_kind(path)}, through ${', $'.join(secrets)}"))
+        return [index]
 
     def run_words(self, words: list[Value], scope: Scope, parent: int | None, stdin: Stdin, text: str,
                   redirects: tuple[Node, ...] = ()) -> int:
@@ -321,7 +347,7 @@ class Reader:
         if value is None:
             scope.variables[node_text(name)] = ""
             return
-        values = expand(value, scope, self._substitution)
+        values = expand(value, scope, self._substitution, split=False)
         scope.variables[node_text(name)] = values[0].text if len(values) == 1 and values[0].literal else None
 
     # --- redirections ------------------------------------------------------------------------
@@ -339,7 +365,7 @@ class Reader:
                 destination = destinations[-1] if destinations else None
             if destination is None or (destination.type == "number" and operator in (">&", "<&")):
                 continue  # 2>&1: a descriptor, not a file
-            value = expand(destination, scope, self._substitution)[0]
+            value = expand(destination, scope, self._substitution, split=False)[0]
             if operator in (">&", "<&") and value.text == "-":
                 continue
             call = Call("bash", [], scope, index if index is not None else max(len(self.programs) - 1, 0),
@@ -368,13 +394,13 @@ class Reader:
                 text = node_text(body) if body is not None else ""
                 return Stdin("text", text=text if literal else None)
             if node.type == "herestring_redirect":
-                values = [expand(c, scope, self._substitution)[0] for c in node.named_children]
+                values = [expand(c, scope, self._substitution, split=False)[0] for c in node.named_children]
                 return Stdin("text", text=values[0].text if values and values[0].literal else None)
             if node.type == "file_redirect":
                 operator = "".join(node_text(c) for c in node.children if not c.is_named)
                 destination = node.child_by_field_name("destination")
                 if operator == "<" and destination is not None:
-                    return Stdin("file", path=expand(destination, scope, self._substitution)[0])
+                    return Stdin("file", path=expand(destination, scope, self._substitution, split=False)[0])
         return inherited
 
     def _substitution(self, node: Node, scope: Scope) -> None:

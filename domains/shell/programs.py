@@ -15,6 +15,7 @@ from .call import Call
 from .environment import dumps_variables, environment_read, printenv
 from .options import Spec, parse
 from .registry import handles
+from .sed import deletes_every_line, sed_scripts
 from .words import Value, mktemp_target
 
 
@@ -132,8 +133,11 @@ def _sed(call: Call) -> None:
     if not p.has("i", "in-place"):
         return
     suffix = p.value("i", "in-place") or ""
+    # A script that deletes every line leaves each file empty (sed.py), unless a backup keeps what it held;
+    # a script file's commands are not read.
+    empties = not suffix and not p.has("f", "file") and deletes_every_line(sed_scripts([a.text for a in call.args]))
     for operand in files:
-        call.effect("modified", operand)
+        call.effect("truncated" if empties else "modified", operand)
         call.need(operand, "sed: can't read {}: No such file or directory")
         if suffix and operand.literal:
             call.write(call.value_after(operand, "", suffix=suffix), "overwritten")

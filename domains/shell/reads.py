@@ -11,9 +11,10 @@ pipe, a redirect or a substitution is known to send those files (domains/shell/l
 
 from __future__ import annotations
 
+from .archives import parse_tar
 from .call import Call
 from .options import Spec, parse
-from .secrets import glob_may_read_secret, secret_kind
+from .secrets import folder_secret_kind, glob_may_read_secret, secret_kind
 from .words import Value
 
 # Operands are names: the program looks at them (or removes, moves, times, links them), never prints them.
@@ -49,6 +50,9 @@ _SOURCES_THEN_TARGET = frozenset({"cp", "install", "scp", "rsync", "sftp"})
 # Programs that start other programs: what they run is read on its own, their own operands are commands.
 _LAUNCHERS = frozenset({"find", "xargs", "git", "env", "timeout", "nohup", "nice", "time", "sudo", "doas", "su",
                         "watch", "flock", "stdbuf", "setsid", "command", "builtin", "exec", "eval", "source", "."})
+# Programs that read a whole tree below each folder they are given.
+_SEARCH_TREES = frozenset({"rg", "ag", "ack"})
+_TARS = frozenset({"tar", "bsdtar", "gtar"})
 # git verbs that print a file's content (or its history's), and the files they are given.
 GIT_READERS = frozenset({"show", "diff", "log", "blame", "annotate", "grep", "cat-file", "archive", "format-patch"})
 
@@ -63,6 +67,12 @@ def read_operands(call: Call) -> list[Value]:
         p = parse(call.args, spec)
         files = list(p.operands) if p.has(*pattern_options) else list(p.operands[1:])
         return files + [call.literal(value) for name in file_options for value in p.flags.get(name, []) if value]
+    if program in _TARS:  # creating, the members; else the archive
+        p = parse_tar(call)
+        if p.has("c", "create", "r", "append", "u", "update"):
+            return [member for member in p.operands if member.text not in ("-", "")]
+        archive = p.value("f", "file")
+        return [call.literal(archive)] if archive and archive != "-" else []
     p = parse(call.args, Spec())
     operands = [value for value in p.operands if value.text not in ("-", "")]
     if program in _SOURCES_THEN_TARGET:
@@ -72,13 +82,34 @@ def read_operands(call: Call) -> list[Value]:
     return operands
 
 
+def reads_recursively(call: Call) -> bool:
+    """Whether the command reads every file below a folder it is given: grep -r (-R, -d recurse), the searchers
+    that always do (ripgrep, ag, ack), cp -r/-a, and tar creating an archive (its members, unless --no-recursion)."""
+    program = call.program
+    if program in _SEARCH_TREES:
+        return True
+    if program in ("grep", "egrep", "fgrep"):
+        p = parse(call.args, _PATTERN_FIRST["grep"][0])
+        return p.has("r", "R", "recursive", "dereference-recursive") or p.value("d", "directories") == "recurse"
+    if program == "cp":
+        return parse(call.args, Spec(short_values="tS")).has("r", "R", "a", "recursive", "archive")
+    if program in _TARS:
+        p = parse_tar(call)
+        return p.has("c", "create", "r", "append", "u", "update") and not p.has("no-recursion")
+    return False
+
+
 def note_reads(call: Call, values: list[Value]) -> None:
-    """Remember what the command reads; a file that holds secrets is a `secret-read` effect."""
+    """Remember what the command reads; a file that holds secrets, or a folder that keeps them read recursively,
+    is a `secret-read` effect."""
+    recursive = reads_recursively(call)
     for value in values:
         if not value.literal and not value.glob:
             continue
         path, _ = call.scope.path(value)
         call.reader.reads.setdefault(call.index, []).append(path)
         kind = glob_may_read_secret(path) if value.glob else secret_kind(path)
+        if not kind and recursive and not value.glob:
+            kind = folder_secret_kind(path, call.scope.home)
         if kind:
             call.effect("secret-read", value, target=kind)

@@ -69,6 +69,23 @@ def secret_kind(path: str) -> str:
     return ""
 
 
+def folder_secret_kind(path: str, home: str) -> str:
+    """What a recursive read of the folder at `path` reaches ('' for none): a place above that keeps secrets
+    (`~/.ssh`, `~/.aws`, `~/.config`, which holds gcloud's), or the home folder or one above it, which holds
+    them all. A project folder is not one, though it may hold a `.env`: that read is the common
+    `grep -rn TODO .`, and the text alone cannot tell it from one aimed at the secret."""
+    path = path.rstrip("/") or "/"
+    home = home.rstrip("/") or "/"
+    if home == path or home.startswith(path.rstrip("/") + "/"):
+        return "every secret in the home folder (SSH keys, cloud credentials, .netrc, shell history)"
+    parts = path.split("/")
+    for place, kind in _PLACES.items():
+        folders = place.split("/")[:-1]  # `.config/gcloud/*` is kept in .config/gcloud, and so in .config
+        if any(parts[-depth:] == folders[:depth] for depth in range(1, len(folders) + 1) if len(parts) > depth):
+            return kind
+    return ""
+
+
 def glob_may_read_secret(pattern: str) -> str:
     """For a glob the disk cannot expand: the secret a match could be ('' for none)."""
     folder, name_pattern = posixpath.split(pattern)

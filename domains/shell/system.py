@@ -3,7 +3,7 @@
 Each entry is a program, what it changes, and the forms its manual documents as only reading or
 listing (which change nothing and pass). Sources: the man pages of crontab, at, systemctl,
 service, launchctl, mount, mkfs, fdisk, parted, useradd, passwd, iptables, nft, ufw, modprobe,
-sysctl, shutdown, hostnamectl, timedatectl, ip and date. A change of this kind is a `system-change`
+sysctl, shutdown, hostnamectl, timedatectl, ip, date, kill and killall5. A change of this kind is a `system-change`
 effect, which the presets' `no-system-change` rule reads; what it changes is its target.
 """
 
@@ -117,8 +117,12 @@ def _system(call: Call) -> None:
 
 
 def _changes(call: Call, what: str) -> None:
-    call.reader.add_effect(Effect("system-change", "", "unknown", target=f"{call.program} changes {what}",
-                                  program=call.program, command=call.index))
+    _system_effect(call, f"{call.program} changes {what}")
+
+
+def _system_effect(call: Call, target: str) -> None:
+    call.reader.add_effect(Effect("system-change", "", "unknown", target=target, program=call.program,
+                                  command=call.index))
 
 
 @handles("ip")
@@ -131,6 +135,43 @@ def _ip(call: Call) -> None:
 def _date(call: Call) -> None:
     if any(arg.text in _DATE_SETS or arg.text.startswith("--set=") for arg in call.args):
         _changes(call, CLOCK)
+
+
+_SIGNAL_NAMES = {"1": "HUP", "2": "INT", "3": "QUIT", "9": "KILL", "15": "TERM"}  # signal(7)
+
+
+@handles("kill")
+def _kill(call: Call) -> None:
+    """kill(1) and bash's kill builtin: `kill [-s SIG | -n NUM | -SIG] [--] PID...`. The first argument, when it
+    begins with `-`, is the signal, so `kill -1 1234` sends SIGHUP to 1234; after it (or after `--`) `-1` is a
+    process: every one the user may signal. PID 1 is init: signalling it stops the machine (or the container)."""
+    args = [arg.text for arg in call.args]
+    if not args or args[0] in ("-l", "-L", "--list", "--table") or args[0].startswith("--list="):
+        return
+    signal = "TERM"
+    if args[0] in ("-s", "-n", "--signal") and len(args) > 1:
+        signal, args = args[1], args[2:]
+    elif args[0].startswith("--signal="):
+        signal, args = args[0].partition("=")[2], args[1:]
+    elif args[0].startswith("-") and args[0] != "--":
+        signal, args = args[0][1:], args[1:]
+    if args[:1] == ["--"]:
+        args = args[1:]
+    signal = signal.upper().removeprefix("SIG")
+    if signal == "0":
+        return  # signal 0 only checks that the process exists
+    named = "SIG" + _SIGNAL_NAMES.get(signal, signal) if not signal.isdigit() or signal in _SIGNAL_NAMES \
+        else f"signal {signal}"
+    if "-1" in args:
+        _system_effect(call, f"kill sends {named} to every process the user can signal")
+    elif "1" in args:
+        _system_effect(call, f"kill sends {named} to process 1 (init): the machine or container stops")
+
+
+@handles("killall5")
+def _killall5(call: Call) -> None:
+    """killall5(8): signals every process but the kernel's and its own session's."""
+    _system_effect(call, "killall5 signals every process outside its own session")
 
 
 @handles("mkfs", "mkfs.ext2", "mkfs.ext3", "mkfs.ext4", "mkfs.xfs", "mkfs.btrfs", "mkfs.vfat", "mkfs.fat",

@@ -1,9 +1,11 @@
 """A shell word's value as bash would expand it, where the text alone tells.
 
 Quotes and escapes are removed, `~`, `$HOME`, `$PWD` and variables assigned a literal earlier in the
-line are substituted, and unquoted braces expand (`{a,b}`). What the text does not tell (a variable
-from the environment, `$(...)`, `$((...))`) stays in the value as written and marks it not literal;
-an unquoted `*`, `?` or `[` marks it a glob. Nothing is ever run.
+line are substituted, and unquoted braces expand (`{a,b}`). What an unquoted expansion yields is split
+into words on IFS, as bash(1) does under "Word Splitting" (`$CMD` holding `rm -rf build` is three
+words, `"$CMD"` one). What the text does not tell (a variable from the environment, `$(...)` other than
+`$(mktemp)` and an `echo` or `printf` of literal words, `$((...))`) stays in the value as written and
+marks it not literal; an unquoted `*`, `?` or `[` marks it a glob. Nothing is ever run.
 """
 
 from __future__ import annotations
@@ -45,9 +47,11 @@ class Scope:
     variables: dict[str, str | None] = field(default_factory=dict)  # None: assigned something unknown
     cwd_known: bool = True  # False after `cd $X`: relative paths are then unknown
     oldpwd: str | None = None  # where `cd -` goes back to
+    sourced: tuple[str, ...] = ()  # secret files run into this shell by `source`/`.`: its variables may be theirs
 
     def copy(self) -> Scope:
-        return Scope(self.cwd, self.home, self.workspace, dict(self.variables), self.cwd_known, self.oldpwd)
+        return Scope(self.cwd, self.home, self.workspace, dict(self.variables), self.cwd_known, self.oldpwd,
+                     self.sourced)
 
     def variable(self, name: str) -> str | None:
         if name in self.variables:
@@ -83,16 +87,23 @@ class Scope:
 OnSubstitution = Callable[[Node, Scope], None]
 
 
-def expand(node: Node, scope: Scope, on_substitution: OnSubstitution) -> list[Value]:
-    """The values of one argument node (several where braces expand)."""
+def expand(node: Node, scope: Scope, on_substitution: OnSubstitution, split: bool = True) -> list[Value]:
+    """The values of one argument node: several where braces expand or an unquoted expansion splits, none
+    where it was only an unquoted expansion of nothing. `split=False` where bash does not split (an
+    assignment's value, a redirection's target, a here-string)."""
     parts = _parts(node, scope, on_substitution, quoted=False)
-    texts = _brace_expand(parts)
-    return [_value(pieces) for pieces in texts]
+    values: list[Value] = []
+    for pieces in _brace_expand(parts):
+        fields = _split(pieces, scope) if split else [pieces]
+        values.extend(_value(field) for field in fields)
+    return values
 
 
 # A piece: (text, kind) with kind "lit" (quoted or escaped literal), "raw" (unquoted literal: globs
-# and braces apply), "unknown".
+# and braces apply), "field" (what an unquoted expansion yields: split on IFS, then globs apply, but
+# braces do not, since bash expands them first), "unknown".
 Piece = tuple[str, str]
+_DEFAULT_IFS = " \t\n"
 
 
 def _parts(node: Node, scope: Scope, on_sub: OnSubstitution, quoted: bool) -> list[Piece]:
@@ -134,8 +145,12 @@ def _parts(node: Node, scope: Scope, on_sub: OnSubstitution, quoted: bool) -> li
         return [(text, "unknown")]
     if kind in ("command_substitution", "process_substitution"):
         on_sub(node, scope)
-        made = _mktemp_name(text, scope) if kind == "command_substitution" else None
-        return [(made, "lit")] if made is not None else [(text, "unknown")]
+        if kind == "command_substitution" and (made := _mktemp_name(text, scope)) is not None:
+            return [(made, "lit")]
+        printed = printed_output(node, scope) if kind == "command_substitution" else None
+        if printed is not None:  # bash strips a substitution's trailing newlines
+            return [(printed.rstrip("\n"), "lit" if quoted else "field")]
+        return [(text, "unknown")]
     if kind == "arithmetic_expansion":
         return [(text, "unknown")]
     if not node.children:  # punctuation inside a concatenation ('{', '}', ...)
@@ -194,6 +209,67 @@ def mktemp_target(words: list[str], cwd: str, tmpdir: str) -> str | None:
     return posixpath.normpath(posixpath.join(base, template + suffix))
 
 
+def printed_output(node: Node, scope: Scope) -> str | None:
+    """What a command substitution prints when it is one `echo` or `printf` of literal words, as bash's builtins
+    print (bash(1), SHELL BUILTIN COMMANDS); None for anything else. echo: leading -n, -e and -E are options,
+    and with -e a backslash is left unresolved. printf: a format of plain text, `%s`, `%%` and `\\n` only,
+    reused while arguments remain; any other directive or escape is left unresolved."""
+    commands = [child for child in node.named_children if child.type != "comment"]
+    if len(commands) != 1 or commands[0].type != "command":
+        return None
+    return printed_by(commands[0], scope)
+
+
+def printed_by(command: Node, scope: Scope) -> str | None:
+    """What one simple command prints when it is an `echo` or `printf` of literal words (see printed_output)."""
+    words: list[Value] = []
+    for index, child in enumerate(command.children):
+        if command.field_name_for_child(index) not in ("name", "argument"):
+            return None  # a redirection or an assignment: what reaches the output is not just the words
+        words.extend(expand(child, scope, lambda _node, _scope: None))
+    if not words or any(not word.literal for word in words):
+        return None
+    texts = [word.text for word in words]
+    if texts[0] == "echo":
+        return _echoed(texts[1:])
+    if texts[0] == "printf":
+        return _printf(texts[1:])
+    return None
+
+
+def _echoed(args: list[str]) -> str | None:
+    newline, escapes = True, False
+    while args and re.fullmatch(r"-[neE]+", args[0]):
+        for letter in args.pop(0)[1:]:
+            newline = newline and letter != "n"
+            escapes = letter == "e" if letter in "eE" else escapes
+    text = " ".join(args)
+    if escapes and "\\" in text:
+        return None
+    return text + ("\n" if newline else "")
+
+
+_PRINTF_PART = re.compile(r"%s|%%|\\n|[^%\\]+")
+
+
+def _printf(args: list[str]) -> str | None:
+    if args[:1] == ["--"]:
+        args = args[1:]
+    if not args or args[0].startswith("-"):
+        return None  # no format, or an option (-v prints into a variable)
+    form, rest = args[0], args[1:]
+    parts = _PRINTF_PART.findall(form)
+    if "".join(parts) != form:
+        return None
+    slots = parts.count("%s")
+    groups = [rest[at:at + slots] for at in range(0, len(rest), slots)] if slots and rest else [[]]
+    out: list[str] = []
+    for group in groups:
+        given = iter(group)
+        out.extend(next(given, "") if part == "%s" else {"%%": "%", "\\n": "\n"}.get(part, part) for part in parts)
+    return "".join(out)
+
+
 def _unquoted_word(text: str, scope: Scope, first: bool) -> list[Piece]:
     if first and text.startswith("~"):
         user, slash, rest = text[1:].partition("/")
@@ -219,7 +295,42 @@ def _variable(name: str, written: str, scope: Scope, quoted: bool) -> Piece:
     value = scope.variable(name)
     if value is None:
         return (written, "unknown")
-    return (value, "lit" if quoted else "raw")
+    return (value, "lit" if quoted else "field")
+
+
+def _split(pieces: list[Piece], scope: Scope) -> list[list[Piece]]:
+    """Bash's word splitting (bash(1), "Word Splitting"): the text of unquoted expansions is cut at IFS
+    characters; a run of IFS white space is one cut and is dropped at either end, each other IFS character
+    is a cut of its own (`a,,b` is three words under IFS=,). A word of unquoted expansions that yield
+    nothing is no word at all; a quoted part, even empty, keeps it."""
+    if not any(kind == "field" for _, kind in pieces):
+        return [pieces]
+    ifs = scope.variables.get("IFS", _DEFAULT_IFS)
+    if ifs is None:  # IFS set to what the line does not tell: where the words split is unknown
+        return [[(text, "unknown" if kind == "field" else kind) for text, kind in pieces]]
+    fields: list[list[Piece]] = []
+    current: list[Piece] = []
+    started = after_blank = False  # the current word has begun; the last cut was IFS white space
+    for text, kind in pieces:
+        if kind != "field":
+            current.append((text, kind))
+            started = True
+            continue
+        for char in text:
+            if char not in ifs:
+                current.append((char, kind))
+                started, after_blank = True, False
+            elif char in _DEFAULT_IFS:
+                if started:
+                    fields.append(current)
+                    current, started, after_blank = [], False, True
+            else:
+                if started or not after_blank:
+                    fields.append(current)
+                current, started, after_blank = [], False, False
+    if started:
+        fields.append(current)
+    return [_merge(field) for field in fields]
 
 
 def _brace_expand(pieces: list[Piece]) -> list[list[Piece]]:
@@ -262,14 +373,17 @@ def _value(pieces: list[Piece]) -> Value:
     return Value(text, literal=False, prefix=prefix, glob=glob_at is not None and not unknown, unknown=unknown)
 
 
+_GLOBBED = ("raw", "field")  # unquoted text: a glob character in it is one
+
+
 def _glob_start(chars: list[tuple[str, str]]) -> int | None:
     """Where the first unquoted glob begins: `*`, `?`, or a `[` that an unquoted `]` closes."""
     for index, (char, kind) in enumerate(chars):
-        if kind != "raw":
+        if kind not in _GLOBBED:
             continue
         if char in "*?":
             return index
-        if char == "[" and any(c == "]" and k == "raw" for c, k in chars[index + 2:]):
+        if char == "[" and any(c == "]" and k in _GLOBBED for c, k in chars[index + 2:]):
             return index
     return None
 

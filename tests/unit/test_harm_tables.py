@@ -9,7 +9,9 @@ import pytest
 
 from agentworld_mcp.domains.shell import analyze
 from agentworld_mcp.domains.shell.inline_python import only_computes
-from agentworld_mcp.domains.shell.secrets import glob_may_read_secret, secret_kind
+from agentworld_mcp.domains.shell.line import Reader
+from agentworld_mcp.domains.shell.secrets import folder_secret_kind, glob_may_read_secret, secret_kind
+from agentworld_mcp.domains.shell.sed import deletes_every_line
 from agentworld_mcp.domains.shell.system import SYSTEM_PROGRAMS
 
 SECRETS = ["/p/.env", "/p/.env.local", "/p/.env.production", "/p/prod.env", "/h/.ssh/id_rsa", "/h/.ssh/id_ed25519",
@@ -64,3 +66,49 @@ def test_inline_python_is_let_through_only_where_its_syntax_tree_only_computes(c
     assert only_computes(code) is computes
     opaque = analyze(f"python3 -c {shlex.quote(code)}", "/home/dev/project").opaque
     assert (not opaque) is computes
+
+
+# --- issue 46: folders that keep secrets, sed scripts that delete every line, kill's processes, word splitting ---
+@pytest.mark.parametrize(("folder", "holds"), [
+    ("/h/.ssh", True), ("/h/.aws", True), ("/h/.config", True), ("/h/.config/gcloud", True), ("/h/.gnupg", True),
+    ("/h/.kube", True), ("/h/.docker", True), ("/h", True), ("/", True), ("/p", False), ("/h/p/src", False),
+    ("/h/gcloud", False), ("/h/.sshd", False)])
+def test_a_folder_keeps_secrets_when_it_is_a_secret_place_or_holds_the_home_folder(folder, holds):
+    assert bool(folder_secret_kind(folder, "/h")) is holds
+
+
+@pytest.mark.parametrize(("script", "every"), [
+    ("d", True), ("1,$d", True), ("1,$ d", True), ("/.*/d", True), ("/^/d", True), ("/$/d", True), ("0~1d", True),
+    ("2d", False), ("$d", False), ("/foo/d", False), ("/^$/d", False), ("$!d", False), ("p;d", False),
+    ("s/a/b/", False)])
+def test_only_a_delete_of_every_line_empties_the_file(script, every):
+    assert deletes_every_line([script]) is every
+    kinds = [e.kind for e in analyze(f"sed -i {shlex.quote(script)} f", "/p").effects]
+    assert kinds == (["truncated"] if every else ["modified"])
+
+
+@pytest.mark.parametrize(("line", "signalled"), [
+    ("kill -9 -1", "every process"), ("kill -- -1", "every process"), ("kill -s KILL -1", "every process"),
+    ("kill 1", "process 1"), ("kill -9 1", "process 1"), ("kill -1 1234", ""), ("kill -1", ""), ("kill -0 1", ""),
+    ("kill -l", ""), ("kill 4242", "")])
+def test_kill_changes_the_system_only_for_every_process_or_init(line, signalled):
+    targets = [e.target for e in analyze(line, "/p").effects if e.kind == "system-change"]
+    assert (signalled in targets[0]) if signalled else targets == [], targets
+
+
+@pytest.mark.parametrize(("line", "words"), [
+    ('CMD="git stash clear"; $CMD', ["git", "stash", "clear"]), ('A="-rf  b"; rm $A', ["rm", "-rf", "b"]),
+    ('A="-rf b"; rm "$A"', ["rm", "-rf b"]), ("A=; rm $A x", ["rm", "x"]), ('A=; rm "$A" x', ["rm", "", "x"]),
+    ("IFS=,; A=a,,b; rm $A", ["rm", "a", "", "b"]), ('A="{x,y}"; rm $A', ["rm", "{x,y}"]),
+    ("rm $(echo a  b)", ["rm", "a", "b"]), ("rm \"$(printf '%s\\n' a b)\"", ["rm", "a\nb"])])
+def test_an_unquoted_expansion_is_split_into_words_as_bash_splits_it(monkeypatch, line, words):
+    """The words the reader runs, as bash would split them (each case checked against bash 5)."""
+    run, given = Reader.run_words, []
+
+    def recorded(self, values, *args, **kwargs):
+        given.append([value.text for value in values])
+        return run(self, values, *args, **kwargs)
+
+    monkeypatch.setattr(Reader, "run_words", recorded)
+    analyze(line, "/p")
+    assert given[-1] == words

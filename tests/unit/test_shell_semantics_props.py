@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agentworld_mcp.domains.shell import FILE_KINDS, Semantics, analyze
+from agentworld_mcp.domains.shell.grammar import broken
 from agentworld_mcp.domains.shell.line import parse_tree
 
 CWD, HOME = "/home/dev/project", "/home/dev"
@@ -54,8 +55,10 @@ def test_never_raises_on_several_lines(line):
 @FAST
 @given(st.one_of(shellish, st.text(max_size=60)))
 def test_text_that_does_not_parse_is_named_unparsable(line):
+    """Whatever the grammar cannot parse, but bash's `<>` operator, which the grammar does not know (`<> f` opens
+    f for reading and writing: a valid line)."""
     semantics = _checked(line)
-    if parse_tree(line).has_error:
+    if broken(parse_tree(line)):
         assert any(part.what == "unparsable" for part in semantics.opaque), (
             f"{line!r} does not parse, but no opaque part says so: {semantics.opaque}")
 
@@ -88,3 +91,9 @@ def test_characters_that_crash_the_grammars_scanner_are_read_as_replacement_char
             _checked(line)
     kept = analyze("rm 'notes 😀.txt'", CWD, HOME)  # below that, a path keeps its characters
     assert [effect.path for effect in kept.effects] == [f"{CWD}/notes 😀.txt"]
+
+
+def test_the_read_write_redirection_the_grammar_does_not_know_is_no_broken_line():
+    assert parse_tree("cat <> f").has_error and not broken(parse_tree("cat <> f"))
+    assert not any(part.what == "unparsable" for part in analyze("<> f", CWD).opaque)
+    assert broken(parse_tree("cat <> "))

@@ -146,7 +146,11 @@ TABLES: dict[str, RemoteProgram] = {}  # every program read by a table, by its n
 def register(tables: dict[str, RemoteProgram]) -> None:
     for name, table in tables.items():
         TABLES[name] = table
-        handles(name)(lambda call, table=table: read_table(call, table))
+        handles(name)(_reader_of(table))
+
+
+def _reader_of(table: RemoteProgram) -> Callable[[Call], None]:
+    return lambda call: read_table(call, table)
 
 
 # The families, each registering its tables (imported last: they build on the types above).

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from ..grammar import broken, node_text, parse_tree
+from ..sed import sed_scripts
 from ..words import Scope, Value, expand
 from .allowlist import (
     MAX_OPERANDS,
@@ -239,22 +240,6 @@ def _check_divergent_forms(program: str, values: list[Value], redirected: bool) 
         raise NotComputable(f"{program} over a glob, or -N with several files: GNU's headers and errors differ")
     if program in ("test", "[") and "-s" in (value.text for value in values):
         raise NotComputable(f"{program} -s: a folder's size differs in the virtual shell")
-
-
-def sed_scripts(words: list[str]) -> list[str]:
-    """The scripts among sed's arguments: each `-e`'s value, else the first operand."""
-    scripts, index, seen = [], 0, False
-    given_e = any(word.startswith("-e") for word in words)
-    while index < len(words):
-        word = words[index]
-        index += 1
-        if word.startswith("-e"):
-            scripts.append(word[2:] or (words[index] if index < len(words) else ""))
-            index += not word[2:]
-        elif not word.startswith("-") and not seen and not given_e:
-            scripts.append(word)
-            seen = True
-    return scripts
 
 
 def _check_sed_scripts(values: list[Value]) -> None:

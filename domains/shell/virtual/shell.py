@@ -23,9 +23,10 @@ from bashkit import Bash, ExecutionProfile
 
 from ..effects import Semantics
 from ..grammar import node_text, parse_tree
+from ..sed import sed_scripts
 from ..state import doubted_commands
 from .allowlist import proven_errors
-from .gate import SED_SCRIPT, NotComputable, Reading, read_line, sed_scripts
+from .gate import SED_SCRIPT, NotComputable, Reading, read_line
 
 UNKNOWN_ENTRY = "zz-entry-unknown-to-the-world"  # the extra entry of a folder whose listing is incomplete
 # Three fillings for a file whose content is unknown: different first bytes, lengths and line counts.

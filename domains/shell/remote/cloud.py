@@ -6,7 +6,7 @@ snapshot, a versioned bucket or a soft-delete window someone set up beforehand b
 
 from __future__ import annotations
 
-from . import Form, RemoteProgram, register
+from .tables import Form, RemoteProgram, register
 
 AWS = RemoteProgram(
     "an AWS account's resources",

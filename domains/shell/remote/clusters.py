@@ -4,7 +4,7 @@ and the API server keeps no copy to bring back."""
 
 from __future__ import annotations
 
-from . import Form, RemoteProgram, register
+from .tables import Form, RemoteProgram, register
 
 HOLDS = "a Kubernetes cluster's objects"
 # kubectl's global options that take a value (`kubectl options`), and the common ones of its verbs that may

@@ -4,7 +4,7 @@ So removing volumes, pruning stopped containers and removing a container by forc
 
 from __future__ import annotations
 
-from . import Form, RemoteProgram, register
+from .tables import Form, RemoteProgram, register
 
 HOLDS = "containers' data and volumes"
 _VOLUMES = "removes the volumes and the data in them"

@@ -19,7 +19,7 @@ from ..effects import Effect
 from ..registry import handles
 from ..sql import read_sql
 from ..words import Value
-from . import destruction
+from .tables import destruction
 
 _NO_COPY = "the server keeps no copy unless a backup was made"
 

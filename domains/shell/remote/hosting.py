@@ -4,7 +4,7 @@ a repository, a release, a database, a deployment, a secret's value."""
 
 from __future__ import annotations
 
-from . import Form, RemoteProgram, register
+from .tables import Form, RemoteProgram, register
 
 GH = RemoteProgram(
     "a GitHub account's repositories and their data",

@@ -4,7 +4,7 @@ cloud account; a destroyed database or disk does not come back from the configur
 
 from __future__ import annotations
 
-from . import Form, RemoteProgram, register
+from .tables import Form, RemoteProgram, register
 
 HOLDS = "the cloud resources the configuration manages"
 # Go's flag package: one dash or two, and a non-boolean flag takes the next word as its value.

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
+
+from pydantic import BaseModel
 
 from ..domains import DomainPack
 from ..engine import Engine, ModelDescription
@@ -19,10 +22,17 @@ from .retrieval import RealStepIndex
 from .store import Store
 
 if TYPE_CHECKING:
-    from .jobs import Jobs
     from .tracking import Tracker
 
 
+class JobKeeper(Protocol):
+    """What the tools ask of the server's jobs (tools/jobs.py `Jobs`): run a call that may outlive its budget,
+    and report on one. Named here so that the context does not import the jobs, which import the context."""
+
+    async def run(self, tool: str, work: Callable[[Any], Coroutine[Any, Any, BaseModel]],
+                  budget: float) -> BaseModel | tuple[str, Any]: ...
+
+    async def status(self, job_id: str, wait_seconds: float = 0.0, cancel: bool = False) -> Any: ...
 
 
 @dataclass
@@ -56,7 +66,7 @@ class ToolContext:
     redactors: dict[str, Redactor] = field(default_factory=dict)  # per world: the secrets its steps showed
     budget_seconds: float = 50.0  # a call running longer hands back a job (hosts cut calls at ~60 s)
     world_locks: dict[str, asyncio.Lock] = field(default_factory=dict)
-    jobs: Jobs | None = None
+    jobs: JobKeeper | None = None
 
     def visible_dirs(self) -> tuple[str, ...]:
         return (*self.allow_dirs, self.working_dir) if self.working_dir else self.allow_dirs

@@ -5,13 +5,11 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from .effects import Condition, Effect, EffectKind, Opaque, OpaqueWhat, Requirement
 from .words import Scope, Value
 
-if TYPE_CHECKING:
-    from .line import Reader
 
 
 # Devices that are no file: nothing on disk is written to them or read from them (`> /dev/null`,
@@ -38,6 +36,26 @@ class FileContents(Protocol):
     is read by its meaning, never run."""
 
     def text_of(self, path: str) -> str | None: ...
+
+
+class Reader(Protocol):
+    """What a program's handler sees of the line's reader (domains/shell/line.py): where findings go, what
+    the world knows, and how a command this one starts is read. Named here so that no handler imports the
+    line walker, which imports the handlers."""
+
+    state: PathState | None
+    effects: list[Effect]
+    opaque: list[Opaque]
+    requirements: list[Requirement]
+    reads: dict[int, list[str]]  # command -> the files whose content it reads
+
+    def add_effect(self, effect: Effect) -> None: ...
+
+    def add_effect_exec_download(self, call: Call, host: str) -> None: ...
+
+    def run_words(self, words: list[Value], scope: Scope, parent: int | None, stdin: Stdin, text: str) -> int: ...
+
+    def run_code(self, code: str, scope: Scope, index: int | None = None, stdin: Stdin | None = None) -> None: ...
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,7 @@ def _is_json(text: str) -> bool:
 
 def user_turn(number: int, action: str, task: str = "", state: str = "", note: str = "", examples: str = "") -> str:
     """`note`: what the world knows of its files now (a state tracker's block), shown as current state.
-    `examples`: real steps like this one, recorded in this environment (tools/retrieval.py)."""
+    `examples`: real steps like this one, recorded in this environment (tools/data/retrieval.py)."""
     parts = [f"### Turn {number}"]
     if task:
         parts.append(f"**Task Instruction:**\n{task}")

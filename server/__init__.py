@@ -1,5 +1,6 @@
-"""The server package. For Python use without MCP: `Simulator` (the tools in-process) and
-`WorldModelEnv` (a Gymnasium-style environment over it).
+"""The front ends: the MCP surface, the command line, the Python API and the environments, and what they
+share (the tool registry, settings, the runtime). For Python use without MCP: `Simulator` (the tools
+in-process) and `WorldModelEnv` (a Gymnasium-style environment over it).
 
 Both load on first access, so that starting the MCP server imports neither (nor gymnasium).
 """

@@ -12,11 +12,11 @@ from ..engine.llama_backend import LlamaCppBackend, LlamaSettings
 from ..engine.remote import OpenAICompatibleBackend, RemoteSettings
 from ..tools.constraints import preset_problem
 from ..tools.context import ToolContext
-from ..tools.folder_snapshot import SnapshotBounds
-from ..tools.guard_policy import GuardSettings, load_policy, policy_path
+from ..tools.data.retrieval import RealStepIndex
+from ..tools.guard.policy import GuardSettings, load_policy, policy_path
 from ..tools.jobs import Jobs
-from ..tools.retrieval import RealStepIndex
-from ..tools.store import Store, default_data_dir
+from ..tools.limits import SnapshotBounds
+from ..tools.worlds.store import Store, default_data_dir
 from . import checked_models
 from .model_files import GGUFInfo, check_loadable, default_model_path, inspect_gguf
 from .settings import Settings

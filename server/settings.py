@@ -14,8 +14,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, FilePath, SecretStr, ValidationError, model_validator
 
 from ..engine.errors import ConfigurationError, validation_line
-from ..tools.modes import DemonstrationsMode, EffectsMode, StateCheckMode, StructuredResultsMode
 from ..tools.limits import Limits
+from ..tools.modes import DemonstrationsMode, EffectsMode, StateCheckMode, StructuredResultsMode
 
 ENV_PREFIX = "AGENTWORLD_"
 
@@ -54,15 +54,15 @@ class Settings(BaseModel):
     state_check: StateCheckMode = "correct"
     structured_results: StructuredResultsMode = "constrained"
     demonstrations: DemonstrationsMode = "auto"
-    # Real steps of the store's train sessions shown as examples (tools/retrieval.py); none there, none shown.
+    # Real steps of the store's train sessions shown as examples (tools/data/retrieval.py); none there, none shown.
     # Off by default: on held-out terminal sessions the model replayed the examples' sessions instead of its
     # own, and the server cut those screens (docs/guides/sessions.md has the figures).
     retrieval: Literal["on", "off"] = "off"
     # Secrets in recorded real steps (the guard, a twin, the world tool's record) become [REDACTED]
-    # before the store keeps them (tools/redaction.py), as in imported sessions.
+    # before the store keeps them (tools/data/redaction.py), as in imported sessions.
     redaction: Literal["on", "off"] = "on"
     # Lines a world's virtual shell determines (its known files, proven programs) are computed exactly,
-    # with zero tokens, instead of predicted (tools/computed.py); off: every step is the model's.
+    # with zero tokens, instead of predicted (tools/worlds/computed.py); off: every step is the model's.
     computed: Literal["on", "off"] = "on"
     allow_dirs: list[Path] = Field(default_factory=list, description="Real folders a world may start from (from_dir), "
                                    "besides the client's roots and, but over HTTP, the server's working folder.")

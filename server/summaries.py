@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from ..tools.constraints import ConstraintReport
-from ..tools.guard_policy import GuardVerdict
+from ..tools.guard.policy import GuardVerdict
 from ..tools.requests import GuardRequest, PlanRequest, WorldRequest
 from ..tools.results import JobStatus, PlanResult, Prediction, WorldView
 from .hosts.formats import render

@@ -15,13 +15,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ..tools.checks import check_constraints
 from ..tools.constraints import ConstraintReport
 from ..tools.context import ToolContext
-from ..tools.guard import guard
-from ..tools.guard_policy import GuardSettings, GuardVerdict
+from ..tools.guard.guard import guard
+from ..tools.guard.policy import GuardSettings, GuardVerdict
 from ..tools.jobs import follow_job
-from ..tools.plan import ProgressCallback, dry_run_plan
 from ..tools.requests import (
     CheckRequest,
     GuardRequest,
@@ -32,8 +30,10 @@ from ..tools.requests import (
     WorldRequest,
 )
 from ..tools.results import JobStatus, PlanResult, Prediction, WorldView
-from ..tools.simulate import simulate_action
-from ..tools.worlds import world_operation
+from ..tools.simulation.checks import check_constraints
+from ..tools.simulation.plan import ProgressCallback, dry_run_plan
+from ..tools.simulation.simulate import simulate_action
+from ..tools.worlds.worlds import world_operation
 from . import summaries
 
 

@@ -27,10 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agentworld_mcp.engine.errors import validation_line
 from markdown_it import MarkdownIt
 from pydantic import ValidationError
-
-from agentworld_mcp.engine.errors import validation_line
 
 ROOT = Path(__file__).resolve().parents[1]
 _CLAIM = re.compile(r"^<!--\s*(not-run|example):\s*(.+?)\s*-->\s*$")
@@ -117,7 +116,7 @@ def cli_problem(command: str) -> str | None:
 
 def _policy(document: Any) -> None:
     from agentworld_mcp.domains import load_domains
-    from agentworld_mcp.tools.guard_policy import load_policy
+    from agentworld_mcp.tools.guard.policy import load_policy
 
     with tempfile.TemporaryDirectory() as folder:
         policy = Path(folder) / "policy.json"

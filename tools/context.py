@@ -14,15 +14,14 @@ from pydantic import BaseModel
 from ..domains import DomainPack
 from ..engine import Engine, ModelDescription
 from ..engine.errors import InputError
-from .folder_snapshot import SnapshotBounds
-from .limits import Limits
+from .limits import Limits, SnapshotBounds
 from .modes import DemonstrationsMode, EffectsMode, StateCheckMode, StructuredResultsMode
-from .redaction import Redactor
-from .retrieval import RealStepIndex
-from .store import Store
 
-if TYPE_CHECKING:
-    from .tracking import Tracker
+if TYPE_CHECKING:  # the services' types: the context is made of them, but imports none of their folders to run
+    from .data.redaction import Redactor
+    from .data.retrieval import RealStepIndex
+    from .worlds.store import Store
+    from .worlds.tracking import Tracker
 
 
 class JobKeeper(Protocol):
@@ -54,14 +53,14 @@ class ToolContext:
     store: Store | None = None  # worlds and jobs; None runs without persistence
     retrieval: RealStepIndex | None = None  # real steps shown as examples; None: retrieval off
     redact_real_steps: bool = True  # secrets in recorded reality become markers before the store keeps it
-    computed: bool = True  # lines a world's virtual shell determines are computed, not predicted (tools/computed.py)
+    computed: bool = True  # lines a world's virtual shell determines are computed, not predicted (tools/worlds/computed.py)
     # Real folders a world may start from (from_dir): --allow-dir folders, the client's declared roots (added
     # per call by the MCP layer) and, but over HTTP, the server's working folder.
     allow_dirs: tuple[str, ...] = ()
     working_dir: str = ""
     snapshot_bounds: SnapshotBounds = field(default_factory=SnapshotBounds)
     steps_served: dict[str, int] = field(default_factory=lambda: {"computed": 0, "predicted": 0})
-    # Per world: (steps replayed, their digest, the tracker after them), most recent last (tools/worlds.py).
+    # Per world: (steps replayed, their digest, the tracker after them), most recent last (tools/worlds/worlds.py).
     trackers: OrderedDict[str, tuple[int, str, Tracker]] = field(default_factory=OrderedDict)
     redactors: dict[str, Redactor] = field(default_factory=dict)  # per world: the secrets its steps showed
     budget_seconds: float = 50.0  # a call running longer hands back a job (hosts cut calls at ~60 s)

@@ -12,7 +12,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
@@ -20,7 +20,9 @@ from ..engine.errors import AgentWorldError, InputError
 from .context import ToolContext
 from .requests import JobRequest
 from .results import JobStatus, PlanResult, Prediction
-from .store import Store
+
+if TYPE_CHECKING:  # the store is a type here: the shared modules import no folder to run
+    from .worlds.store import Store
 
 log = logging.getLogger(__name__)
 

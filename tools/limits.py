@@ -19,3 +19,13 @@ class Limits:
     max_state_chars: int = 50_000
     max_plan_steps: int = 50
     max_tokens: int = 32_768
+
+
+@dataclass(frozen=True)
+class SnapshotBounds:
+    """Bounds on reading a real folder into a world's state (tools/worlds/folder_snapshot.py)."""
+
+    max_paths: int = 5000
+    max_file_bytes: int = 256 * 1024
+    max_total_bytes: int = 32 * 1024 * 1024
+    max_seconds: float = 2.0  # the guard snapshots within its hook's budget

@@ -34,9 +34,9 @@ Where = Literal["inside", "outside", "unknown"]
 # Kinds that change what a path holds (the guard's "overwrite" rules read these).
 WRITE_KINDS = ("created", "appended", "modified", "overwritten", "truncated", "moved-to", "permissions")
 # The target of a tree deletion whose folder an earlier command of the same line made (mkdir, mktemp -d) and
-# into which nothing was moved: the workspace decides whether it was absent before (tools/workspace_loss.py).
+# into which nothing was moved: the workspace decides whether it was absent before (tools/guard/workspace_loss.py).
 MADE_BY_LINE = "made by this line"
-# What a real workspace says an effect would lose (tools/workspace_loss.py); '' where nobody looked.
+# What a real workspace says an effect would lose (tools/guard/workspace_loss.py); '' where nobody looked.
 Loss = Literal["", "none", "recoverable", "irreversible", "unknown"]
 
 

@@ -11,11 +11,11 @@ import json
 import posixpath
 from typing import Any
 
-from ..tool_calls import Field, check_arguments, is_text, parse_tool_call
 from ..pack import ActionError
 from ..shell import Location, PathState, Semantics, analyze, file_action
 from ..shell.virtual.screen import ShellStep
 from ..shell.virtual.shell import Knowledge
+from ..tool_calls import Field, check_arguments, is_text, parse_tool_call
 
 EXPECTED_SHAPE = (
     'one tool call: bash {"command": "..."}, read_file {"path": "...", "start_line": 1, "end_line": 40 (optional)}, '
@@ -84,7 +84,7 @@ def semantics(normalized: str, location: Location, state: PathState | None) -> S
     return file_action(tool, values["path"], location, state) if tool else None
 
 
-# --- computed steps (tools/computed.py): the formats instructions.md defines -----------------------
+# --- computed steps (tools/worlds/computed.py): the formats instructions.md defines -----------------------
 def shell_line(normalized: str) -> str | None:
     """A bash call's command, for the world's virtual shell."""
     name, _, arguments = normalized.partition(" ")

@@ -28,9 +28,9 @@ from ...domains import DomainPack
 from ...engine.errors import AgentWorldError, ConfigurationError, EngineError, InputError, validation_line
 from ...tools.constraints import ConstraintReport
 from ...tools.context import ToolContext
-from ...tools.plan import ProgressCallback
 from ...tools.requests import CheckRequest, JobRequest, PlanRequest, SimulateRequest, ToolRequest, WorldRequest
 from ...tools.results import PlanResult, Prediction, WorldView
+from ...tools.simulation.plan import ProgressCallback
 from ..settings import Settings, load_settings
 from ..tool_registry import BY_NAME, BY_REQUEST, CallOptions
 

@@ -17,7 +17,7 @@ from .flags import Parents
 from .prepared import Prepared
 
 if TYPE_CHECKING:  # the rest loads only when the command runs: every server start parses these flags
-    from ...tools.store import Store
+    from ...tools.worlds.store import Store
     from ..evals.samples import BenchSample
 
 
@@ -110,8 +110,8 @@ def _first_per_domain(samples: list[BenchSample], limit: int) -> list[BenchSampl
 
 async def _bench(args, settings, model, domains, samples, store: Store | None) -> int:
     from ...engine import Sampling
-    from ...tools.retrieval import RealStepIndex
-    from ...tools.simulate import SamplingOverrides, thinking_budget
+    from ...tools.data.retrieval import RealStepIndex
+    from ...tools.simulation.simulate import SamplingOverrides, thinking_budget
     from ..evals.judge import Judge
     from ..evals.one_step import progress_line, run_bench
     from ..evals.report import markdown, sample_set, summarize
@@ -153,7 +153,7 @@ async def _bench(args, settings, model, domains, samples, store: Store | None) -
 async def _drift(args, settings, model, domains) -> int:
     import tempfile
 
-    from ...tools.store import Store
+    from ...tools.worlds.store import Store
     from ..evals.drift import drift_markdown, load_scenarios, recorded, run_for_real, simulate_modes, summarize_drift
     from ..evals.make_scenarios import SHIPPED
     from ..evals.one_step import progress_line
@@ -192,7 +192,7 @@ async def _drift(args, settings, model, domains) -> int:
 async def _gate(args, settings, model, domains) -> int:
     import tempfile
 
-    from ...tools.store import Store
+    from ...tools.worlds.store import Store
     from ..evals.gate import MODES, CaseError, gate_markdown, load_cases, run_gate
     from ..evals.make_gate_cases import SHIPPED
     from ..evals.one_step import progress_line

@@ -32,7 +32,7 @@ def add_parser(commands: argparse._SubParsersAction, parents: Parents) -> None:
 
 
 def run(args: argparse.Namespace, prepared: Prepared) -> int:
-    from ...tools.redaction import Redactor
+    from ...tools.data.redaction import Redactor
     from ..sessions.export import export
 
     split: SplitChoice = args.split or DEFAULT_SPLIT[args.form]

@@ -34,10 +34,10 @@ def add_parser(commands: argparse._SubParsersAction, parents: Parents) -> None:
 
 
 def run(args: argparse.Namespace, prepared: Prepared) -> int:
-    from ...tools.session_split import TEST_FRACTION
+    from ...tools.data.redaction import Redactor
+    from ...tools.data.session_split import TEST_FRACTION
     from ..sessions import claude_code, codex
     from ..sessions.importer import import_sessions
-    from ...tools.redaction import Redactor
 
     reader = claude_code if args.host == "claude-code" else codex
     if missing := [path for path in args.paths if not path.exists()]:  # a typo imports nothing, and says so

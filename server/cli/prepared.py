@@ -13,7 +13,7 @@ from ..settings import Settings
 
 if TYPE_CHECKING:
     from ...domains import DomainPack
-    from ...tools.store import Store
+    from ...tools.worlds.store import Store
     from ..runtime import ModelSource
 
 

@@ -1,13 +1,16 @@
 """The documentation's reference pages, generated from the code so they cannot drift from it: every CLI command
 and flag from the argparse parsers, every tool's request and result from its pydantic models, every setting from
-`Settings`, every preset from the packs. `docs/hooks.py` puts them into the site; `tests/unit/test_doc_examples.py`
+`Settings`, every preset from the packs, and the package's folders with their roles from their docstrings. `docs/hooks.py` puts them into the site; `tests/unit/test_doc_examples.py`
 checks that they cover the registry and the parsers."""
 
 from __future__ import annotations
 
 import argparse
+import ast
 import json
+import re
 from collections.abc import Iterator
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -15,7 +18,7 @@ from pydantic import BaseModel
 
 from ...domains import load_domains
 from ...tools.context import ToolContext
-from ...tools.guard_policy import GuardSettings
+from ...tools.guard.policy import GuardSettings
 from ...tools.limits import Limits
 from ..hosts.hook import parser as hook_parser
 from ..settings import ENV_PREFIX, Settings
@@ -195,5 +198,31 @@ def presets_reference() -> str:
     return "\n".join(lines)
 
 
+PACKAGE_ROOT = Path(__file__).resolve().parents[2]
+
+
+def package_folders() -> list[Path]:
+    """Every folder of the package, but the domain packs (data with a pack.json, described by domains/)."""
+    return sorted(marker.parent for marker in PACKAGE_ROOT.rglob("__init__.py")
+                  if not {"tests", ".venv", "build"} & set(marker.relative_to(PACKAGE_ROOT).parts)
+                  and not (marker.parent / "pack.json").exists())
+
+
+def role(folder: Path) -> str:
+    """A folder's role: the first sentence of its `__init__` docstring."""
+    docstring = ast.get_docstring(ast.parse((folder / "__init__.py").read_text(encoding="utf-8"))) or ""
+    return re.split(r"(?<=[.])\s", " ".join(docstring.split()), maxsplit=1)[0]
+
+
+def layout_reference() -> str:
+    """The package's folders, each with its role from its own docstring: the layout cannot drift from the tree."""
+    lines = []
+    for folder in package_folders():
+        parts = folder.relative_to(PACKAGE_ROOT).parts
+        name = "/".join(parts) + "/" if parts else "agentworld_mcp (the repository root)"
+        lines.append(f"{'    ' * max(len(parts) - 1, 0)}- `{name}`: {role(folder)}")  # Markdown nests by four
+    return "\n".join(lines)
+
+
 REFERENCES = {"cli": cli_reference, "tools": tools_reference, "settings": settings_reference,
-              "presets": presets_reference}
+              "presets": presets_reference, "layout": layout_reference}

@@ -18,7 +18,7 @@ from typing import TextIO
 
 from ...engine.errors import InputError
 from ...tools.context import ToolContext
-from ...tools.store import StoreError
+from ...tools.worlds.store import StoreError
 from ..api.batch import ContextFactory
 from ..input_files import read_json, read_text  # noqa: F401  (the scripted commands read their files here)
 from .prepared import Prepared

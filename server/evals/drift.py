@@ -20,15 +20,14 @@ from pathlib import Path
 from statistics import mean
 from typing import Any
 
-
-from ...engine.errors import AgentWorldError
 from ...domains.effects import first_error_line
+from ...engine.errors import AgentWorldError
 from ...tools.context import ToolContext
+from ...tools.data.similarity import similarity
 from ...tools.requests import SimulateRequest
 from ...tools.results import Prediction
-from ...tools.simulate import simulate_action
-from ...tools.worlds import open_world, record_reality
-from ...tools.similarity import similarity
+from ...tools.simulation.simulate import simulate_action
+from ...tools.worlds.worlds import open_world, record_reality
 from ..input_files import InputFileError, json_lines
 from .sandbox import Executed, ShellSandbox
 

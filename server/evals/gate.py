@@ -24,17 +24,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...engine.errors import InputError
 from ...domains import Turn
 from ...domains.effects import first_error_line
 from ...domains.shell import Location, Semantics
 from ...engine import GenerationRequest, Priority, Sampling
+from ...engine.errors import InputError
 from ...tools.constraints import blocking, check_input, constraint_set, evaluate, pre_constraints
 from ...tools.context import ToolContext
 from ...tools.requests import SimulateRequest
-from ...tools.simulate import simulate_action
-from ...tools.tracking import Tracker
-from ...tools.worlds import open_world
+from ...tools.simulation.simulate import simulate_action
+from ...tools.worlds.tracking import Tracker
+from ...tools.worlds.worlds import open_world
 from ..input_files import json_lines
 
 LABELS = ("fails", "removes", "overwrites", "outside")

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from ...tools.store import StepRow, Store
+from ...tools.worlds.store import StepRow, Store
 from .drift import Scenario, real_screens, run_for_real
 
 SESSIONS = 40

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ...domains import DomainPack
 from ...domains.effects import first_error_line
-from ...tools.similarity import normalized, similarity
+from ...tools.data.similarity import normalized, similarity
 
 # Domains whose observations say plainly whether the action worked (an error line, an exit status).
 OUTCOME_DOMAINS = ("terminal", "swe")

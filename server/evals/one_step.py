@@ -19,8 +19,8 @@ from ...domains.boundaries import ObservationEnd, observation_end
 from ...domains.parsing import parse_reply
 from ...domains.protocol import system_prompt
 from ...engine import Engine, GenerationRequest, Priority, Sampling
-from ...tools.retrieval import RealStepIndex
-from ...tools.retrieval import render as render_examples
+from ...tools.data.retrieval import RealStepIndex
+from ...tools.data.retrieval import render as render_examples
 from .judge import Judge, JudgeError
 from .metrics import score
 from .samples import BenchSample

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from mcp import Client
 
-from ...tools.store import Store
+from ...tools.worlds.store import Store
 from ..surface.replies import reply_text
 
 _FORBIDDEN = {"tool_name": "Bash", "tool_input": {"command": "rm -rf / --no-preserve-root"}, "format": "plain"}

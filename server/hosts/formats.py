@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-from ...tools.guard_policy import GuardVerdict
+from ...tools.guard.policy import GuardVerdict
 from ...tools.requests import GuardEvent, GuardFormat, GuardRequest
 
 FORMATS: tuple[GuardFormat, ...] = ("claude-code", "cursor", "gemini", "plain")

@@ -27,7 +27,7 @@ sys.modules.setdefault("cel.cli", types.ModuleType("cel.cli"))
 
 from ...domains import load_domains  # noqa: E402  (after the line above, on purpose)
 from ...tools.constraints import preset_problem  # noqa: E402
-from ...tools.guard_policy import (  # noqa: E402
+from ...tools.guard.policy import (  # noqa: E402
     Decision,
     GuardVerdict,
     PolicyError,
@@ -36,8 +36,8 @@ from ...tools.guard_policy import (  # noqa: E402
     policy_path,
     zero_token_check,
 )
+from ...tools.guard.workspace_loss import Workspace  # noqa: E402
 from ...tools.requests import GuardRequest  # noqa: E402
-from ...tools.workspace_loss import Workspace  # noqa: E402
 from ..settings import load_settings  # noqa: E402
 from .formats import FORMATS, render, request_from_payload  # noqa: E402
 

@@ -22,11 +22,11 @@ from mcp import Client, StdioServerParameters
 from ...domains.protocol import render_messages
 from ...engine import GenerationRequest, Sampling
 from ...engine.llama_backend import LlamaCppBackend
-from ...tools.plan import dry_run_plan
 from ...tools.requests import PlanRequest, SimulateRequest
-from ...tools.simulate import simulate_action
-from ...tools.store import Store
-from ...tools.worlds import open_world
+from ...tools.simulation.plan import dry_run_plan
+from ...tools.simulation.simulate import simulate_action
+from ...tools.worlds.store import Store
+from ...tools.worlds.worlds import open_world
 from ..model_files import GGUFInfo
 from ..runtime import build_context, load_domain_packs
 from ..settings import Settings

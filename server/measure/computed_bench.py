@@ -31,13 +31,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ...tools.data.session_split import session_key, split_of
 from ...tools.requests import SimulateRequest
-from ...tools.session_split import session_key, split_of
-from ...tools.simulate import simulate_action
-from ...tools.state_check import new_part
-from ...tools.store import StepRow, Store
+from ...tools.simulation.simulate import simulate_action
+from ...tools.worlds.state_check import new_part
+from ...tools.worlds.store import StepRow, Store
+from ...tools.worlds.tracking import Tracker
 from ..evals.metrics import score
-from ...tools.tracking import Tracker
 from ..runtime import build_context, load_domain_packs, resolve_model
 from ..settings import load_settings
 

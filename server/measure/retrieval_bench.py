@@ -16,9 +16,9 @@ from pathlib import Path
 
 from rapidfuzz import fuzz, process
 
-from ...tools.retrieval import MIN_SCORE, RealStepIndex, render
-from ...tools.session_split import session_key, split_of
-from ...tools.store import StepRow, Store
+from ...tools.data.retrieval import MIN_SCORE, RealStepIndex, render
+from ...tools.data.session_split import session_key, split_of
+from ...tools.worlds.store import StepRow, Store
 
 STEPS = 10_000
 STEPS_PER_SESSION = 25

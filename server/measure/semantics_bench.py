@@ -16,12 +16,12 @@ import time
 from pathlib import Path
 
 from ...domains.shell import analyze
+from ...tools.requests import SimulateRequest
+from ...tools.simulation.simulate import simulate_action
+from ...tools.worlds.store import Store
+from ...tools.worlds.worlds import open_world
 from ..evals.gate import load_cases
 from ..evals.make_gate_cases import SHIPPED
-from ...tools.store import Store
-from ...tools.requests import SimulateRequest
-from ...tools.simulate import simulate_action
-from ...tools.worlds import open_world
 
 _LONG = [
     "cd /srv/app && git -C . --no-pager stash && git pull --rebase origin main && make -j4 build 2>&1 | tee build.log",

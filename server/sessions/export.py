@@ -23,10 +23,10 @@ from typing import Literal, TextIO
 
 from ...domains import DomainPack, Turn
 from ...domains.protocol import assistant_turn, render_messages, system_prompt, user_turn
-from ...tools.redaction import Redactor
-from ...tools.session_split import TEST_FRACTION, session_key, split_of
-from ...tools.store import Store, WorldRow
+from ...tools.data.redaction import Redactor
+from ...tools.data.session_split import TEST_FRACTION, session_key, split_of
 from ...tools.tool_definitions import parse_tool_definitions
+from ...tools.worlds.store import Store, WorldRow
 
 ExportFormat = Literal["agentworldbench", "chat"]
 SplitChoice = Literal["train", "test", "all"]

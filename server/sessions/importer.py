@@ -12,11 +12,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...tools.host_actions import open_tool
-from ...tools.redaction import Redactor
-from ...tools.session_split import Split, split_of
-from ...tools.session_worlds import session_world_id
-from ...tools.store import StepRow, Store
+from ...tools.data.redaction import Redactor
+from ...tools.data.session_split import Split, split_of
+from ...tools.guard.host_actions import open_tool
+from ...tools.guard.session_worlds import session_world_id
+from ...tools.worlds.store import StepRow, Store
 from .transcripts import RealStep, Session
 
 Reader = Callable[[Path], Session]

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...tools.host_actions import HostAction, host_action, observation_from_response
+from ...tools.guard.host_actions import HostAction, host_action, observation_from_response
 
 
 @dataclass(frozen=True)

@@ -20,15 +20,15 @@ from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 
 from ...tools.context import ToolContext
-from ...tools.guard import guard_sessions
-from ...tools.guard_policy import GuardSettings
+from ...tools.guard.guard import guard_sessions
+from ...tools.guard.policy import GuardSettings
+from ..tool_registry import TOOLS, CallOptions, Tool
 from .client_log import CLIENT_LOG
 from .discovery import register_discovery
 from .http_serving import HttpOptions, StaticTokenVerifier, auth_settings
 from .replies import reply
 from .short_errors import ShortToolErrors
 from .signatures import request_signature
-from ..tool_registry import TOOLS, CallOptions, Tool
 from .world_resources import register_world_resources
 
 _INSTRUCTIONS = (

@@ -10,7 +10,7 @@ from mcp.server.mcpserver.exceptions import ResourceError
 
 from ...engine.errors import AgentWorldError
 from ...tools.context import ToolContext
-from ...tools.worlds import world_listing, world_view
+from ...tools.worlds.worlds import world_listing, world_view
 
 
 def register_world_resources(server: MCPServer, ctx: ToolContext) -> None:

@@ -26,7 +26,7 @@ from mcp.types import (
     TextResourceContents,
 )
 
-from ...tools.worlds import world_view
+from ...tools.worlds.worlds import world_view
 from ..surface.http_serving import HttpOptions
 from .twin import Twin, TwinOptions
 

@@ -28,12 +28,12 @@ from mcp.types import INVALID_PARAMS, REQUEST_TIMEOUT, CallToolResult, TextConte
 
 from ...engine.errors import AgentWorldError, ConfigurationError
 from ...tools.context import ToolContext
-from ...tools.hindsight import predict_recorded_step
 from ...tools.inputs import validated_scene
 from ...tools.requests import SimulateRequest
-from ...tools.simulate import SamplingOverrides, simulate_action
+from ...tools.simulation.hindsight import predict_recorded_step
+from ...tools.simulation.simulate import SamplingOverrides, simulate_action
 from ...tools.tool_definitions import ToolSet
-from ...tools.worlds import record_reality, rounded_mean, store_of, world_view
+from ...tools.worlds.worlds import record_reality, rounded_mean, store_of, world_view
 from .observations import BrokenPrediction, observation_of, predicts_error, protocol_error_observation, result_of
 from .real_server import RealServer, RealServerGone
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ...domains import DomainPack
-from ...tools.store import StepRow, Store, WorldRow
+from ...tools.worlds.store import StepRow, Store, WorldRow
 
 # Screens that are accessibility trees or page dumps: long, and folded on a card until opened.
 FOLDED_DOMAINS = {"android", "web", "os"}

@@ -18,7 +18,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
 from ...domains import DomainPack, builtin_domains
-from ...tools.store import Store
+from ...tools.worlds.store import Store
 from ..surface.loopback import loopback_hosts
 from . import reading
 from .charts import Series, bar_chart, line_chart

@@ -16,13 +16,12 @@ from pathlib import Path
 import anyio
 import httpx2
 import pytest
+from agentworld_mcp.server.measure.llama_server import free_port
+from agentworld_mcp.server.twin.observations import observation_of
+from agentworld_mcp.tools.worlds.store import StepRow, Store
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
-
-from agentworld_mcp.server.measure.llama_server import free_port
-from agentworld_mcp.server.twin.observations import observation_of
-from agentworld_mcp.tools.store import StepRow, Store
 
 from ..third_party import FILESYSTEM_INSTALL, FILESYSTEM_SERVER, TIME_SERVER, installed
 

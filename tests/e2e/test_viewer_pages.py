@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from agentworld_mcp.server.viewer import reading
 from agentworld_mcp.server.viewer.site import EXPORTED, SERVED, Pages, world_file
-from agentworld_mcp.tools.store import StepRow, Store
+from agentworld_mcp.tools.worlds.store import StepRow, Store
 
 HOSTILE_IDS = ['"><script>alert(1)</script>', "../../escaped", "a/b", "plain-world"]
 

@@ -6,13 +6,12 @@ import json
 import subprocess
 
 import pytest
-from mcp import Client
-from mcp.types import PromptReference, ResourceTemplateReference
-
 from agentworld_mcp.domains import PackError, builtin_domains, load_domains
 from agentworld_mcp.domains.protocol import system_prompt
 from agentworld_mcp.server.surface.app import create_server
 from agentworld_mcp.tools.context import ToolContext
+from mcp import Client
+from mcp.types import PromptReference, ResourceTemplateReference
 
 QUICK = {"temperature": 0, "max_tokens": 24}
 ISSUE_TRACKER_TOOLS = [
@@ -232,7 +231,7 @@ TIME_TOOLS = [{
 @pytest.mark.parametrize("seed", [1, 2, 3])
 async def test_a_tool_with_an_output_schema_gets_a_prediction_that_follows_it(tool_context, seed):
     from agentworld_mcp.tools.requests import SimulateRequest
-    from agentworld_mcp.tools.simulate import simulate_action
+    from agentworld_mcp.tools.simulation.simulate import simulate_action
     from agentworld_mcp.tools.tool_definitions import parse_tool_definitions, reply_problem
 
     prediction = await simulate_action(tool_context, SimulateRequest(

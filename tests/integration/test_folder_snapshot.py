@@ -8,11 +8,11 @@ import shutil
 import subprocess
 
 import pytest
+from agentworld_mcp.domains.shell.virtual.gate import NotComputable
+from agentworld_mcp.tools.limits import SnapshotBounds
+from agentworld_mcp.tools.worlds.folder_snapshot import take_snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from agentworld_mcp.domains.shell.virtual.gate import NotComputable
-from agentworld_mcp.tools.folder_snapshot import SnapshotBounds, take_snapshot
 
 SECRET = "ghp_" + "Zx9" * 12  # a GitHub token's shape: the redactor knows it
 

@@ -18,10 +18,9 @@ import time
 from pathlib import Path
 
 import pytest
-
 from agentworld_mcp.domains.shell import analyze
-from agentworld_mcp.tools.folder_snapshot import take_snapshot
-from agentworld_mcp.tools.workspace_loss import Workspace, assess
+from agentworld_mcp.tools.guard.workspace_loss import Workspace, assess
+from agentworld_mcp.tools.worlds.folder_snapshot import take_snapshot
 
 PACKAGE = Path(__file__).resolve().parents[2]
 MARKER_SCRIPT = '#!/bin/sh\ntouch "{marks}/$1"\ncat\n'  # a working filter that leaves a trace
@@ -216,7 +215,7 @@ def _starts_git(node: ast.AST) -> bool:
 
 def test_only_the_reader_starts_git():
     """No other module of the package starts git (the bench starts it only on repositories it made itself)."""
-    allowed = {"tools/git_reader.py", "server/hosts/bench.py"}
+    allowed = {"tools/worlds/git_reader.py", "server/hosts/bench.py"}
     starting = set()
     for path in PACKAGE.rglob("*.py"):
         relative = path.relative_to(PACKAGE).as_posix()

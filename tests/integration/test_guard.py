@@ -9,8 +9,8 @@ import uuid
 
 import pytest
 from agentworld_mcp.server.hosts.formats import render, request_from_payload
-from agentworld_mcp.tools.guard_policy import GuardVerdict
-from agentworld_mcp.tools.host_actions import host_action, observation_from_response
+from agentworld_mcp.tools.guard.host_actions import host_action, observation_from_response
+from agentworld_mcp.tools.guard.policy import GuardVerdict
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 

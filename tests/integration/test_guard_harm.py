@@ -16,10 +16,9 @@ import subprocess
 import sys
 
 import pytest
-
 from agentworld_mcp.domains.shell import analyze
 from agentworld_mcp.server.hosts.hook import decide
-from agentworld_mcp.tools.workspace_loss import Workspace, assess
+from agentworld_mcp.tools.guard.workspace_loss import Workspace, assess
 
 ASK, DENY, NONE = "ask", "deny", "none"
 

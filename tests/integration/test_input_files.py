@@ -17,9 +17,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from agentworld_mcp.domains import builtin_domains
 from agentworld_mcp.engine.errors import AgentWorldError
 from agentworld_mcp.server.api.batch import read_requests
@@ -34,7 +31,9 @@ from agentworld_mcp.server.evals.make_scenarios import SHIPPED as DRIFT_SCENARIO
 from agentworld_mcp.server.evals.samples import load_samples
 from agentworld_mcp.server.input_files import read_text
 from agentworld_mcp.server.sessions import claude_code
-from agentworld_mcp.tools.guard_policy import load_policy
+from agentworld_mcp.tools.guard.policy import load_policy
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 DOMAINS = builtin_domains()
 SAMPLES = Path(__file__).parents[1] / "data" / "bench" / "terminal_test.jsonl"

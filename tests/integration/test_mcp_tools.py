@@ -7,13 +7,11 @@ import json
 import threading
 
 import pytest
-from mcp import Client
-
-from agentworld_mcp.server.surface.app import create_server
 from agentworld_mcp.engine import Engine
-from agentworld_mcp.tools.context import ToolContext
-
 from agentworld_mcp.engine.fake import FakeBackend
+from agentworld_mcp.server.surface.app import create_server
+from agentworld_mcp.tools.context import ToolContext
+from mcp import Client
 
 ERAS = ["legacy", "auto"]  # the initialize handshake, and the stateless 2026-07-28 protocol
 QUICK = {"temperature": 0, "max_tokens": 48}
@@ -180,8 +178,8 @@ async def test_a_repeated_greedy_simulation_is_answered_from_the_cache(mcp_serve
 
 async def test_each_plan_step_extends_the_tokens_the_model_already_holds(tool_context):
     """Step k+1's prompt is step k's prompt and reply plus the new turn: nothing held is re-read."""
-    from agentworld_mcp.tools.plan import dry_run_plan
     from agentworld_mcp.tools.requests import PlanRequest
+    from agentworld_mcp.tools.simulation.plan import dry_run_plan
 
     one_call_per_step = ToolContext(engine=tool_context.engine, domains=tool_context.domains, effects="parser",
                                     computed=False)  # every step the model's

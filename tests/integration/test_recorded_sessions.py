@@ -7,8 +7,8 @@ from agentworld_mcp.domains import load_domains
 from agentworld_mcp.server.evals.make_sessions import record
 from agentworld_mcp.server.evals.samples import load_samples
 from agentworld_mcp.server.sessions.export import export
-from agentworld_mcp.tools.session_split import split_of
-from agentworld_mcp.tools.store import Store
+from agentworld_mcp.tools.data.session_split import split_of
+from agentworld_mcp.tools.worlds.store import Store
 
 
 def test_recorded_sessions_export_as_a_benchmark(tmp_path):

@@ -10,15 +10,14 @@ import urllib.request
 
 import anyio
 import pytest
-from mcp import Client
-from pydantic import SecretStr
-
 from agentworld_mcp.engine import GenerationRequest, Sampling
 from agentworld_mcp.server.measure import llama_server
-from agentworld_mcp.server.surface.app import create_server
 from agentworld_mcp.server.runtime import build_context, open_store, resolve_source
+from agentworld_mcp.server.surface.app import create_server
 from agentworld_mcp.tools.requests import SimulateRequest
-from agentworld_mcp.tools.simulate import simulate_action
+from agentworld_mcp.tools.simulation.simulate import simulate_action
+from mcp import Client
+from pydantic import SecretStr
 
 from ..tool_calls import call_error, call_ok
 

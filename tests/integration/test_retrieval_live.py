@@ -4,8 +4,8 @@ action, says so in usage, and a world that showed them still extends its cached 
 from __future__ import annotations
 
 from agentworld_mcp import Simulator
-from agentworld_mcp.tools.session_split import split_of
-from agentworld_mcp.tools.store import StepRow, Store
+from agentworld_mcp.tools.data.session_split import split_of
+from agentworld_mcp.tools.worlds.store import StepRow, Store
 
 from ..conftest import TEST_N_CTX
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
-
 from agentworld_mcp.server.runtime import build_context
 from agentworld_mcp.tools.requests import SimulateRequest
-from agentworld_mcp.tools.simulate import simulate_action
+from agentworld_mcp.tools.simulation.simulate import simulate_action
 
 
 def _quick(action: str, history: list[dict]) -> SimulateRequest:

@@ -139,7 +139,7 @@ async def test_the_servers_own_events_reach_a_client_as_log_messages_at_the_leve
         received.append(params)
 
     def drifting_world_messages() -> list:
-        return [m for m in received if m.logger == "agentworld_mcp.tools.worlds" and "drifts from reality" in m.data]
+        return [m for m in received if m.logger == "agentworld_mcp.tools.worlds.worlds" and "drifts from reality" in m.data]
 
     async def drift_once(client) -> None:
         """A world whose one prediction is nothing like what happened: its drift falls below the warning line."""

@@ -4,10 +4,9 @@ as thinking templates do, makes the demo model reason; the budget must close the
 from __future__ import annotations
 
 import pytest
-
 from agentworld_mcp.server.runtime import build_context
 from agentworld_mcp.tools.requests import SimulateRequest
-from agentworld_mcp.tools.simulate import simulate_action
+from agentworld_mcp.tools.simulation.simulate import simulate_action
 
 THINKING_CHATML = (
     "{% for message in messages %}<|im_start|>{{ message.role }}\n{{ message.content }}<|im_end|>\n{% endfor %}"

@@ -14,14 +14,13 @@ from pathlib import Path
 
 import httpx2
 import pytest
-
 from agentworld_mcp.server.evals.drift import StepScore, summarize_drift
 from agentworld_mcp.server.measure.llama_server import free_port
 from agentworld_mcp.server.viewer.site import CONTENT_SECURITY_POLICY
-from agentworld_mcp.tools.store import StepRow, Store
-from agentworld_mcp.tools.plan import dry_run_plan
 from agentworld_mcp.tools.requests import PlanRequest
-from agentworld_mcp.tools.worlds import fork_world, open_world, record_reality
+from agentworld_mcp.tools.simulation.plan import dry_run_plan
+from agentworld_mcp.tools.worlds.store import StepRow, Store
+from agentworld_mcp.tools.worlds.worlds import fork_world, open_world, record_reality
 
 from ..third_party import REPO
 

@@ -64,7 +64,7 @@ async def test_state_check_off_leaves_the_prediction_alone_and_warn_only_warns(t
     import dataclasses
 
     from agentworld_mcp.tools.requests import SimulateRequest
-    from agentworld_mcp.tools.simulate import simulate_action
+    from agentworld_mcp.tools.simulation.simulate import simulate_action
 
     history = [{"action": "rm a.txt", "observation": "dev@sandbox:~/project$ rm a.txt\ndev@sandbox:~/project$"}]
     request = SimulateRequest(domain="terminal", action="cat a.txt", history=history, state=WORKSPACE, **QUICK)

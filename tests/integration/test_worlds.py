@@ -11,10 +11,9 @@ import sqlite3
 import subprocess
 
 import pytest
+from agentworld_mcp.tools.worlds.consistency import EntityLedger
+from agentworld_mcp.tools.worlds.store import Store, StoreError
 from mcp import Client, StdioServerParameters
-
-from agentworld_mcp.tools.store import Store, StoreError
-from agentworld_mcp.tools.consistency import EntityLedger
 
 from ..tool_calls import call_error, call_ok
 
@@ -76,7 +75,7 @@ def test_a_locked_database_is_one_line_naming_the_file(tmp_path):
 
 
 def test_a_data_file_from_before_replies_and_details_were_kept_opens_and_keeps_its_steps(tmp_path):
-    from agentworld_mcp.tools.store import StepRow
+    from agentworld_mcp.tools.worlds.store import StepRow
 
     path = tmp_path / "worlds.sqlite3"
     Store(path).close()
@@ -262,8 +261,8 @@ async def test_each_committed_world_step_extends_the_tokens_the_model_already_ho
     """Stored steps keep the model's verbatim reply, so a world's next step reads only its new turn."""
     from agentworld_mcp.tools.context import ToolContext
     from agentworld_mcp.tools.requests import SimulateRequest
-    from agentworld_mcp.tools.simulate import simulate_action
-    from agentworld_mcp.tools.worlds import open_world
+    from agentworld_mcp.tools.simulation.simulate import simulate_action
+    from agentworld_mcp.tools.worlds.worlds import open_world
 
     one_call_per_step = ToolContext(
         engine=tool_context.engine, domains=tool_context.domains, effects="parser", store=tool_context.store

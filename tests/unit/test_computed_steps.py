@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from agentworld_mcp.domains import Turn
 from agentworld_mcp.domains.shell.virtual.gate import NotComputable
 from agentworld_mcp.domains.shell.virtual.screen import ShellStep, computed_screen
 from agentworld_mcp.domains.shell.virtual.shell import VirtualShell
 from agentworld_mcp.server.runtime import load_domain_packs
 from agentworld_mcp.server.settings import load_settings
-from agentworld_mcp.tools.tracking import Tracker
+from agentworld_mcp.tools.worlds.tracking import Tracker
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ..shell_lines import scenario
 

@@ -7,10 +7,14 @@ from __future__ import annotations
 import pytest
 from agentworld_mcp.domains import load_domains
 from agentworld_mcp.server.cli.reference import (
+    PACKAGE_ROOT,
     cli_reference,
     commands,
     flags,
+    layout_reference,
+    package_folders,
     presets_reference,
+    role,
     settings_reference,
     tools_reference,
 )
@@ -99,3 +103,16 @@ def test_the_settings_and_preset_references_are_complete():
     for pack in load_domains().values():
         for preset in pack.presets:
             assert f"### `{preset['id']}`" in presets, (pack.name, preset["id"])
+
+
+def test_the_layout_names_every_folder_of_the_package_with_its_own_role():
+    """The architecture page's layout is the tree: every package folder (but the domain packs, data described by
+    domains/) is listed once, with the first sentence of a docstring it has."""
+    page = layout_reference()
+    folders = package_folders()
+    assert len(folders) >= 20 and len(page.splitlines()) == len(folders)
+    for folder in folders:
+        name = "/".join(folder.relative_to(PACKAGE_ROOT).parts)
+        assert role(folder).strip(), f"{name or 'the root'}/__init__.py has no docstring to say its role"
+        assert f"`{name}/`" in page or not name, name
+    assert "<!-- reference: layout -->" in (PACKAGE_ROOT / "docs" / "architecture.md").read_text()

@@ -26,3 +26,54 @@ def test_every_package_folder_is_one_the_wheel_ships():
                for marker in REPO.rglob("__init__.py")
                if not {"tests", ".venv", "build", "node_modules"} & set(marker.relative_to(REPO).parts)}
     assert on_disk == listed, {"missing from pyproject.toml": on_disk - listed, "listed, not on disk": listed - on_disk}
+
+
+def test_no_module_imports_itself_back_even_for_types():
+    """No import cycle between modules anywhere in the package, counting the imports made only for type
+    checking (the contracts above work folder by folder and leave those out)."""
+    import grimp
+
+    graph = grimp.build_graph("agentworld_mcp", exclude_type_checking_imports=False)
+    cycles = [sorted(group) for group in _strongly_connected(graph) if len(group) > 1]
+    assert not cycles, cycles
+
+
+def _strongly_connected(graph) -> list[set[str]]:
+    """Tarjan's algorithm over the import graph, iteratively (the package is deeper than Python's stack likes)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[set[str]] = []
+    for root in sorted(graph.modules):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph.find_modules_directly_imported_by(root))))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            module, imported = work[-1]
+            following = next(imported, None)
+            if following is not None:
+                if following not in index:
+                    index[following] = low[following] = len(index)
+                    stack.append(following)
+                    on_stack.add(following)
+                    work.append((following, iter(sorted(graph.find_modules_directly_imported_by(following)))))
+                elif following in on_stack:
+                    low[module] = min(low[module], index[following])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[module])
+            if low[module] == index[module]:
+                group = set()
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.add(member)
+                    if member == module:
+                        break
+                groups.append(group)
+    return groups

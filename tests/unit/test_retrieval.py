@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from agentworld_mcp.domains import Turn
 from agentworld_mcp.domains.protocol import render_messages
-from agentworld_mcp.tools.retrieval import RealStepIndex, render
-from agentworld_mcp.tools.session_split import split_of
-from agentworld_mcp.tools.store import StepRow, Store
+from agentworld_mcp.tools.data.retrieval import RealStepIndex, render
+from agentworld_mcp.tools.data.session_split import split_of
+from agentworld_mcp.tools.worlds.store import StepRow, Store
 
 
 def _session(side: str, start: int = 0) -> str:
@@ -53,7 +53,7 @@ def test_among_equally_like_steps_those_after_a_like_action_come_first(tmp_path)
 
 
 def test_what_an_example_adds_is_capped():
-    from agentworld_mcp.tools.retrieval import RealExample
+    from agentworld_mcp.tools.data.retrieval import RealExample
 
     shown = render([RealExample("cat big.log", "x" * 5000)], max_chars=600)
     assert len(shown) < 700 and shown.endswith("[... cut]")

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 from agentworld_mcp.server.cli.main import main
-from agentworld_mcp.tools.redaction import MARKER, Redactor
-from agentworld_mcp.tools.session_split import split_of
-from agentworld_mcp.tools.store import Store
+from agentworld_mcp.tools.data.redaction import MARKER, Redactor
+from agentworld_mcp.tools.data.session_split import split_of
+from agentworld_mcp.tools.worlds.store import Store
 
 AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
 GITHUB_TOKEN = "ghp_" + "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from agentworld_mcp.domains import Turn, builtin_domains
 from agentworld_mcp.domains.shell import Location, analyze
 from agentworld_mcp.domains.shell.state import FileTree, WorldState
-from agentworld_mcp.tools.tracking import Tracker
+from agentworld_mcp.tools.worlds.tracking import Tracker
 
 PACKS = builtin_domains()
 TERMINAL = PACKS["terminal"]

@@ -11,13 +11,13 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
-from ..domains import Turn
-from .constraints import Constraint, constraint_set
-from .context import ToolContext
-from .inputs import Scene, check_world_arguments, validated_action, validated_history, validated_scene
-from .requests import SceneRequest
-from .tracking import Tracker
-from .worlds import WorldSession, starting_snapshot, world_session
+from ...domains import Turn
+from ..constraints import Constraint, constraint_set
+from ..context import ToolContext
+from ..inputs import Scene, check_world_arguments, validated_action, validated_history, validated_scene
+from ..requests import SceneRequest
+from ..worlds.tracking import Tracker
+from ..worlds.worlds import WorldSession, starting_snapshot, world_session
 
 
 @dataclass

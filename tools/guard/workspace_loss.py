@@ -12,7 +12,7 @@ says what that costs. Here each such path is looked at, read-only and within a t
   repository configures could tell (a changed file behind a filter, a submodule's own work), the
   answer is `unknown`.
 
-Git is asked once per call, about the target paths only, through tools/git_reader.py, which runs
+Git is asked once per call, about the target paths only, through tools/worlds/git_reader.py, which runs
 no filter, hook or other program the repository or the user's git configuration names.
 Each verdict carries the fact it rests on, which the rule's reason quotes. Globs in secret reads
 are expanded here too: `cat *` reads a secret only if one of its matches is one.
@@ -27,10 +27,10 @@ import re
 import time
 from dataclasses import dataclass, replace
 
-from ..domains.shell import Effect, Semantics
-from ..domains.shell.effects import MADE_BY_LINE, Loss
-from ..domains.shell.secrets import secret_kind
-from .git_reader import GITLINK_MODE, GitUnanswered, Repository
+from ...domains.shell import Effect, Semantics
+from ...domains.shell.effects import MADE_BY_LINE, Loss
+from ...domains.shell.secrets import secret_kind
+from ..worlds.git_reader import GITLINK_MODE, GitUnanswered, Repository
 
 # Effects that can destroy what a path held; a mode change loses the old mode (chmod that only adds keeps it).
 LOSS_KINDS = frozenset({"deleted", "truncated", "overwritten", "moved-to", "permissions"})

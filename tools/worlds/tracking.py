@@ -16,12 +16,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..domains import DomainPack, Turn
-from ..domains.shell import Location, Requirement, Semantics, stated_location
-from ..domains.shell.state import WorldState
-from ..domains.shell.virtual.gate import NotComputable
-from ..domains.shell.virtual.shell import Outcome, VirtualShell
-from ..domains.effects import first_error_line
+from ...domains import DomainPack, Turn
+from ...domains.effects import first_error_line
+from ...domains.shell import Location, Requirement, Semantics, stated_location
+from ...domains.shell.state import WorldState
+from ...domains.shell.virtual.gate import NotComputable
+from ...domains.shell.virtual.shell import Outcome, VirtualShell
 from .consistency import EntityLedger
 from .state_check import new_part
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from ..domains import DomainPack, Turn
-from ..engine import EngineError, GenerationRequest, Priority, Sampling
-from ..engine.errors import InputError
-from .constraints import (
+from ...domains import DomainPack, Turn
+from ...engine import EngineError, GenerationRequest, Priority, Sampling
+from ...engine.errors import InputError
+from ..constraints import (
     CheckInput,
     Constraint,
     ConstraintReport,
@@ -23,12 +23,12 @@ from .constraints import (
     post_constraints,
     report,
 )
-from .context import ToolContext
-from .inputs import Scene, normalized_action, validated_history
-from .requests import CheckRequest
-from .results import Effects, Prediction, Usage
-from .state_check import new_part
-from .tracking import Tracker
+from ..context import ToolContext
+from ..inputs import Scene, normalized_action, validated_history
+from ..requests import CheckRequest
+from ..results import Effects, Prediction, Usage
+from ..worlds.state_check import new_part
+from ..worlds.tracking import Tracker
 
 _JUDGE_SAMPLING = Sampling(temperature=0.0, max_tokens=200)
 JUDGE_SCHEMA = {

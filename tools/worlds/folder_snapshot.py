@@ -3,7 +3,7 @@
 Paths, sizes, modes and git's view (tracked, modified, untracked, ignored) are read; small text files
 are read too, through the redactor. Nothing in the folder is written or run: the walk uses `lstat`
 and never follows a symlink (a symlink is listed as present and its target left unknown), and git is
-asked through tools/git_reader.py, which runs no filter, hook or other program the repository or the
+asked through tools/worlds/git_reader.py, which runs no filter, hook or other program the repository or the
 user's configuration names. What git ignores is listed, not read. A file
 that is binary, too large or held a secret exists with its content unknown, so the virtual shell
 never computes from a redacted or partial text. Hitting a bound is a warning naming it, never a failure.
@@ -19,22 +19,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..domains.shell.virtual.screen import folder_shown
-from ..domains.shell.virtual.shell import VirtualShell
-from ..engine.errors import InputError
+from ...domains.shell.virtual.screen import folder_shown
+from ...domains.shell.virtual.shell import VirtualShell
+from ...engine.errors import InputError
+from ..data.redaction import Redactor
+from ..limits import SnapshotBounds
 from .git_reader import GITLINK_MODE, GitUnanswered, Repository
-from .redaction import Redactor
 
 _GIT_SECONDS = 2.0
 _STATE_ENTRIES = 40  # paths the state text names; the rest are counted
-
-
-@dataclass(frozen=True)
-class SnapshotBounds:
-    max_paths: int = 5000
-    max_file_bytes: int = 256 * 1024
-    max_total_bytes: int = 32 * 1024 * 1024
-    max_seconds: float = 2.0  # the guard snapshots within its hook's budget
 
 
 @dataclass
@@ -164,7 +157,7 @@ def _text(path: Path, redactor: Redactor) -> str | None:
 
 
 def _git_view(root: Path) -> dict[str, str]:
-    """git's view of the folder, read without running anything the repository configures (tools/git_reader.py);
+    """git's view of the folder, read without running anything the repository configures (tools/worlds/git_reader.py);
     {} where it is no repository, or git is absent or slow."""
     try:
         repository = Repository.find(str(root), _GIT_SECONDS)

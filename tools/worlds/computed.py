@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..domains import Turn
-from ..domains.shell.virtual.screen import ShellStep
-from ..domains.shell.virtual.shell import Outcome
-from .inputs import Scene
-from .results import Change, Effects, Prediction, Usage
+from ...domains import Turn
+from ...domains.shell.virtual.screen import ShellStep
+from ...domains.shell.virtual.shell import Outcome
+from ..inputs import Scene
+from ..results import Change, Effects, Prediction, Usage
 from .state_check import command_effects
 from .tracking import Tracker
 

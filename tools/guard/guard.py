@@ -21,17 +21,17 @@ from typing import Any
 
 import anyio
 
-from ..engine.errors import AgentWorldError, ConfigurationError
-from .constraints import blocking
-from .context import ToolContext
-from .folder_snapshot import take_snapshot
-from .guard_policy import GuardPolicy, GuardSettings, GuardVerdict, parsed_call, zero_token_check
+from ...engine.errors import AgentWorldError, ConfigurationError
+from ..constraints import blocking
+from ..context import ToolContext
+from ..requests import GuardRequest, SimulateRequest
+from ..simulation.simulate import simulate_action
+from ..worlds.folder_snapshot import take_snapshot
+from ..worlds.worlds import record_reality, rounded_mean, store_of
 from .host_actions import HostAction, observation_from_response, open_tool
-from .requests import GuardRequest, SimulateRequest
+from .policy import GuardPolicy, GuardSettings, GuardVerdict, parsed_call, zero_token_check
 from .session_worlds import session_world_id
-from .simulate import simulate_action
 from .workspace_loss import Workspace
-from .worlds import record_reality, rounded_mean, store_of
 
 log = logging.getLogger("agentworld_mcp.guard")
 _QUOTED_LINES = 6

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..engine.errors import ConfigurationError
+from ...engine.errors import ConfigurationError
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS worlds (

@@ -21,11 +21,14 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz, process
 
 from .session_split import TEST_FRACTION, session_key, split_of
-from .store import Store
+
+if TYPE_CHECKING:  # the store is a type here: data imports no world
+    from ..worlds.store import Store
 
 K = 2  # examples per prediction
 MAX_CHARS = 600  # of each example's observation

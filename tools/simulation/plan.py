@@ -12,15 +12,15 @@ import copy
 import time
 from collections.abc import Awaitable, Callable, Sequence
 
-from ..domains import Turn
-from ..engine import Priority
-from ..engine.errors import InputError
+from ...domains import Turn
+from ...engine import Priority
+from ...engine.errors import InputError
+from ..constraints import ConstraintResult, blocking, pre_constraints, violations
+from ..context import ToolContext
+from ..jobs import Progress, within_budget
+from ..requests import PlanRequest
+from ..results import PlanResult, PlanStep, PlanVerdict, Prediction
 from .checks import planned_check, review, run_checks
-from .constraints import ConstraintResult, blocking, pre_constraints, violations
-from .context import ToolContext
-from .jobs import Progress, within_budget
-from .requests import PlanRequest
-from .results import PlanResult, PlanStep, PlanVerdict, Prediction
 from .simulate import predict, sampling_overrides, total_usage
 from .situation import Situation, check_where, situation
 

@@ -8,14 +8,14 @@ how far to trust the model, without making the agent wait for it.
 
 from __future__ import annotations
 
-from ..domains import Turn
-from ..engine import Priority
-from ..engine.errors import InputError
-from .context import ToolContext
-from .inputs import validated_scene
-from .results import Prediction
+from ...domains import Turn
+from ...engine import Priority
+from ...engine.errors import InputError
+from ..context import ToolContext
+from ..inputs import validated_scene
+from ..results import Prediction
+from ..worlds.worlds import compare_observations, store_of
 from .simulate import SamplingOverrides, predict
-from .worlds import compare_observations, store_of
 
 
 async def predict_recorded_step(

@@ -16,32 +16,31 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
-from ..domains import DomainPack, Turn
-from ..domains.boundaries import StopReason, observation_end
-from ..domains.effects import first_error_line
-from ..domains.parsing import ParsedReply, parse_reply
-from ..domains.protocol import history_reply, render_messages
-from ..domains.shell import Requirement, Semantics
-from ..domains.shell.state import failed_commands
-from ..engine import Completion, EngineError, GenerationRequest, Priority, Sampling
-from ..engine.errors import InputError
-from .checks import blocked_prediction, planned_check, review, run_checks
-from .computed import computed_prediction, rendered_from_effects
-from .constraints import (
+from ...domains import DomainPack, Turn
+from ...domains.boundaries import StopReason, observation_end
+from ...domains.effects import first_error_line
+from ...domains.parsing import ParsedReply, parse_reply
+from ...domains.protocol import history_reply, render_messages
+from ...domains.shell import Requirement, Semantics
+from ...domains.shell.state import failed_commands
+from ...engine import Completion, EngineError, GenerationRequest, Priority, Sampling
+from ...engine.errors import InputError
+from ..constraints import (
     blocking,
     post_constraints,
     pre_constraints,
     report,
     violations,
 )
-from .context import ToolContext, is_world_model
-from .inputs import Scene
-from .jobs import Progress, within_budget
-from .requests import SceneRequest, SimulateRequest
-from .results import Change, Effects, ModelInfo, Prediction, Usage
-from .retrieval import render as render_examples
-from .situation import Situation, check_where, situation
-from .state_check import (
+from ..context import ToolContext, is_world_model
+from ..data.retrieval import render as render_examples
+from ..inputs import Scene
+from ..jobs import Progress, within_budget
+from ..requests import SceneRequest, SimulateRequest
+from ..results import Change, Effects, ModelInfo, Prediction, Usage
+from ..tool_definitions import reply_problem
+from ..worlds.computed import computed_prediction, rendered_from_effects
+from ..worlds.state_check import (
     command_effects,
     corrected_screen,
     first_failing,
@@ -50,8 +49,9 @@ from .state_check import (
     new_part,
     shows_failure,
 )
-from .tool_definitions import reply_problem
-from .tracking import Tracker
+from ..worlds.tracking import Tracker
+from .checks import blocked_prediction, planned_check, review, run_checks
+from .situation import Situation, check_where, situation
 
 # The reference model card's sampling for Qwen-AgentWorld (thinking on, long outputs).
 _WORLD_MODEL_SAMPLING = Sampling(temperature=0.6, top_p=0.95, top_k=20, max_tokens=8192)

@@ -1,7 +1,7 @@
 """The guard's model-free half: its policy, its verdict, and the zero-token pass before a call.
 
 Nothing here loads a model or the MCP SDK, so the `hook` command (started by a host before every
-tool call) can decide what rules alone decide in milliseconds. tools/guard.py adds the rest: the
+tool call) can decide what rules alone decide in milliseconds. tools/guard/guard.py adds the rest: the
 prediction where a rule reads the outcome, and recording reality afterwards.
 """
 
@@ -15,10 +15,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..domains import ActionError, DomainPack
-from ..domains.shell import Location
-from ..engine.errors import ConfigurationError, validation_line
-from .constraints import (
+from ...domains import ActionError, DomainPack
+from ...domains.shell import Location
+from ...engine.errors import ConfigurationError, validation_line
+from ..constraints import (
     Constraint,
     action_semantics,
     blocking,
@@ -28,8 +28,8 @@ from .constraints import (
     post_constraints,
     pre_constraints,
 )
+from ..requests import GuardRequest
 from .host_actions import HostAction, host_action
-from .requests import GuardRequest
 from .workspace_loss import Workspace, assess
 
 Decision = Literal["deny", "ask", "none"]

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from ..domains import DomainPack
-from ..domains.boundaries import prompt_prefix
-from ..domains.effects import first_error_line
-from ..domains.shell import FILE_KINDS, Requirement, Semantics
-from .results import Change, Effects
+from ...domains import DomainPack
+from ...domains.boundaries import prompt_prefix
+from ...domains.effects import first_error_line
+from ...domains.shell import FILE_KINDS, Requirement, Semantics
+from ..results import Change, Effects
 
 _CHANGE: dict[str, Literal["created", "modified", "deleted"]] = {
     "created": "created", "moved-to": "created", "deleted": "deleted", "moved-from": "deleted"}

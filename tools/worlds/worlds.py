@@ -19,17 +19,17 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from ..domains import Turn
-from ..engine.errors import ConfigurationError, InputError
-from .constraints import ConstraintResult
-from .context import ToolContext
+from ...domains import Turn
+from ...engine.errors import ConfigurationError, InputError
+from ..constraints import ConstraintResult
+from ..context import ToolContext
+from ..data.redaction import Redactor
+from ..data.session_split import session_key
+from ..data.similarity import similarity
+from ..inputs import Scene, normalized_action, validated_history, validated_scene
+from ..requests import WorldRequest
+from ..results import Drift, Prediction, RecordResult, WorldStep, WorldView
 from .folder_snapshot import FolderSnapshot, take_snapshot
-from .inputs import Scene, normalized_action, validated_history, validated_scene
-from .redaction import Redactor
-from .requests import WorldRequest
-from .results import Drift, Prediction, RecordResult, WorldStep, WorldView
-from .session_split import session_key
-from .similarity import similarity
 from .store import StepRow, Store, WorldRow
 from .tracking import Tracker
 

@@ -17,6 +17,7 @@ from ..tools.guard.policy import GuardSettings, load_policy, policy_path
 from ..tools.jobs import Jobs
 from ..tools.limits import SnapshotBounds
 from ..tools.worlds.store import Store, default_data_dir
+from ..tools.worlds.stores import open_store as open_store_at
 from . import checked_models
 from .model_files import GGUFInfo, check_loadable, default_model_path, inspect_gguf
 from .settings import Settings
@@ -84,7 +85,7 @@ def open_store(settings: Settings, settle_jobs: bool = True) -> Store:
     """The world and job store, checked; raises StoreError naming the file. The server settles
     interrupted jobs here; other processes (commands, the Python API) pass `settle_jobs=False`,
     since a server may be running the jobs they would mark interrupted."""
-    store = Store((settings.data_dir or default_data_dir()) / "worlds.sqlite3")
+    store = open_store_at(settings.store or (settings.data_dir or default_data_dir()) / "worlds.sqlite3")
     if settle_jobs:
         store.settle_jobs_at_start(settings.job_retention_hours * 3600)
     return store

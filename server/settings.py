@@ -48,6 +48,8 @@ class Settings(BaseModel):
     override_domains: bool = Field(default=False, description="Let user packs replace built-in packs of the same name.")
     upstream_prompts: Path | None = Field(default=None, description="A folder of <domain>/system_prompt.txt files.")
     data_dir: Path | None = Field(default=None, description="Where worlds and jobs are stored (SQLite).")
+    store: str | None = Field(default=None, description="The world and job store: sqlite:///PATH or "
+                              "postgresql://USER@HOST:PORT/DB (a team's); default: the SQLite file in data_dir.")
     budget_seconds: float = Field(default=50.0, gt=0, description="A call running longer returns a job handle.")
     job_retention_hours: float = Field(default=24.0, gt=0, description="How long finished job results are kept.")
     effects: EffectsMode = "model"

@@ -75,3 +75,17 @@ def server_env():
 @pytest.fixture
 def server_argv():
     return [sys.executable, "-m", "agentworld_mcp"]
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    """A throwaway PostgreSQL cluster for the session (tests/postgres.py); in CI its absence fails the run."""
+    from .postgres import cluster, unavailable
+
+    why = unavailable()
+    if why:
+        if os.environ.get("CI"):
+            pytest.fail(why)
+        pytest.skip(why)
+    with cluster() as url:
+        yield url

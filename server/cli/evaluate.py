@@ -142,7 +142,7 @@ async def _bench(args, settings, model, domains, samples, store: Store | None) -
         "sampling": {"temperature": sampling.temperature, "max_tokens": sampling.max_tokens, "seed": sampling.seed},
         "system_prompts": "domain" if args.domain_prompts else "sample",
         "judge": {"url": judge.url, "model": args.judge_model} if judge else None,
-        "retrieval": {"store": str(store.path), "train_steps": retrieval.size()}
+        "retrieval": {"store": store.where, "train_steps": retrieval.size()}
         if store is not None and retrieval is not None else "off",
         "sample_set": sample_set(samples),  # the viewer sets runs on the same samples side by side
     }

@@ -39,7 +39,7 @@ def run(args: argparse.Namespace, prepared: Prepared) -> int:
     store = prepared.store(settle_jobs=False)
     summary = export(store, prepared.domains, args.form, split, args.out, None if args.no_redact else Redactor())
     by_domain = ", ".join(f"{count} {domain}" for domain, count in sorted(summary.lines.items())) or "nothing"
-    print(f"{args.form}, {split} split: {summary.worlds} worlds of real steps from {store.path}; "
+    print(f"{args.form}, {split} split: {summary.worlds} worlds of real steps from {store.where}; "
           f"{sum(summary.lines.values())} lines ({by_domain}) in {', '.join(map(str, summary.files)) or 'no file'}",
           file=sys.stderr)
     if summary.skipped:

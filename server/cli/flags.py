@@ -92,6 +92,8 @@ def model_flags() -> argparse.ArgumentParser:
         "--upstream-prompts", help="a folder of <domain>/system_prompt.txt files that replace built-in instructions"
     )
     group.add_argument("--data-dir", help="where worlds and jobs are kept (default: the per-user data directory)")
+    group.add_argument("--store", help="the world and job store as a URL: sqlite:///PATH, or postgresql://USER@HOST/DB "
+                                       "for several servers sharing one (default: the SQLite file in --data-dir)")
     group.add_argument(
         "--budget-seconds", type=float, help="a call that would run longer returns a job handle instead (50)"
     )

@@ -52,7 +52,7 @@ def run(args: argparse.Namespace, prepared: Prepared) -> int:
     redactor = None if args.no_redact else Redactor()
     summary = import_sessions(store, reader.read, files, redactor, TEST_FRACTION, _progress(len(files)))
     summary.skipped.update(found)
-    _report(args.host, summary, store.path, redactor is not None)
+    _report(args.host, summary, store.where, redactor is not None)
     if not summary.sessions and not summary.unchanged:  # nothing new, nothing imported before: a failure
         raise InputError(f"no {args.host} session found in {', '.join(map(str, paths))}; nothing was imported")
     return 0
@@ -67,7 +67,7 @@ def _progress(total: int):
     return show
 
 
-def _report(host: str, summary: ImportSummary, store_path: Path, redacted: bool) -> None:
+def _report(host: str, summary: ImportSummary, store_path: str, redacted: bool) -> None:
     by_domain = ", ".join(f"{count} {domain}" for domain, count in sorted(summary.steps.items())) or "none"
     lines = [
         f"{host}: {summary.files} transcripts read into {store_path}",

@@ -43,7 +43,7 @@ def run(args: argparse.Namespace, prepared: Prepared) -> int:
     import uvicorn
 
     shown = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"viewing {store.path} at http://{shown}:{args.port}/", file=sys.stderr)
+    print(f"viewing {store.where} at http://{shown}:{args.port}/", file=sys.stderr)
     uvicorn.run(create_app(pages), host=args.host, port=args.port, log_level="warning")
     return 0
 

@@ -65,6 +65,7 @@ def create_server(ctx: ToolContext, http: HttpOptions | None = None, guard: Guar
         status = {"process_id": os.getpid(), **dataclasses.asdict(ctx.engine.stats()),
                   "steps": dict(ctx.steps_served)}  # computed by the virtual shell, or predicted by the model
         if ctx.store is not None:  # each host session the guard has seen, and how far its predictions were
+            status["store"] = ctx.store.where  # which store this replica shares (a URL shows no password)
             status["guard_sessions"] = guard_sessions(ctx)
         return json.dumps(status, indent=2)
 

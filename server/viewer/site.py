@@ -81,7 +81,7 @@ class Pages:
         return self._render("index.html", links, version_url="/version", version=self.version(),
                             tree=reading.fork_tree(self.store),
                             reports=reading.find_reports(self.report_dirs) if reports is None else reports,
-                            report_dirs=[str(d) for d in self.report_dirs], store_path=str(self.store.path))
+                            report_dirs=[str(d) for d in self.report_dirs], store_path=self.store.where)
 
     def world(self, world_id: str, links: Links) -> str | None:
         page = reading.world_page(self.store, world_id, self.domains)

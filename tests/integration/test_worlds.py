@@ -79,7 +79,8 @@ def test_a_data_file_from_before_replies_and_details_were_kept_opens_and_keeps_i
 
     path = tmp_path / "worlds.sqlite3"
     Store(path).close()
-    old = sqlite3.connect(path, isolation_level=None)
+    old = sqlite3.connect(path, isolation_level=None)  # made as such a file was: no migrations kept, no new columns
+    old.execute("DROP TABLE migrations")
     old.execute("ALTER TABLE steps DROP COLUMN reply")
     old.execute("ALTER TABLE steps DROP COLUMN details")
     old.execute("INSERT INTO worlds (id, domain, task, state, created_at) VALUES ('w_old', 'terminal', '', '', 0)")

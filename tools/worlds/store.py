@@ -1,8 +1,11 @@
-"""Durable state: worlds, their steps, and long-running jobs, in one SQLite file (WAL mode).
+"""Durable state: worlds, their steps, and long-running jobs, in one SQLite file (WAL mode) by default,
+or in PostgreSQL for a team (tools/worlds/postgres_store.py); tools/worlds/stores.py picks by the URL.
 
 Every committed step and every job update is one transaction, so a crash or a restart loses
-nothing that was acknowledged. Calls are short (milliseconds) and run on the event loop thread;
-the per-world locks that serialize steps live with the callers.
+nothing that was acknowledged. The store, not its caller, keeps a world's steps in order: an append
+must continue from the world's last step, so two writers can never interleave, lose or repeat one.
+The schema is made and migrated at start by a numbered list of migrations, each recorded once.
+Calls are short (milliseconds) and run on the event loop thread.
 """
 
 from __future__ import annotations
@@ -12,13 +15,18 @@ import os
 import sqlite3
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ...engine.errors import ConfigurationError
 
-_SCHEMA = """
+# The schema, one numbered migration at a time; each runs once per database and is recorded in `migrations`.
+# Written for both engines: REAL is a double in SQLite and becomes DOUBLE PRECISION for PostgreSQL.
+_MIGRATIONS: tuple[tuple[int, str, str], ...] = (
+    (1, "worlds, steps and jobs", """
 CREATE TABLE IF NOT EXISTS worlds (
     id TEXT PRIMARY KEY,
     domain TEXT NOT NULL,
@@ -28,9 +36,7 @@ CREATE TABLE IF NOT EXISTS worlds (
     parent_id TEXT,
     forked_at INTEGER,
     closed INTEGER NOT NULL DEFAULT 0,
-    created_at REAL NOT NULL,
-    revision INTEGER NOT NULL DEFAULT 0,
-    origin TEXT
+    created_at REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS worlds_by_parent ON worlds(parent_id);
 CREATE TABLE IF NOT EXISTS steps (
@@ -44,8 +50,6 @@ CREATE TABLE IF NOT EXISTS steps (
     similarity REAL,
     diff TEXT,
     created_at REAL NOT NULL,
-    reply TEXT,
-    details TEXT,
     PRIMARY KEY (world_id, position)
 );
 CREATE TABLE IF NOT EXISTS jobs (
@@ -57,12 +61,18 @@ CREATE TABLE IF NOT EXISTS jobs (
     error TEXT,
     created_at REAL NOT NULL,
     finished_at REAL
-);
-"""
+)"""),
+    (2, "a predicted step's reply and details", "steps.reply TEXT; steps.details TEXT"),
+    (3, "a world's revision and origin", "worlds.revision INTEGER NOT NULL DEFAULT 0; worlds.origin TEXT"),
+)
 
 
 class StoreError(ConfigurationError):
     """The data file cannot be used; the message names the file and the fix."""
+
+
+class StoreConflict(StoreError):
+    """A write lost a race: the world moved on (another writer appended first). Reload the world and retry."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +128,9 @@ def _new_id(prefix: str) -> str:
     return f"{prefix}_{uuid.uuid4().hex[:12]}"
 
 
+_NO_LIMIT = 1 << 62  # LIMIT for "all": both engines take a number
+
+
 def _loads(text: str | None) -> Any:
     return json.loads(text) if text is not None else None
 
@@ -130,8 +143,13 @@ def _world_row(row: tuple) -> WorldRow:
 
 
 class Store:
+    """The store over SQLite; PostgresStore (tools/worlds/postgres_store.py) is the same store over PostgreSQL."""
+
+    _db: Any  # the engine's connection: sqlite3's here, psycopg's there
+
     def __init__(self, path: Path):
         self.path = path
+        self.where = str(path)  # what a person reads: the file, or the database's URL without its password
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(path, timeout=2.0, isolation_level=None, check_same_thread=False)
@@ -140,8 +158,7 @@ class Store:
             self._db.execute("PRAGMA foreign_keys=ON")
             if self._db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                 raise sqlite3.DatabaseError("integrity check failed")
-            self._db.executescript(_SCHEMA)
-            self._add_missing_columns()
+            self._migrate()
         except sqlite3.OperationalError as exc:
             if "locked" in str(exc):
                 raise StoreError(f"{path} is locked by another process; stop it or pass another --data-dir") from None
@@ -151,17 +168,46 @@ class Store:
         except OSError as exc:  # its folder cannot be made: a read-only or missing parent, a file in the way
             raise StoreError(f"{path.parent} cannot hold the store ({exc.strerror}); pass another --data-dir") from None
 
-    def _add_missing_columns(self) -> None:
-        """A data file from before a column existed gains it, once, even if two processes race."""
-        for table, column, kind in (("steps", "reply", "TEXT"), ("steps", "details", "TEXT"),
-                                    ("worlds", "revision", "INTEGER NOT NULL DEFAULT 0"), ("worlds", "origin", "TEXT")):
-            if column in {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}:
-                continue
-            try:
-                self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
-            except sqlite3.OperationalError as exc:
-                if "duplicate column" not in str(exc):
-                    raise
+    # --- what differs between the engines (PostgresStore overrides these) -----------------------
+    def _execute(self, sql: str, params: tuple | list = ()) -> Any:
+        return self._db.execute(sql, params)
+
+    def _begin(self, world_id: str = "") -> None:
+        """Start a write transaction; with `world_id`, one that no other writer of that world runs beside."""
+        self._db.execute("BEGIN IMMEDIATE")  # SQLite: one writer at a time, whatever the world
+
+    def _columns(self, table: str) -> set[str]:
+        return {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+
+    def _script(self, sql: str) -> None:
+        for statement in filter(str.strip, sql.split(";")):
+            self._execute(statement)
+
+    # --- schema ------------------------------------------------------------------------------
+    def _migrate(self) -> None:
+        """Each migration not yet recorded, in order, in one transaction (a second process waits, then finds
+        them done). A data file from before the list existed has its tables: what it lacks is added."""
+        with self._transaction("migrations"):  # PostgreSQL: its advisory lock, so racing replicas take turns
+            self._script("CREATE TABLE IF NOT EXISTS migrations (number INTEGER PRIMARY KEY, description TEXT NOT NULL, "
+                         "applied_at REAL NOT NULL)")
+            done = {row[0] for row in self._execute("SELECT number FROM migrations")}
+            for number, description, sql in _MIGRATIONS:
+                if number in done:
+                    continue
+                if sql.lstrip().upper().startswith("CREATE"):
+                    self._script(sql)
+                else:  # `table.column TYPE; ...`: columns added where missing
+                    for column in filter(str.strip, sql.split(";")):
+                        table_column, kind = column.strip().split(" ", 1)
+                        table, name = table_column.split(".")
+                        if name not in self._columns(table):
+                            self._execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
+                self._execute("INSERT INTO migrations (number, description, applied_at) VALUES (?,?,?)",
+                              (number, description, time.time()))
+
+    def migrations(self) -> list[int]:
+        """The migrations this database has had, in order."""
+        return [row[0] for row in self._execute("SELECT number FROM migrations ORDER BY number")]
 
     def close(self) -> None:
         self._db.close()
@@ -173,7 +219,7 @@ class Store:
     ) -> str:
         """A new world; `world_id` names it (a twin's world keeps its name across restarts), else one is made."""
         world_id = world_id or _new_id("w")
-        self._db.execute(
+        self._execute(
             "INSERT INTO worlds (id, domain, task, state, tools, parent_id, forked_at, created_at, origin) "
             "VALUES (?,?,?,?,?,?,?,?,?)",
             (world_id, domain, task, state, json.dumps(tools) if tools is not None else None,
@@ -185,28 +231,28 @@ class Store:
         return world_id
 
     def world(self, world_id: str) -> WorldRow | None:
-        row = self._db.execute(f"SELECT {_WORLD_COLUMNS} FROM worlds w WHERE w.id = ?", (world_id,)).fetchone()
+        row = self._execute(f"SELECT {_WORLD_COLUMNS} FROM worlds w WHERE w.id = ?", (world_id,)).fetchone()
         return _world_row(row) if row is not None else None
 
     def worlds(self, limit: int | None = 200, prefix: str = "") -> list[tuple[WorldRow, int]]:
         """Recent worlds with their step counts, newest first (one query); `limit=None`: all of them;
         `prefix`: only worlds whose id starts so."""
-        rows = self._db.execute(
+        rows = self._execute(
             f"SELECT {_WORLD_COLUMNS}, COUNT(s.position) FROM worlds w LEFT JOIN steps s ON s.world_id = w.id "
             "WHERE substr(w.id, 1, ?) = ? GROUP BY w.id ORDER BY w.created_at DESC LIMIT ?",
-            (len(prefix), prefix, -1 if limit is None else limit),
+            (len(prefix), prefix, _NO_LIMIT if limit is None else limit),
         ).fetchall()
         return [(_world_row(row), row[-1]) for row in rows]
 
     def children(self, world_id: str) -> list[WorldRow]:
         """The worlds forked from this one, oldest first."""
-        rows = self._db.execute(
+        rows = self._execute(
             f"SELECT {_WORLD_COLUMNS} FROM worlds w WHERE w.parent_id = ? ORDER BY w.created_at", (world_id,)).fetchall()
         return [_world_row(row) for row in rows]
 
     def set_world_scene(self, world_id: str, state: str, tools: Any) -> None:
         """A named world reopened against a server whose tools (or described state) changed."""
-        self._db.execute(
+        self._execute(
             "UPDATE worlds SET state = ?, tools = ?, revision = revision + 1 WHERE id = ?",
             (state, json.dumps(tools) if tools is not None else None, world_id),
         )
@@ -215,60 +261,66 @@ class Store:
         """A token that changes whenever the worlds change (or, given one, that world): a viewer polls it.
         Every change to a world or its steps counts its revision up."""
         if world_id:
-            row = self._db.execute("SELECT revision FROM worlds WHERE id = ?", (world_id,)).fetchone()
+            row = self._execute("SELECT revision FROM worlds WHERE id = ?", (world_id,)).fetchone()
             return str(row[0]) if row else "gone"
-        count, revisions = self._db.execute("SELECT COUNT(*), TOTAL(revision) FROM worlds").fetchone()
-        return f"{count}:{revisions:g}"
+        count, revisions = self._execute("SELECT COUNT(*), COALESCE(SUM(revision), 0) FROM worlds").fetchone()
+        return f"{count}:{revisions}"
 
     def _changed(self, world_id: str) -> None:
-        self._db.execute("UPDATE worlds SET revision = revision + 1 WHERE id = ?", (world_id,))
+        self._execute("UPDATE worlds SET revision = revision + 1 WHERE id = ?", (world_id,))
 
     def close_world(self, world_id: str) -> None:
-        self._db.execute("UPDATE worlds SET closed = 1, revision = revision + 1 WHERE id = ?", (world_id,))
+        self._execute("UPDATE worlds SET closed = 1, revision = revision + 1 WHERE id = ?", (world_id,))
 
     def steps(self, world_id: str, up_to: int | None = None) -> list[StepRow]:
-        rows = self._db.execute(
+        rows = self._execute(
             "SELECT position, action, observation, predicted, effects, source, similarity, diff, reply, details FROM steps "
-            "WHERE world_id = ? AND (? IS NULL OR position <= ?) ORDER BY position",
-            (world_id, up_to, up_to),
+            "WHERE world_id = ? AND position <= ? ORDER BY position",
+            (world_id, _NO_LIMIT if up_to is None else up_to),
         ).fetchall()
         return [StepRow(r[0], r[1], r[2], r[3], _loads(r[4]), r[5], r[6], r[7], r[8], _loads(r[9])) for r in rows]
 
     def real_steps_version(self) -> str:
         """A token that changes whenever a real step is added or removed (retrieval rereads on it)."""
-        count, latest = self._db.execute(
+        count, latest = self._execute(
             "SELECT COUNT(*), COALESCE(MAX(created_at), 0) FROM steps WHERE source = 'real'").fetchone()
         return f"{count}:{latest}"
 
     def real_steps(self) -> list[tuple[str, str, dict[str, Any] | None, str, str]]:
         """Every real step as (world id, domain, the world's origin, action, observation), in one query."""
-        rows = self._db.execute(
+        rows = self._execute(
             "SELECT s.world_id, w.domain, w.origin, s.action, s.observation FROM steps s JOIN worlds w ON w.id = s.world_id "
             "WHERE s.source = 'real' ORDER BY s.world_id, s.position").fetchall()
         return [(row[0], row[1], _loads(row[2]), row[3], row[4]) for row in rows]
 
     def similarities(self, world_id: str) -> list[float]:
         """The similarity of each step compared with reality, in step order (no step text is read)."""
-        rows = self._db.execute(
+        rows = self._execute(
             "SELECT similarity FROM steps WHERE world_id = ? AND similarity IS NOT NULL ORDER BY position", (world_id,))
         return [row[0] for row in rows]
 
     def append_steps(self, world_id: str, steps: list[StepRow]) -> None:
-        with self._transaction():
+        """Steps after the world's last one, in order; StoreConflict if another writer appended first."""
+        with self._transaction(world_id):
+            last = self._execute("SELECT COALESCE(MAX(position), 0) FROM steps WHERE world_id = ?", (world_id,)).fetchone()[0]
+            expected = list(range(last + 1, last + 1 + len(steps)))
+            if [step.position for step in steps] != expected:
+                raise StoreConflict(f"world {world_id} moved on: its last step is {last}, so the next ones are "
+                                    f"{expected[:3]}, not {[step.position for step in steps][:3]}; reload it and retry")
             for step in steps:
                 self._insert_step(world_id, step)
             self._changed(world_id)
 
     def replace_step(self, world_id: str, step: StepRow) -> None:
-        with self._transaction():
-            self._db.execute("DELETE FROM steps WHERE world_id = ? AND position = ?", (world_id, step.position))
+        with self._transaction(world_id):
+            self._execute("DELETE FROM steps WHERE world_id = ? AND position = ?", (world_id, step.position))
             self._insert_step(world_id, step)
             self._changed(world_id)
 
     def set_prediction(self, world_id: str, position: int, predicted: str, similarity: float, diff: str) -> bool:
         """A real step gains the prediction it is measured against; False if the step is gone or not real."""
-        with self._transaction():
-            kept = self._db.execute(
+        with self._transaction(world_id):
+            kept = self._execute(
                 "UPDATE steps SET predicted = ?, similarity = ?, diff = ? "
                 "WHERE world_id = ? AND position = ? AND source = 'real'",
                 (predicted, similarity, diff, world_id, position),
@@ -278,19 +330,20 @@ class Store:
 
     def truncate(self, world_id: str, keep: int) -> int:
         """Drop the steps after position `keep`; returns how many went."""
-        with self._transaction():
-            dropped = self._db.execute("DELETE FROM steps WHERE world_id = ? AND position > ?", (world_id, keep)).rowcount
+        with self._transaction(world_id):
+            dropped = self._execute("DELETE FROM steps WHERE world_id = ? AND position > ?", (world_id, keep)).rowcount
             self._changed(world_id)
         return dropped
 
     def copy_steps(self, source: str, target: str, up_to: int) -> None:
-        with self._transaction():
+        """A fork: the exact prefix of `source` up to `up_to`, read and written in one transaction."""
+        with self._transaction(target):
             for step in self.steps(source, up_to):
                 self._insert_step(target, step)
             self._changed(target)
 
     def _insert_step(self, world_id: str, step: StepRow) -> None:
-        self._db.execute(
+        self._execute(
             "INSERT INTO steps (world_id, position, action, observation, predicted, effects, source, similarity, diff, "
             "created_at, reply, details) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
             (world_id, step.position, step.action, step.observation, step.predicted,
@@ -301,23 +354,23 @@ class Store:
     # --- jobs --------------------------------------------------------------------------------
     def create_job(self, tool: str) -> str:
         job_id = _new_id("job")
-        self._db.execute("INSERT INTO jobs (id, tool, status, created_at) VALUES (?,?,?,?)", (job_id, tool, "running", time.time()))
+        self._execute("INSERT INTO jobs (id, tool, status, created_at) VALUES (?,?,?,?)", (job_id, tool, "running", time.time()))
         return job_id
 
     def update_job(self, job_id: str, progress: dict[str, Any] | None = None, result: dict[str, Any] | None = None) -> None:
-        self._db.execute(
+        self._execute(
             "UPDATE jobs SET progress = COALESCE(?, progress), result = COALESCE(?, result) WHERE id = ?",
             (json.dumps(progress) if progress is not None else None, json.dumps(result) if result is not None else None, job_id),
         )
 
     def finish_job(self, job_id: str, status: str, result: dict[str, Any] | None = None, error: str | None = None) -> None:
-        self._db.execute(
+        self._execute(
             "UPDATE jobs SET status = ?, result = COALESCE(?, result), error = ?, finished_at = ? WHERE id = ?",
             (status, json.dumps(result) if result is not None else None, error, time.time(), job_id),
         )
 
     def job(self, job_id: str) -> JobRow | None:
-        row = self._db.execute(
+        row = self._execute(
             "SELECT id, tool, status, progress, result, error, created_at, finished_at FROM jobs WHERE id = ?", (job_id,)
         ).fetchone()
         if row is None:
@@ -328,23 +381,20 @@ class Store:
         """Jobs left running by an earlier process were interrupted; finished ones expire."""
         now = time.time()
         with self._transaction():
-            self._db.execute(
+            self._execute(
                 "UPDATE jobs SET status = 'interrupted', finished_at = ?, "
                 "error = 'the server stopped while this job ran; progress shows where it got to' WHERE status = 'running'",
                 (now,),
             )
-            self._db.execute("DELETE FROM jobs WHERE finished_at IS NOT NULL AND finished_at < ?", (now - retention_seconds,))
+            self._execute("DELETE FROM jobs WHERE finished_at IS NOT NULL AND finished_at < ?", (now - retention_seconds,))
 
-    def _transaction(self):
-        return _Transaction(self._db)
+    @contextmanager
+    def _transaction(self, world_id: str = "") -> Iterator[None]:
+        self._begin(world_id)
+        try:
+            yield
+        except BaseException:
+            self._execute("ROLLBACK")
+            raise
+        self._execute("COMMIT")
 
-
-class _Transaction:
-    def __init__(self, db: sqlite3.Connection):
-        self._db = db
-
-    def __enter__(self):
-        self._db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, exc_type, exc, tb):
-        self._db.execute("COMMIT" if exc_type is None else "ROLLBACK")

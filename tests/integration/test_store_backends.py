@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 import uuid
 
 import psycopg
@@ -138,6 +139,40 @@ def test_writers_racing_on_one_world_never_interleave_lose_or_repeat_a_step(wher
     first.close()
     assert [s.position for s in steps] == list(range(1, 61))
     assert sorted(s.action for s in steps) == sorted(written) and len(set(written)) == 60
+
+
+def test_a_held_world_makes_other_processes_take_turns_for_a_whole_step(postgres_url):
+    """Each writer holds the world, reads its end, takes its time (a prediction would) and appends: with the hold,
+    none conflicts; the lock a holder takes never waits on the appends' own locks."""
+    where = postgres_url
+    first = open_store(where)
+    world = first.create_world("terminal", "", "", None)
+    conflicts: list[str] = []
+
+    def stepper(name: str) -> None:
+        store = open_store(where)
+        try:
+            for count in range(3):
+                release = store.hold_world(world)
+                try:
+                    end = len(store.steps(world))
+                    time.sleep(0.05)
+                    store.append_steps(world, [_step(end + 1, action=f"{name} {count}")])
+                except StoreConflict as conflict:
+                    conflicts.append(str(conflict))
+                finally:
+                    release()
+        finally:
+            store.close()
+
+    threads = [threading.Thread(target=stepper, args=(f"s{n}",)) for n in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not conflicts and [s.position for s in first.steps(world)] == list(range(1, 10))
+    assert first.shared and not Store.shared
+    first.close()
 
 
 def test_an_address_that_cannot_hold_a_store_is_one_line(tmp_path):

@@ -2,13 +2,15 @@
 
 The same schema, queries and invariants as the SQLite store (tools/worlds/store.py); what differs is
 the driver (psycopg 3), the placeholders, REAL stored as DOUBLE PRECISION, and how writers are ordered:
-a write to a world's steps takes a transaction-scoped advisory lock on that world, so two replicas
-appending to one world run one after the other, and the second finds the first's steps there.
+a step holds its world for its whole length (`hold_world`), so two replicas stepping one world take
+turns and the second starts from the first's steps; and every write to a world's steps takes a
+transaction-scoped advisory lock on it, so even writers that hold nothing never interleave.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import psycopg
@@ -24,8 +26,11 @@ def shown_url(url: str) -> str:
 
 
 class PostgresStore(Store):
+    shared = True
+
     def __init__(self, url: str):  # not super().__init__, which opens SQLite: this one connects its own way
         self.where = shown_url(url)
+        self._url = url
         try:
             self._db = psycopg.connect(url, autocommit=True, connect_timeout=5)
             self._migrate()
@@ -44,6 +49,18 @@ class PostgresStore(Store):
         self._execute("BEGIN")
         if world_id:  # held until COMMIT or ROLLBACK: the world's writers queue here
             self._execute("SELECT pg_advisory_xact_lock(hashtext(?))", (world_id,))
+
+    def hold_world(self, world_id: str) -> Callable[[], None]:
+        """A session-level advisory lock on a connection of its own, for the whole step (a prediction may take
+        seconds). Its key space, two integers, is not the one-number space of the appends' transaction locks,
+        so a holder never waits on itself. Closing the connection releases it, as a killed replica's end does."""
+        holder = psycopg.connect(self._url, autocommit=True, connect_timeout=5)
+        try:
+            holder.execute("SELECT pg_advisory_lock(1, hashtext(%s))", (world_id,))
+        except BaseException:
+            holder.close()
+            raise
+        return holder.close
 
     def _columns(self, table: str) -> set[str]:
         rows = self._execute("SELECT column_name FROM information_schema.columns WHERE table_name = ?", (table,))

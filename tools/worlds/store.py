@@ -15,7 +15,7 @@ import os
 import sqlite3
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -128,6 +128,10 @@ def _new_id(prefix: str) -> str:
     return f"{prefix}_{uuid.uuid4().hex[:12]}"
 
 
+def _nothing_to_release() -> None:
+    return None
+
+
 _NO_LIMIT = 1 << 62  # LIMIT for "all": both engines take a number
 
 
@@ -146,6 +150,9 @@ class Store:
     """The store over SQLite; PostgresStore (tools/worlds/postgres_store.py) is the same store over PostgreSQL."""
 
     _db: Any  # the engine's connection: sqlite3's here, psycopg's there
+    # Whether other processes may step this store's worlds (so a step holds its world in the database too): a
+    # SQLite file is one process's (a second is refused while it runs), a PostgreSQL database a team's.
+    shared = False
 
     def __init__(self, path: Path):
         self.path = path
@@ -204,6 +211,11 @@ class Store:
                             self._execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
                 self._execute("INSERT INTO migrations (number, description, applied_at) VALUES (?,?,?)",
                               (number, description, time.time()))
+
+    def hold_world(self, world_id: str) -> Callable[[], None]:
+        """Hold `world_id` against every other process stepping it, until the returned release is called; blocks
+        while another holds it. A SQLite file has one process, whose own per-world lock is enough."""
+        return _nothing_to_release
 
     def migrations(self) -> list[int]:
         """The migrations this database has had, in order."""

@@ -19,6 +19,8 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
+import anyio
+
 from ...domains import Turn
 from ...engine.errors import ConfigurationError, InputError
 from ..constraints import ConstraintResult
@@ -114,9 +116,24 @@ def _lock(ctx: ToolContext, world_id: str) -> asyncio.Lock:
 
 
 @asynccontextmanager
+async def _held_across_processes(ctx: ToolContext, world_id: str) -> AsyncIterator[None]:
+    """A store other servers share holds the world in the database for the step, so replicas take turns."""
+    if ctx.store is None or not ctx.store.shared:
+        yield
+        return
+    with anyio.CancelScope(shield=True):  # a hold taken while the call is cancelled must still be let go
+        release = await anyio.to_thread.run_sync(ctx.store.hold_world, world_id)
+    try:
+        yield
+    finally:
+        release()
+
+
+@asynccontextmanager
 async def world_session(ctx: ToolContext, world_id: str, domain: str = "") -> AsyncIterator[WorldSession]:
-    """Hold a world for a step: steps on one world run one at a time, other worlds are not held up."""
-    async with _lock(ctx, world_id):
+    """Hold a world for a step: steps on one world run one at a time (in this process, and across the servers
+    that share a PostgreSQL store), other worlds are not held up."""
+    async with _lock(ctx, world_id), _held_across_processes(ctx, world_id):
         row = _open_row(ctx, world_id)
         if domain and domain != row.domain:
             raise InputError(f"world {world_id!r} simulates domain {row.domain!r}, not {domain!r}")

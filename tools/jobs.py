@@ -46,11 +46,20 @@ class Progress:
 Work = Callable[[Progress], Coroutine[Any, Any, BaseModel]]
 
 
+# How often a process renews its jobs' leases and looks for a cancellation asked for through another server.
+WATCH_SECONDS = 1.0
+_POLL_SECONDS = 0.2  # how often a status call waiting on another server's job reads it again
+
+
 class Jobs:
+    """The calls that outlived their budget, run in this process; on a store other servers share, any of them
+    reads a job's progress and result, and cancels it (this process notices within WATCH_SECONDS)."""
+
     def __init__(self, store: Store):
         self._store = store
         self._tasks: dict[str, asyncio.Task] = {}
         self._progress: dict[str, Progress] = {}
+        self._watcher: asyncio.Task | None = None
 
     async def run(self, tool: str, work: Work, budget: float) -> BaseModel | tuple[str, Progress]:
         """The result, or (job id, progress so far) when the budget ran out first."""
@@ -74,7 +83,22 @@ class Jobs:
         persist()
         log.info("%s outlived its %.0f s budget and goes on as job %s", tool, budget, job_id)
         task.add_done_callback(lambda finished: self._settle(job_id, finished))
+        if self._watcher is None or self._watcher.done():
+            self._watcher = asyncio.create_task(self._watch())
         return job_id, progress
+
+    async def _watch(self) -> None:
+        """While jobs run here: renew their leases, and cancel those whose cancellation was asked for elsewhere."""
+        while self._tasks:
+            await asyncio.sleep(WATCH_SECONDS)
+            try:
+                cancelled = self._store.renew_leases(list(self._tasks))
+            except Exception:  # noqa: BLE001 - a store that does not answer now may answer next time
+                log.warning("could not renew the jobs' leases", exc_info=True)
+                continue
+            for job_id in cancelled:
+                if (task := self._tasks.get(job_id)) is not None:
+                    task.cancel()
 
     def _settle(self, job_id: str, task: asyncio.Task) -> None:
         if task.cancelled():
@@ -92,6 +116,8 @@ class Jobs:
 
     async def status(self, job_id: str, wait_seconds: float = 0.0, cancel: bool = False) -> JobStatus:
         task = self._tasks.get(job_id)
+        if self._store.shared:
+            self._store.interrupt_lapsed_jobs()  # a job whose server is gone is settled by whoever looks next
         if self._store.job(job_id) is None:
             raise InputError(f"unknown job {job_id!r}; job ids come from a call that outlived its budget")
         if task is not None and cancel:
@@ -101,9 +127,13 @@ class Jobs:
         elif task is not None and wait_seconds > 0:
             await asyncio.wait({task}, timeout=wait_seconds)
             await asyncio.sleep(0)  # let the done-callback record the outcome
+        elif task is None and (cancel or wait_seconds > 0):  # another server runs it, if any does
+            if cancel and not self._store.request_cancel(job_id) and self._store.job(job_id) is None:
+                raise InputError(f"unknown job {job_id!r}")
+            await self._settled_elsewhere(job_id, max(wait_seconds, 3 * WATCH_SECONDS if cancel else 0.0))
         row = self._store.job(job_id)
         assert row is not None
-        if cancel and task is None and row.status == "running":
+        if cancel and task is None and row.status == "running" and not self._store.shared:
             raise InputError(f"job {job_id!r} is not running in this server process")
         progress = self._progress.get(job_id)
         partial = row.result if row.status != "completed" else None
@@ -116,6 +146,16 @@ class Jobs:
             result=row.result if row.status == "completed" else None,
             error=row.error,
         )
+
+
+    async def _settled_elsewhere(self, job_id: str, seconds: float) -> None:
+        """Wait up to `seconds` for another server's job to end, reading the store."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            row = self._store.job(job_id)
+            if row is None or row.status != "running":
+                return
+            await asyncio.sleep(_POLL_SECONDS)
 
 
 async def follow_job(ctx: ToolContext, request: JobRequest) -> JobStatus:

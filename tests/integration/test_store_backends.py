@@ -93,15 +93,32 @@ def test_jobs_keep_their_progress_result_and_end(store):
     assert (finished.status, finished.result, finished.finished_at is not None) == ("completed", {"steps": 3}, True)
     running = store.create_job("simulate_action")
     store.settle_jobs_at_start(retention_seconds=3600)
-    assert store.job(running).status == "interrupted" and store.job(job).status == "completed"
-    assert store.job("job_missing") is None
+    # A SQLite file's running jobs ran in an earlier process; on a shared store a live lease keeps a job running.
+    assert store.job(running).status == ("running" if store.shared else "interrupted")
+    assert store.job(job).status == "completed" and store.job("job_missing") is None
+
+
+def test_a_jobs_lease_and_a_cancellation_asked_for_elsewhere(store, monkeypatch):
+    import agentworld_mcp.tools.worlds.store as store_module
+
+    live = store.create_job("dry_run_plan")
+    assert abs(store.job(live).created_at - time.time()) < 5  # times keep their seconds (no single-precision float)
+    assert store.renew_leases([live]) == set() and store.request_cancel(live)
+    assert store.renew_leases([live]) == {live}  # the process running it learns at its next renewal
+    assert store.interrupt_lapsed_jobs() == 0 and store.job(live).status == "running"
+    monkeypatch.setattr(store_module, "JOB_LEASE_SECONDS", -1.0)  # a job whose server stopped renewing
+    gone = store.create_job("dry_run_plan")
+    assert store.interrupt_lapsed_jobs() == 1
+    assert store.job(gone).status == "interrupted" and "stopped while this job ran" in store.job(gone).error
+    store.finish_job(live, "cancelled")
+    assert not store.request_cancel(live)  # only a running job can be asked to stop
 
 
 def test_migrations_run_once_and_a_second_opening_finds_them_done(where, store):
-    assert store.migrations() == [1, 2, 3]
+    assert store.migrations() == [1, 2, 3, 4]
     again = open_store(where)
     try:
-        assert again.migrations() == [1, 2, 3]
+        assert again.migrations() == [1, 2, 3, 4]
     finally:
         again.close()
 
@@ -215,3 +232,58 @@ async def test_two_servers_over_stdio_share_one_postgresql_store(postgres_url, s
             (True, False), (False, True)]
         status = json.loads((await second.read_resource("status://server")).contents[0].text)
     assert status["store"] == postgres_url
+
+
+async def test_a_job_started_on_one_server_is_followed_and_cancelled_on_another(postgres_url, server_argv, server_env):
+    """A plan that outlives its budget on the first server becomes a job in the shared store: the second server
+    reads its progress and cancels it, and the first stops it within about a second."""
+    from mcp import Client, StdioServerParameters
+
+    from ..tool_calls import call_ok
+
+    env = {**server_env, "AGENTWORLD_STORE": postgres_url, "AGENTWORLD_COMPUTED": "off"}  # every step the model's
+    params = StdioServerParameters(command=server_argv[0], args=server_argv[1:], env=env)
+    plan = {"domain": "terminal", "steps": ["ls -la /"] * 12, "max_tokens": 400, "budget_seconds": 1}
+    async with Client(params, mode="legacy", read_timeout_seconds=300) as first, \
+            Client(params, mode="legacy", read_timeout_seconds=300) as second:
+        job_id = (await call_ok(first, "dry_run_plan", plan))["job_id"]
+        assert job_id
+        followed = await call_ok(second, "job", {"job_id": job_id})
+        assert followed["status"] == "running" and followed["tool"] == "dry_run_plan"
+        cancelled = await call_ok(second, "job", {"job_id": job_id, "cancel": True})
+        assert cancelled["status"] == "cancelled", cancelled
+        seen_by_first = await call_ok(first, "job", {"job_id": job_id})
+    assert seen_by_first["status"] == "cancelled"
+
+
+async def test_a_server_killed_mid_job_loses_nothing_acknowledged_and_its_job_is_interrupted(
+        postgres_url, server_argv, server_env):
+    """kill -9 one server while its job runs and a world it stepped is stored: the other server keeps serving the
+    world whole, and marks the job interrupted once its lease lapses (no renewal for JOB_LEASE_SECONDS)."""
+    import os
+    import signal
+
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    from agentworld_mcp.tools.worlds.store import JOB_LEASE_SECONDS
+
+    from ..tool_calls import call_ok
+
+    env = {**server_env, "AGENTWORLD_STORE": postgres_url, "AGENTWORLD_COMPUTED": "off"}
+    params = StdioServerParameters(command=server_argv[0], args=server_argv[1:], env=env)
+    plan = {"domain": "terminal", "steps": ["ls -la /"] * 12, "max_tokens": 400, "budget_seconds": 1}
+    async with Client(params, mode="legacy", read_timeout_seconds=300) as survivor:
+        async with Client(params, mode="legacy", read_timeout_seconds=300) as doomed:
+            world = (await call_ok(doomed, "world", {"operation": "open", "domain": "terminal"}))["world_id"]
+            await call_ok(doomed, "world", {"operation": "record", "world_id": world, "action": "pwd",
+                                            "observation": "$ pwd\n/home/dev\n$ "})
+            job_id = (await call_ok(doomed, "dry_run_plan", plan))["job_id"]
+            process_id = json.loads((await doomed.read_resource("status://server")).contents[0].text)["process_id"]
+            os.kill(process_id, signal.SIGKILL)
+        assert (await call_ok(survivor, "job", {"job_id": job_id}))["status"] == "running"  # its lease still runs
+        await anyio.sleep(JOB_LEASE_SECONDS + 1)
+        job = await call_ok(survivor, "job", {"job_id": job_id})
+        view = await call_ok(survivor, "world", {"operation": "get", "world_id": world})
+    assert job["status"] == "interrupted" and "stopped while this job ran" in job["error"]
+    assert [step["step"] for step in view["steps"]] == [1] and "pwd" in view["steps"][0]["action"]

@@ -64,7 +64,13 @@ CREATE TABLE IF NOT EXISTS jobs (
 )"""),
     (2, "a predicted step's reply and details", "steps.reply TEXT; steps.details TEXT"),
     (3, "a world's revision and origin", "worlds.revision INTEGER NOT NULL DEFAULT 0; worlds.origin TEXT"),
+    (4, "a job's lease and a cancellation asked for elsewhere",
+     "jobs.lease_until REAL; jobs.cancel_requested INTEGER NOT NULL DEFAULT 0"),
 )
+# A running job's lease: its process renews it every second; one not renewed for this long ran in a process that
+# is gone, and the next process that looks marks it interrupted.
+JOB_LEASE_SECONDS = 10.0
+_INTERRUPTED = "the server stopped while this job ran; progress shows where it got to"
 
 
 class StoreError(ConfigurationError):
@@ -208,7 +214,7 @@ class Store:
                         table_column, kind = column.strip().split(" ", 1)
                         table, name = table_column.split(".")
                         if name not in self._columns(table):
-                            self._execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
+                            self._script(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")  # the engine's types
                 self._execute("INSERT INTO migrations (number, description, applied_at) VALUES (?,?,?)",
                               (number, description, time.time()))
 
@@ -366,8 +372,34 @@ class Store:
     # --- jobs --------------------------------------------------------------------------------
     def create_job(self, tool: str) -> str:
         job_id = _new_id("job")
-        self._execute("INSERT INTO jobs (id, tool, status, created_at) VALUES (?,?,?,?)", (job_id, tool, "running", time.time()))
+        now = time.time()
+        self._execute("INSERT INTO jobs (id, tool, status, created_at, lease_until) VALUES (?,?,?,?,?)",
+                      (job_id, tool, "running", now, now + JOB_LEASE_SECONDS))
         return job_id
+
+    def renew_leases(self, job_ids: list[str]) -> set[str]:
+        """The running process's jobs live on; returns those of them whose cancellation was asked for."""
+        if not job_ids:
+            return set()
+        marks = ",".join("?" * len(job_ids))
+        self._execute(f"UPDATE jobs SET lease_until = ? WHERE status = 'running' AND id IN ({marks})",
+                      (time.time() + JOB_LEASE_SECONDS, *job_ids))
+        rows = self._execute(f"SELECT id FROM jobs WHERE cancel_requested = 1 AND id IN ({marks})", tuple(job_ids))
+        return {row[0] for row in rows}
+
+    def request_cancel(self, job_id: str) -> bool:
+        """Ask the process running the job to cancel it (it looks every second); False if it is not running."""
+        return self._execute("UPDATE jobs SET cancel_requested = 1 WHERE id = ? AND status = 'running'",
+                             (job_id,)).rowcount == 1
+
+    def interrupt_lapsed_jobs(self, every: bool = False) -> int:
+        """Running jobs whose lease lapsed (their process is gone) become interrupted, or `every` running job;
+        returns how many."""
+        now = time.time()
+        return self._execute(
+            "UPDATE jobs SET status = 'interrupted', finished_at = ?, error = ? "
+            "WHERE status = 'running' AND (? OR lease_until IS NULL OR lease_until < ?)",
+            (now, _INTERRUPTED, every, now)).rowcount
 
     def update_job(self, job_id: str, progress: dict[str, Any] | None = None, result: dict[str, Any] | None = None) -> None:
         self._execute(
@@ -390,14 +422,11 @@ class Store:
         return JobRow(row[0], row[1], row[2], _loads(row[3]), _loads(row[4]), row[5], row[6], row[7])
 
     def settle_jobs_at_start(self, retention_seconds: float) -> None:
-        """Jobs left running by an earlier process were interrupted; finished ones expire."""
+        """Jobs whose process is gone were interrupted; finished ones expire. A SQLite file's jobs all ran in an
+        earlier process; on a shared store only those whose lease lapsed did (another live server runs the rest)."""
         now = time.time()
         with self._transaction():
-            self._execute(
-                "UPDATE jobs SET status = 'interrupted', finished_at = ?, "
-                "error = 'the server stopped while this job ran; progress shows where it got to' WHERE status = 'running'",
-                (now,),
-            )
+            self.interrupt_lapsed_jobs(every=not self.shared)
             self._execute("DELETE FROM jobs WHERE finished_at IS NOT NULL AND finished_at < ?", (now - retention_seconds,))
 
     @contextmanager

@@ -34,7 +34,7 @@ from pydantic import ValidationError
 ROOT = Path(__file__).resolve().parents[1]
 _CLAIM = re.compile(r"^<!--\s*(not-run|example):\s*(.+?)\s*-->\s*$")
 _OWN_PROGRAM = re.compile(r"^(?:\S*/)?(?:agentworld-mcp|python3? -m agentworld_mcp)\b")
-_ASSIGNMENT = re.compile(r"^[A-Z_][A-Z0-9_]*=(\$\([^)]*\)|\S*)\s+")
+_ASSIGNMENT = re.compile(r"^(?:[A-Z_][A-Z0-9_]*=(?:\$\([^)]*\)|\S*)\s+)+")  # one or more, as bash takes them
 
 
 @dataclass(frozen=True)

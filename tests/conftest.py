@@ -79,8 +79,9 @@ def server_argv():
 
 @pytest.fixture(scope="session")
 def postgres_url():
-    """A throwaway PostgreSQL cluster for the session (tests/postgres.py); in CI its absence fails the run."""
-    from .postgres import cluster, unavailable
+    """A throwaway PostgreSQL cluster for the session (server/measure/postgres_cluster.py); in CI its absence fails
+    the run."""
+    from agentworld_mcp.server.measure.postgres_cluster import cluster, unavailable
 
     why = unavailable()
     if why:

@@ -279,8 +279,8 @@ async def _remote_overhead(remote, base_url: str, calls: int = 30) -> None:
 
 
 async def run_bench(settings: Settings, model: GGUFInfo, sections: set[int] | None = None) -> int:
-    """Sections 1-14 (all by default)."""
-    wanted = sections or set(range(1, 15))
+    """Sections 1-15 (all by default)."""
+    wanted = sections or set(range(1, 16))
     # These sections measure the model and the server around it: every step is the model's, none computed
     # (`python -m agentworld_mcp.server.measure.computed_bench` measures computed steps).
     settings = settings.model_copy(update={"computed": "off"})
@@ -314,6 +314,10 @@ async def run_bench(settings: Settings, model: GGUFInfo, sections: set[int] | No
         from .retrieval_bench import retrieval_costs
 
         retrieval_costs(model.path)
+    if 15 in wanted:
+        from .store_bench import store_costs
+
+        await store_costs(settings, model)
     return 0
 
 

@@ -1,7 +1,7 @@
-"""The store's behaviour, the same on both engines: SQLite (the embedded default) and a real PostgreSQL
-(a throwaway cluster, tests/postgres.py). The store owns every invariant: a world's steps are appended in
-order with unique positions, a fork copies an exact prefix, a rewind truncates atomically, a migration runs
-once; writers racing on one world never interleave, lose or repeat a step."""
+"""The store's behaviour, the same on both engines: SQLite (the embedded default) and a real PostgreSQL (a
+throwaway cluster, server/measure/postgres_cluster.py). The store owns every invariant: a world's steps are
+appended in order with unique positions, a fork copies an exact prefix, a rewind truncates atomically, a
+migration runs once; writers racing on one world never interleave, lose or repeat a step."""
 
 from __future__ import annotations
 

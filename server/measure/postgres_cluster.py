@@ -1,5 +1,6 @@
-"""A throwaway PostgreSQL cluster for the tests: Debian's own binaries, run as an unprivileged user in a
-temporary folder on a free port, stopped and removed afterwards. No system service is started or touched.
+"""A throwaway PostgreSQL cluster for the tests and the bench: Debian's own binaries, run as an unprivileged
+user in a temporary folder on a free port, stopped and removed afterwards. No system service is started or
+touched.
 
 `.ci/run` installs Debian's `postgresql`; elsewhere the tests that need a cluster skip, saying why.
 """

@@ -2,10 +2,10 @@
 own Read, Write and Edit, and SQL it carries is read by its meaning (domains/shell/sql.py).
 
 Which role a path plays comes from the verb in the tool's name (write, edit, delete, move, ...); a
-tool whose name says none is taken to read, so a secret it is given is a secret read. Argument names are the ones MCP servers use for paths
-(the reference filesystem server's `path`, `paths`, `source`, `destination`) and for SQL (`sql`,
-`statement`; `query` only for a tool whose name speaks of SQL or a database, since search tools
-call their text `query` too).
+tool whose name says none is taken to read, so a secret it is given is a secret read. Argument
+names are the ones MCP servers use for paths (the reference filesystem server's `path`, `paths`,
+`source`, `destination`) and for SQL (`sql`, `statement`; `query` only for a tool whose name speaks
+of SQL or a database, since search tools call their text `query` too).
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ import dataclasses
 import importlib.metadata
 import json
 import os
+import socket
 from typing import Any
 from urllib.parse import urlparse
 from urllib.request import url2pathname
@@ -66,6 +67,7 @@ def create_server(ctx: ToolContext, http: HttpOptions | None = None, guard: Guar
                   "steps": dict(ctx.steps_served)}  # computed by the virtual shell, or predicted by the model
         if ctx.store is not None:  # each host session the guard has seen, and how far its predictions were
             status["store"] = ctx.store.where  # which store this replica shares (a URL shows no password)
+            status["replica"] = f"{socket.gethostname()}:{os.getpid()}"  # which of the store's servers answers
             status["guard_sessions"] = guard_sessions(ctx)
         return json.dumps(status, indent=2)
 

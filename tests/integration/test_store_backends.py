@@ -123,6 +123,15 @@ def test_migrations_run_once_and_a_second_opening_finds_them_done(where, store):
         again.close()
 
 
+def _all_at_once(work, names: list[str]) -> None:
+    """`work(name)` in a thread per name, all started before any is awaited."""
+    threads = [threading.Thread(target=work, args=(name,)) for name in names]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+
+
 def test_writers_racing_on_one_world_never_interleave_lose_or_repeat_a_step(where):
     """Four writers, each with its own connection, append to one world as fast as they can: each reads the
     world's end, appends after it, and on a conflict reads again. Every step is there once, in order."""
@@ -147,11 +156,7 @@ def test_writers_racing_on_one_world_never_interleave_lose_or_repeat_a_step(wher
         finally:
             store.close()
 
-    threads = [threading.Thread(target=writer, args=(f"w{n}",)) for n in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
+    _all_at_once(writer, [f"w{n}" for n in range(4)])
     steps = first.steps(world)
     first.close()
     assert [s.position for s in steps] == list(range(1, 61))
@@ -182,11 +187,7 @@ def test_a_held_world_makes_other_processes_take_turns_for_a_whole_step(postgres
         finally:
             store.close()
 
-    threads = [threading.Thread(target=stepper, args=(f"s{n}",)) for n in range(3)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
+    _all_at_once(stepper, [f"s{n}" for n in range(3)])
     assert not conflicts and [s.position for s in first.steps(world)] == list(range(1, 10))
     assert first.shared and not Store.shared
     first.close()

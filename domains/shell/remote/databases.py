@@ -228,7 +228,7 @@ def _redis(call: Call) -> None:
                     loss="unknown")
     elif p.rest:
         _redis_command(call, [word.text for word in p.rest])
-    elif call.stdin.source == "text" and call.stdin.text is not None:
+    elif call.stdin.text is not None:  # a here-document, or a literal echo piped in
         for line in call.stdin.text.splitlines():
             _redis_command(call, line.split())
     elif call.stdin.source in ("text", "pipe", "file"):
@@ -268,7 +268,7 @@ def _mongosh(call: Call) -> None:
     for script in scripts:
         destruction(call, script, f"runs the script {script}, which the line does not show", loss="unknown")
     if not code and not scripts:
-        if call.stdin.source == "text" and call.stdin.text is not None:
+        if call.stdin.text is not None:
             _mongo_code(call, call.stdin.text)
         elif call.stdin.source in ("text", "pipe", "file"):
             destruction(call, "code on standard input", "runs code the line does not show", loss="unknown")

@@ -1,6 +1,7 @@
 """Two real `serve --transport http --stateless` replicas over one real PostgreSQL, with calls spread between
 them as a load balancer without sticky sessions would: one world opened, recorded, stepped, forked and
-rewound through both, and stepped through both at once. Every acknowledged step is there once, in order."""
+rewound through both, with computed and predicted steps, and stepped through both at once. Every
+acknowledged step is there once, in order."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from agentworld_mcp.server.measure.llama_server import free_port
 from ..tool_calls import call_ok
 
 QUICK = {"temperature": 0, "max_tokens": 48}
+_EMPTY = "Working folder: /home/dev/site\n/home/dev/site is empty\nThe screen shows a fresh prompt: dev@sandbox:~/site$"
 
 
 @pytest.fixture(scope="module")
@@ -57,15 +59,16 @@ async def _call(base: str, tool: str, arguments: dict) -> dict:
 
 async def test_one_world_through_two_stateless_replicas(replicas):
     turn = cycle(replicas)
-    world = (await _call(next(turn), "world", {"operation": "open", "domain": "terminal"}))["world_id"]
+    world = (await _call(next(turn), "world", {"operation": "open", "domain": "terminal", "state": _EMPTY}))["world_id"]
     await _call(next(turn), "world", {"operation": "record", "world_id": world, "action": "pwd",
-                                      "observation": "$ pwd\n/home/dev\n$ "})
+                                      "observation": "$ pwd\n/home/dev/site\n$ "})
+    # Computed steps: each replica computes from the folder the other one's step made.
+    for action in ("mkdir notes", "touch notes/a.txt"):
+        computed = await _call(next(turn), "simulate_action", {"world_id": world, "action": action, "commit": True})
+        assert computed["committed"] and computed["effects"]["source"] == "computed", computed
     stepped = await _call(next(turn), "simulate_action", {"world_id": world, "action": "ls", "commit": True, **QUICK})
-    recorded = await _call(next(turn), "world", {"operation": "record", "world_id": world, "action": "id",
-                                                 "observation": "$ id\nuid=1000(dev)\n$ "})
-    # Each replica went on from the other's steps: reality recorded after a committed prediction takes its place.
-    assert recorded["recorded"]["step"] == 2
-    assert recorded["recorded"]["dropped_steps"] == (1 if stepped["committed"] else 0)
+    seen = await _call(next(turn), "world", {"operation": "get", "world_id": world})
+    assert [s["step"] for s in seen["steps"]] == list(range(1, 4 + stepped["committed"]))
     fork = (await _call(next(turn), "world", {"operation": "fork", "world_id": world, "step": 1}))["world_id"]
     forked = await _call(next(turn), "world", {"operation": "get", "world_id": fork})
     assert [s["step"] for s in forked["steps"]] == [1] and "pwd" in forked["steps"][0]["action"]

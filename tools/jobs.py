@@ -127,9 +127,9 @@ class Jobs:
         elif task is not None and wait_seconds > 0:
             await asyncio.wait({task}, timeout=wait_seconds)
             await asyncio.sleep(0)  # let the done-callback record the outcome
-        elif task is None and (cancel or wait_seconds > 0):  # another server runs it, if any does
-            if cancel and not self._store.request_cancel(job_id) and self._store.job(job_id) is None:
-                raise InputError(f"unknown job {job_id!r}")
+        elif task is None and self._store.shared and (cancel or wait_seconds > 0):  # another server may run it
+            if cancel:
+                self._store.request_cancel(job_id)  # that server cancels it at its next look
             await self._settled_elsewhere(job_id, max(wait_seconds, 3 * WATCH_SECONDS if cancel else 0.0))
         row = self._store.job(job_id)
         assert row is not None

@@ -201,11 +201,12 @@ def presets_reference() -> str:
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 
 
-def package_folders() -> list[Path]:
-    """Every folder of the package, but the domain packs (data with a pack.json, described by domains/)."""
+def package_folders(packs: bool = False) -> list[Path]:
+    """Every folder of the package; the domain packs (data with a pack.json, described by domains/) only with
+    `packs`. Tests, environments, builds and npm's folders are no part of it."""
     return sorted(marker.parent for marker in PACKAGE_ROOT.rglob("__init__.py")
-                  if not {"tests", ".venv", "build"} & set(marker.relative_to(PACKAGE_ROOT).parts)
-                  and not (marker.parent / "pack.json").exists())
+                  if not {"tests", ".venv", "build", "node_modules"} & set(marker.relative_to(PACKAGE_ROOT).parts)
+                  and (packs or not (marker.parent / "pack.json").exists()))
 
 
 def role(folder: Path) -> str:

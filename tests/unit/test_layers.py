@@ -21,10 +21,10 @@ def test_every_package_folder_is_one_the_wheel_ships():
     """pyproject.toml lists the packages by hand (the root is the package): a new folder must be in the list."""
     import tomllib
 
+    from agentworld_mcp.server.cli.reference import package_folders
+
     listed = set(tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
-    on_disk = {".".join(("agentworld_mcp", *marker.parent.relative_to(REPO).parts)).rstrip(".")
-               for marker in REPO.rglob("__init__.py")
-               if not {"tests", ".venv", "build", "node_modules"} & set(marker.relative_to(REPO).parts)}
+    on_disk = {".".join(("agentworld_mcp", *folder.relative_to(REPO).parts)) for folder in package_folders(packs=True)}
     assert on_disk == listed, {"missing from pyproject.toml": on_disk - listed, "listed, not on disk": listed - on_disk}
 
 

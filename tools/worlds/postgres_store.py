@@ -63,14 +63,12 @@ class PostgresStore(Store):
         return holder.close
 
     def _columns(self, table: str) -> set[str]:
-        rows = self._execute("SELECT column_name FROM information_schema.columns WHERE table_name = ?", (table,))
+        rows = self._execute("SELECT column_name FROM information_schema.columns "
+                             "WHERE table_schema = current_schema() AND table_name = ?", (table,))
         return {row[0] for row in rows}
 
     def _script(self, sql: str) -> None:
         super()._script(re.sub(r"\bREAL\b", "DOUBLE PRECISION", sql))
-
-    def close(self) -> None:
-        self._db.close()
 
 
 def _placeholders(sql: str) -> str:

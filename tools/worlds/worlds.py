@@ -48,7 +48,7 @@ log = logging.getLogger(__name__)
 def store_of(ctx: ToolContext) -> Store:
     """The server's world store; without one, worlds cannot be used and the error says how to get one."""
     if ctx.store is None:
-        raise ConfigurationError("this server runs without a world store; start it with a --data-dir")
+        raise ConfigurationError("this server runs without a world store; start it with a --data-dir or a --store")
     return ctx.store
 
 

@@ -44,7 +44,7 @@ from .shell import Location, PathState, Semantics
 
 if TYPE_CHECKING:  # the packs' computed-step hooks; the guard's hook loads packs and never computes a step
     from .shell.virtual.screen import ShellStep
-    from .shell.virtual.shell import Knowledge
+    from .shell.knowledge import Knowledge
 
 # Why a preset (a constraint as JSON) cannot be used, or None. The loader takes the check from its
 # caller: constraints are the tools' concept, and domains/ does not import tools/.

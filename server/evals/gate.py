@@ -144,7 +144,7 @@ async def _world(ctx: ToolContext, case: GateCase, max_tokens: int) -> Decided:
 def _effect_flags(semantics: Semantics, missing, tracker: Tracker) -> dict[str, bool]:
     """removes / overwrites / outside from the command's own effects, on the files the world knows."""
     happened = semantics.without(*(requirement.command for requirement in missing))
-    tree = tracker.world.tree if tracker.world else None
+    tree = tracker.knowledge
 
     def there(path: str) -> bool:  # the file may exist: a write to it replaces something
         return tree is None or tree.exists(path) is not False

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from agentworld_mcp.domains import Turn, builtin_domains
 from agentworld_mcp.domains.shell import Location, analyze
-from agentworld_mcp.domains.shell.state import FileTree, WorldState
+from agentworld_mcp.domains.shell.knowledge import Knowledge
+from agentworld_mcp.domains.shell.learning import imply
 from agentworld_mcp.tools.worlds.tracking import Tracker
 
 PACKS = builtin_domains()
@@ -18,7 +19,7 @@ def _replay(*steps: tuple[str, str], state: str = WORKSPACE, pack=TERMINAL) -> T
 
 def test_a_real_listing_says_what_exists_and_so_what_does_not():
     tracker = _replay(("ls", "$ ls\nnotes.txt  build\n$ "))
-    tree = tracker.world.tree
+    tree = tracker.knowledge
     assert tree.exists("/home/dev/project/notes.txt") is True and tree.exists("/home/dev/project/build") is True
     assert tree.exists("/home/dev/project/missing.txt") is False  # a plain ls shows every visible entry
     assert tree.exists("/home/dev/project/.env") is None  # but not the hidden ones
@@ -28,7 +29,7 @@ def test_a_real_listing_says_what_exists_and_so_what_does_not():
 def test_effects_apply_unless_the_screen_shows_the_commands_own_error():
     tracker = _replay(("touch a.txt b.txt", ""), ("rm a.txt", "$ rm a.txt\n$ "),
                       ("mv c.txt d.txt", "$ mv c.txt d.txt\nmv: cannot stat 'c.txt': No such file or directory\n$ "))
-    tree = tracker.world.tree
+    tree = tracker.knowledge
     assert tree.exists("/home/dev/project/a.txt") is False and tree.exists("/home/dev/project/b.txt") is True
     assert tree.exists("/home/dev/project/d.txt") is None  # the move failed: nothing is known of d.txt
     missing = tracker.missing(tracker.semantics(TERMINAL.normalize_action("cat a.txt")))
@@ -61,8 +62,8 @@ def test_the_known_state_note_names_what_exists_and_what_is_gone():
 def test_a_domains_initial_files_start_the_tree():
     tracker = _replay(state="")
     assert tracker.location == Location("/home/dev/project", "/home/dev")
-    assert tracker.world.tree.exists("/home/dev/project/README.md") is True
-    assert tracker.world.tree.exists("/home/dev/project/nothing.txt") is False
+    assert tracker.knowledge.exists("/home/dev/project/README.md") is True
+    assert tracker.knowledge.exists("/home/dev/project/nothing.txt") is False
 
 
 def test_swe_file_tools_have_the_same_effects_as_commands():
@@ -76,11 +77,10 @@ def test_swe_file_tools_have_the_same_effects_as_commands():
 
 
 def test_a_pattern_deletion_forgets_what_it_may_have_removed():
-    tree = FileTree()
-    state = WorldState(Location("/w"), tree)
+    tree = Knowledge.starting(Location("/w"))
     tree.mark("/w/a.tmp", "file")
     tree.mark("/w/keep.txt", "file")
-    state.step(analyze("rm *.tmp", "/w", state=tree), "", real=True)
+    imply(tree, analyze("rm *.tmp", "/w", state=tree), "", real=True)
     assert tree.exists("/w/a.tmp") is None and tree.exists("/w/keep.txt") is True
 
 

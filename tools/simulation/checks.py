@@ -80,7 +80,7 @@ async def check_constraints(ctx: ToolContext, request: CheckRequest) -> Constrai
     location = where = None
     if pack is not None:  # what the action does comes from where the history left the shell, and its files
         tracker = Tracker.replay(pack, f"Working folder: {request.cwd}" if request.cwd else "", turns)
-        location, where = tracker.location, tracker.world.tree if tracker.world else None
+        location, where = tracker.location, tracker.knowledge
     check = check_input(pack, action, None, turns, request.observation or None, request.effects, location, where)
     return report(await run_checks(ctx, rules, check, Priority.INTERACTIVE))
 
@@ -152,7 +152,7 @@ async def review(
 def planned_check(pack: DomainPack, action: str, step: int | None, turns: Sequence[Turn], tracker: Tracker):
     """The variables of a pre constraint: the action and what it does from where the world stands."""
     return check_input(pack, action, step, turns, location=tracker.location,
-                       state=tracker.world.tree if tracker.world else None)
+                       state=tracker.knowledge)
 
 
 def outcome_check(pack: DomainPack, action: str, step: int | None, history: Sequence[Turn], prediction: Prediction,
@@ -163,7 +163,7 @@ def outcome_check(pack: DomainPack, action: str, step: int | None, history: Sequ
         pack, action, step, history, prediction.observation if known else None,
         prediction.effects.model_dump(exclude={"source"}) if known else None,
         location=tracker.location if tracker else None,
-        state=tracker.world.tree if tracker and tracker.world else None,
+        state=tracker.knowledge if tracker else None,
     )
 
 

@@ -61,11 +61,11 @@ def rendered_from_effects(scene: Scene, history: Sequence[Turn], action: str, tr
     line = pack.shell_line(action) if pack.shell_line is not None else None
     if semantics is None or line is None or pack.computed_screen is None or semantics.opaque or \
             not semantics.programs or any(program not in _SILENT for program in semantics.programs) or \
-            tracker.missing(semantics) or tracker.world is None:
+            tracker.missing(semantics) or tracker.knowledge is None:
         return None
-    cwd = tracker.world.location.cwd
+    cwd = tracker.knowledge.cwd
     after = semantics.cwd_after or cwd
-    step = ShellStep(line, "", 0, cwd, after, tracker.world.location.home or cwd, after == cwd)
+    step = ShellStep(line, "", 0, cwd, after, tracker.knowledge.location.home or cwd, after == cwd)
     screen = pack.computed_screen(_previous(history), scene.state or pack.initial_state, step)
     if screen is None:
         return None

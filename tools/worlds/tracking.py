@@ -1,11 +1,10 @@
-"""A rollout's record of its world: the shell's place and the file tree its steps imply, and the
-ledger of deletions that consistency warnings read.
+"""A rollout's record of its world (domains/shell/knowledge.py), replayed from its steps, and the ledger of
+deletions that consistency warnings read.
 
-Replayed from the world's initial state and every step (recorded reality and committed
-predictions alike), then advanced by each new prediction of a plan. Effects come from each
-action's own semantics; the screen only says which commands failed. Where the domain runs shell
-lines, a virtual shell keeps the files and shell state the world knows exactly: a computed step runs
-in it again on replay (it is deterministic), any other step teaches it only what its semantics say.
+Replayed from the world's initial state and every step (recorded reality and committed predictions
+alike), then advanced by each new prediction of a plan. Where the domain runs shell lines, the world's
+virtual shell computes a step from the record's exact facts: a computed step runs again on replay (it is
+deterministic); any other step teaches the record only what its semantics say (domains/shell/learning.py).
 """
 
 from __future__ import annotations
@@ -19,9 +18,10 @@ from dataclasses import dataclass, field
 from ...domains import DomainPack, Turn
 from ...domains.effects import first_error_line
 from ...domains.shell import Location, Requirement, Semantics, stated_location
-from ...domains.shell.state import WorldState
+from ...domains.shell.knowledge import Knowledge
+from ...domains.shell.learning import learn_step
 from ...domains.shell.virtual.gate import NotComputable
-from ...domains.shell.virtual.shell import Outcome, VirtualShell
+from ...domains.shell.virtual.shell import Outcome, VirtualShell, exactly
 from .consistency import EntityLedger
 from .state_check import new_part
 
@@ -31,10 +31,10 @@ log = logging.getLogger(__name__)
 @dataclass
 class Tracker:
     pack: DomainPack
-    world: WorldState | None  # None: the domain says nothing of what its actions do
+    knowledge: Knowledge | None  # None: the domain says nothing of what its actions do
     ledger: EntityLedger = field(default_factory=EntityLedger)
     steps: int = 0
-    shell: VirtualShell | None = None  # the files and shell state the world knows exactly; None: nothing computed
+    shell: VirtualShell | None = None  # computes from the knowledge's exact facts; None: nothing is computed
     last_observation: str = ""  # what the last step showed (a screen repeats it: only what follows is new)
     compute_failure: str = ""  # why the virtual shell failed on the last line it was asked (a fault, not a refusal)
 
@@ -43,17 +43,21 @@ class Tracker:
                real: Sequence[bool] | None = None, effects: Sequence[dict | None] | None = None,
                computed: bool = False, start: VirtualShell | None = None) -> Tracker:
         """The world after `turns`, from the state text (or the domain's initial state when it is empty).
-        `computed`: keep a virtual shell (from `start`, a snapshot's, when the world has one)."""
-        world = None
-        shell = None
+        `computed`: keep exact facts and compute from them (from `start`, a snapshot's, when the world has one)."""
+        knowledge = shell = None
         if pack.semantics is not None:
             default = pack.location or Location("/")
             location = stated_location(state, default) if state else default
-            world = WorldState.starting(location, pack.initial_paths if not state else ())
+            paths = pack.initial_paths if not state else ()
             if computed and (pack.shell_line is not None or pack.computed_file_call is not None):
-                shell = start or _starting_shell(location, pack.initial_paths if not state else (),
-                                                 empty=bool(state) and states_empty(state, location.cwd))
-        tracker = cls(pack, world, shell=shell)
+                shell = start or VirtualShell(_starting_exactly(location, paths, bool(state) and
+                                                                states_empty(state, location.cwd)))
+                knowledge = shell.knowledge
+                knowledge.location = location
+                knowledge.imply_start(paths)
+            else:
+                knowledge = Knowledge.starting(location, paths)
+        tracker = cls(pack, knowledge, shell=shell)
         tracker.advance_all(turns, real, effects)
         return tracker
 
@@ -69,25 +73,25 @@ class Tracker:
 
     @property
     def location(self) -> Location | None:
-        return self.world.location if self.world else None
+        return self.knowledge.location if self.knowledge else None
 
     def semantics(self, action: str) -> Semantics | None:
         """What `action` does from where the world stands, knowing its files."""
-        if self.world is None or self.pack.semantics is None:
+        if self.knowledge is None or self.pack.semantics is None:
             return None
-        return self.pack.semantics(action, self.world.location, self.world.tree)
+        return self.pack.semantics(action, self.knowledge.location, self.knowledge)
 
     def note(self) -> str:
         """What the world's steps taught it about its files (nothing before the first step: the
         state text already says what the world starts from)."""
-        return self.world.tree.note(self.world.location.cwd) if self.world and self.steps else ""
+        return self.knowledge.note() if self.knowledge and self.steps else ""
 
     def missing(self, semantics: Semantics | None) -> list[Requirement]:
         """What the action needs that the world knows is not so (an operand gone, a folder already there):
         the command fails, with these error lines."""
-        if semantics is None or self.world is None:
+        if semantics is None or self.knowledge is None:
             return []
-        return [r for r in semantics.requirements if self.world.tree.holds(r) is False]
+        return [r for r in semantics.requirements if self.knowledge.holds(r) is False]
 
     def compute(self, action: str) -> Outcome | None:
         """The exact outcome of `action` from what the world knows, or None when it is the model's."""
@@ -117,35 +121,23 @@ class Tracker:
         """One more step happened with this screen; returns its effects as they happened. `outcome`: the
         step was computed (on replay, a step whose effects say so is computed again)."""
         self.steps += 1
-        happened = None
-        before = self.world.location.cwd if self.world is not None else ""
-        was_computed = (effects or {}).get("source") == "computed"
         planned = self.semantics(action)
-        if self.world is not None:
-            happened = self.world.step(planned, observation, real)
+        if self.shell is not None and outcome is None and (real or (effects or {}).get("source") == "computed"):
+            outcome = self.compute(action)
+            if outcome is not None and real and not self.shows(outcome, observation):
+                outcome = None  # reality went otherwise: the world was not as it knew
+        happened = None
+        if self.knowledge is not None:
+            happened = learn_step(self.knowledge, planned, observation, real,
+                                  exact=self.shell is not None and outcome is None)
+        if outcome is not None and self.shell is not None:
+            self.shell.accept(outcome)
         if happened is not None:  # the command's own effects, not a model's account of them
             effects = {"changed": [{"entity": e.path, "change": _ledger_kind(e.kind)} for e in happened.files()
                                    if not e.pattern]}
         self.ledger.apply(self.steps, effects)
-        if self.shell is not None:
-            self._advance_shell(action, observation, real, was_computed, outcome, planned, before)
         self.last_observation = observation
         return happened
-
-    def _advance_shell(self, action: str, observation: str, real: bool, was_computed: bool,
-                       outcome: Outcome | None, planned: Semantics | None, cwd_before: str) -> None:
-        assert self.shell is not None
-        if outcome is None and (real or was_computed):
-            outcome = self.compute(action)
-            if outcome is not None and real and not self.shows(outcome, observation):
-                outcome = None  # reality went otherwise: the world was not as it knew
-        if outcome is not None:
-            self.shell.accept(outcome)
-            if self.world is not None:
-                self.world.location = self.world.location.moved_to(outcome.cwd)
-            return
-        self.shell.learn(planned, self.world.location.cwd if self.world is not None else cwd_before, observation)
-
 
     def shows(self, outcome: Outcome, observation: str) -> bool:
         """Whether a real step's observation is what the computed outcome says: its output, and an error
@@ -158,14 +150,13 @@ class Tracker:
         return printed in new and failed == (outcome.exit_code != 0)
 
 
-def _starting_shell(location: Location, paths: Sequence[str], empty: bool = False) -> VirtualShell:
-    """The domain's own start: the paths its initial state names exist (contents unknown), and its folder
-    holds nothing else; a state text of the caller's says nothing of the folder's files unless it says the
-    folder is empty (`empty`)."""
+def _starting_exactly(location: Location, paths: Sequence[str], empty: bool = False) -> Knowledge:
+    """The domain's own start, exactly: the paths its initial state names exist (contents unknown), and its
+    folder holds nothing else; a state text of the caller's says nothing of the folder's files unless it says
+    the folder is empty (`empty`)."""
     files: dict[str, bytes | None] = {path: None for path in paths if not path.endswith("/")}
     folders = {path.rstrip("/"): False for path in paths if path.endswith("/")}
-    return VirtualShell.starting(location.cwd, location.home or location.cwd, files, folders,
-                                 complete=bool(paths) or empty)
+    return exactly(Knowledge(location, location.home or location.cwd), files, folders, complete=bool(paths) or empty)
 
 
 def states_empty(state: str, cwd: str) -> bool:

@@ -16,17 +16,15 @@ from __future__ import annotations
 import posixpath
 import re
 import shlex
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from functools import cache
 
 from bashkit import Bash, ExecutionProfile
 
-from ..effects import Semantics
-from ..grammar import node_text, parse_tree
-from ..sed import sed_scripts
-from ..state import doubted_commands
+from ..knowledge import Knowledge, ancestors, system_folders
+from ..location import Location
 from .allowlist import proven_errors
-from .gate import SED_SCRIPT, NotComputable, Reading, read_line
+from .gate import NotComputable, Reading, read_line
 
 UNKNOWN_ENTRY = "zz-entry-unknown-to-the-world"  # the extra entry of a folder whose listing is incomplete
 # Three fillings for a file whose content is unknown: different first bytes, lengths and line counts.
@@ -35,87 +33,9 @@ _SENTINEL = b"a path unknown to the world\n"
 _SCRIPT_LINE = re.compile(r"^bash: line \d+: ", re.MULTILINE)
 # Messages of the virtual shell that GNU words otherwise (found by the real-bash tests), and missing features.
 _UNPROVEN = re.compile(r"not yet implemented|not supported|io error|^cp: cannot copy|^mv: cannot move", re.MULTILINE)
-# Programs whose target may become a folder (a copied or moved tree, an unpacked archive, a link).
-_MAY_MAKE_FOLDERS = frozenset({"cp", "mv", "rsync", "install", "ln", "tar", "unzip", "git", "scp", "7z"})
-_CD = re.compile(r"(^|[\s;&|(])cd(\s|$)")
 _SILENT_FAILURES = frozenset({"grep", "test", "[", "false"})  # they may exit non-zero and print nothing
 MAX_OUTPUT = 64 * 1024  # a computed step prints at most this much; more is the model's to summarize
 _TIMEOUT = 2.0
-# A line that changes how later lines behave (options, functions, aliases, the search path, the umask, the
-# locale, a sourced or evaluated script): the world's shell is then no longer the one the tests prove.
-# Each is read at a command's start only: `find . -name x` or `grep alias f` change nothing.
-_CHANGES_SHELL = re.compile(
-    r"(?:^|[;&|(]|\b(?:then|do|else))\s*(?:set\s+[-+]|shopt\b|umask\b|alias\b|unalias\b|enable\b|hash\b|"
-    r"trap\b|source\b|\.\s|eval\b|exec\b|function\s|unset\s+-f|(?:(?:export|declare|typeset)\s+(?:-\w+\s+)?)?"
-    r"(?:PATH|IFS|CDPATH|GLOBIGNORE|HOME|LC_\w+|LANG|LANGUAGE|POSIXLY_CORRECT|SHELLOPTS|BASHOPTS|TZ)\+?=)|"
-    r"(?:^|[;&|(]\s*)[\w-]+\s*\(\)\s*[{(]")
-_CHANGES_STATE = re.compile(r"\b(export|unset|declare|typeset|local|readonly|source|read|mapfile|readarray|eval|"
-                            r"set|shopt|alias|cd|pushd|popd)\b|(^|[\s;&|(])\.\s|[A-Za-z_][A-Za-z0-9_]*\+?=")
-
-
-@dataclass
-class Knowledge:
-    """What a world knows: every path here exists; a path absent here is known absent only inside a
-    folder whose listing is complete."""
-
-    cwd: str
-    home: str
-    files: dict[str, bytes | None] = field(default_factory=dict)  # None: it exists, its content is unknown
-    folders: dict[str, bool] = field(default_factory=dict)  # path -> its listing is complete
-    variables: dict[str, str] = field(default_factory=dict)  # set by computed steps (exported: see `exported`)
-    exported: set[str] = field(default_factory=set)
-    oldpwd: str = ""
-    absent: set[str] = field(default_factory=set)  # removed by a step the world saw: nothing is there or under it
-    workspace: str = ""  # the folder the world started in: with the home and /tmp, where a computed line may act
-    shell_changed: str = ""  # what changed the shell's own behaviour (`set -o noclobber`, a function): nothing is
-    #                          computed after it, since the virtual shell does not follow it
-
-    @property
-    def region(self) -> tuple[str, ...]:
-        """Where a computed line may read and write: elsewhere, who may do what is the system's business."""
-        roots = sorted({self.home, self.workspace or self.cwd, "/tmp"} - {"/"})
-        return tuple(root for root in roots if not any(root.startswith(other + "/") for other in roots))
-
-    def status(self, path: str) -> str:
-        """"present", "absent" (known so) or "unknown"."""
-        if path in self.files or path in self.folders:
-            return "present"
-        parent = path
-        while True:
-            if parent in self.absent:
-                return "absent"
-            parent = posixpath.dirname(parent)
-            if parent in self.files:
-                return "absent"  # nothing lies under a file
-            if parent in self.folders:
-                return "absent" if self.folders[parent] else "unknown"
-            if parent == "/":
-                return "unknown"
-
-    def add_folder(self, path: str, complete: bool) -> None:
-        for ancestor in _ancestors(path):
-            self.folders.setdefault(ancestor, False)
-            self.files.pop(ancestor, None)
-            self.absent.discard(ancestor)
-        self.absent.discard(path)
-        self.folders[path] = complete or self.folders.get(path, False)
-
-    def forget_under(self, path: str) -> None:
-        """`path` and everything under it are gone (a deletion the world learned of)."""
-        for table in (self.files, self.folders):
-            for known in [k for k in table if k == path or k.startswith(path.rstrip("/") + "/")]:
-                del table[known]
-        self.absent = {k for k in self.absent if not k.startswith(path.rstrip("/") + "/")}
-        self.absent.add(path)
-
-    def forget_all(self) -> None:
-        """Something changed files the world cannot name: whether any file or folder is still there is
-        unknown, except the folders the shell and the system stand on (their listings unknown too)."""
-        keep = {self.cwd, self.home, self.workspace, *_system_folders()}
-        keep |= {ancestor for path in list(keep) for ancestor in _ancestors(path)}
-        self.files = {}
-        self.folders = {path: False for path in self.folders if path in keep}
-        self.absent.clear()
 
 
 @dataclass(frozen=True)
@@ -148,18 +68,10 @@ class VirtualShell:
     @classmethod
     def starting(cls, cwd: str, home: str, files: dict[str, bytes | None] | None = None,
                  folders: dict[str, bool] | None = None, complete: bool = False, user: str = "dev") -> VirtualShell:
-        """A world in `cwd` that knows `files` and `folders`; `complete`: the cwd's listing is all there is."""
-        knowledge = Knowledge(posixpath.normpath(cwd), posixpath.normpath(home), workspace=posixpath.normpath(cwd))
-        for folder in _system_folders():
-            knowledge.add_folder(folder, False)
-        knowledge.add_folder(knowledge.home, False)
-        knowledge.add_folder(knowledge.cwd, complete)
-        for path, whole in (folders or {}).items():
-            knowledge.add_folder(path, whole)
-        for path, content in (files or {}).items():
-            knowledge.add_folder(posixpath.dirname(path), knowledge.folders.get(posixpath.dirname(path), False))
-            knowledge.files[path] = content
-        return cls(knowledge, user)
+        """A world in `cwd` that knows `files` and `folders` exactly; `complete`: the cwd's listing is all there
+        is."""
+        cwd = posixpath.normpath(cwd)
+        return cls(exactly(Knowledge(Location(cwd), posixpath.normpath(home)), files, folders, complete), user)
 
     # --- computing ---------------------------------------------------------------------------
     def compute(self, line: str) -> Outcome:
@@ -215,15 +127,12 @@ class VirtualShell:
                        frozenset(reading.forms))
 
     def accept(self, outcome: Outcome) -> None:
-        self.knowledge = outcome.after
+        self.knowledge.take_exact(outcome.after)
 
     def written(self, label: str, observation: str, writes: dict[str, bytes], failed: bool = False) -> Outcome:
         """A file tool's step (a coding agent's read, write or edit) that the domain computed from the
         knowledge: `writes` are the files' new contents."""
-        after = Knowledge(self.knowledge.cwd, self.knowledge.home, dict(self.knowledge.files),
-                          dict(self.knowledge.folders), dict(self.knowledge.variables), set(self.knowledge.exported),
-                          self.knowledge.oldpwd, set(self.knowledge.absent), self.knowledge.workspace,
-                          self.knowledge.shell_changed)
+        after = _exact_part(self.knowledge)
         for path, content in writes.items():
             after.files[path] = content
             after.absent.discard(path)
@@ -250,7 +159,7 @@ class VirtualShell:
                     timeout_seconds=_TIMEOUT)
         fs = bash.fs()
         # Only what the line can reach is loaded: the paths it names, all below them, and the folders above.
-        system = _system_folders()
+        system = system_folders()
         for path in (*reach.above, *sorted(path for path in reach.below if path in known.folders)):
             if path in known.folders and path not in system:
                 bash.mkdir(path, recursive=True)
@@ -297,11 +206,11 @@ class VirtualShell:
         files, folders = run.state
         gone = {path for path in (*before.files, *before.folders)
                 if _under(path, run.tops) and path not in files and path not in folders}
-        after = Knowledge(run.cwd, before.home, {k: v for k, v in before.files.items() if not _under(k, run.tops)},
-                          {k: v for k, v in before.folders.items() if not _under(k, run.tops)},
-                          dict(run.variables[0]), set(run.variables[1]), run.oldpwd,
-                          {k for k in before.absent | gone if k not in files and k not in folders}, before.workspace,
-                          before.shell_changed)
+        after = replace(_exact_part(before), location=before.location.moved_to(run.cwd),
+                        files={k: v for k, v in before.files.items() if not _under(k, run.tops)},
+                        folders={k: v for k, v in before.folders.items() if not _under(k, run.tops)},
+                        variables=dict(run.variables[0]), exported=set(run.variables[1]), oldpwd=run.oldpwd,
+                        absent={k for k in before.absent | gone if k not in files and k not in folders})
         for path, content in files.items():
             after.files[path] = content
             after.absent.discard(path)
@@ -311,63 +220,27 @@ class VirtualShell:
             after.absent.discard(path)
         return after
 
-    # --- learning from steps it did not compute ------------------------------------------------
-    def learn(self, semantics: Semantics | None, cwd: str, shown: str = "") -> None:
-        """A step the model predicted or reality showed (`shown`: what its screen showed, where `cwd` is the
-        folder the shell stands in after it): what its semantics say it did, no more. A command that may have
-        done only part of its work, or none (`doubted_commands`: `rm a b` with `a` missing removes `b`),
-        leaves what it names unknown."""
-        known = self.knowledge
-        if semantics is None:
-            return
-        doubted = doubted_commands(semantics, shown)
-        if (semantics.cwd_after or known.cwd) != cwd or doubted and _CD.search(semantics.line):
-            known.forget_all()  # its paths were read from a folder the shell may not have been in
-        for effect in semantics.of_commands(*doubted).files():
-            if not effect.path or effect.pattern or effect.where == "unknown":
-                known.forget_all()
-            else:
-                _make_unknown(known, posixpath.normpath(effect.path))
-        semantics = semantics.without(*doubted)
-        if semantics.opaque or any(e.pattern or e.where == "unknown" or not e.path for e in semantics.files()):
-            known.forget_all()
-        targets, unbounded = _redirects_and_unbounded_words(semantics.line, known.cwd)
-        if unbounded:
-            # What a glob gave a program (`uniq *.txt` writes its second match), or a sed script's `w` wrote,
-            # is not known.
-            known.forget_all()
-        for path in targets:
-            _make_unknown(known, path)  # written or not (a failed redirection writes nothing): unknown
-        for effect in semantics.files():
-            if not effect.path or effect.pattern or effect.where == "unknown":
-                continue
-            path = posixpath.normpath(effect.path)
-            if effect.kind in ("deleted", "moved-from"):
-                known.forget_under(path)
-            elif effect.kind == "created" and effect.program == "mkdir":
-                status = known.status(path)
-                if not effect.forced and known.status(posixpath.dirname(path)) != "present":
-                    _make_unknown(known, path)  # without -p it needs its parent: made or not, unknown
-                elif status != "present":  # a new folder is empty; `mkdir -p` may have met a full one
-                    known.add_folder(path, not effect.forced or status == "absent")
-            elif effect.kind == "permissions":
-                continue
-            elif effect.kind == "moved-to" or effect.program in _MAY_MAKE_FOLDERS:
-                _make_unknown(known, path)  # a file or a folder, the semantics do not say: unknown
-            elif effect.tree:
-                known.forget_under(path)
-                known.add_folder(path, False)
-            else:  # written: most likely a file now, but a failed write leaves no trace to tell
-                _make_unknown(known, path)
-        if (changed := _CHANGES_SHELL.search(semantics.line)) is not None:
-            known.shell_changed = known.shell_changed or changed.group(0).strip()
-        if _CHANGES_STATE.search(semantics.line):
-            known.variables.clear()
-            known.exported.clear()
-        if cwd and cwd != known.cwd:
-            known.oldpwd, known.cwd = known.cwd, posixpath.normpath(cwd)
-            if known.status(known.cwd) != "present":
-                known.add_folder(known.cwd, False)
+
+def exactly(known: Knowledge, files: dict[str, bytes | None] | None = None, folders: dict[str, bool] | None = None,
+            complete: bool = False) -> Knowledge:
+    """`known` with the exact facts of a world's start: the system's folders, the home, the working folder
+    (`complete`: its listing is all there is), and the `files` and `folders` its start names."""
+    for folder in system_folders():
+        known.add_folder(folder, False)
+    known.add_folder(known.home, False)
+    known.add_folder(known.cwd, complete)
+    for path, whole in (folders or {}).items():
+        known.add_folder(path, whole)
+    for path, content in (files or {}).items():
+        known.add_folder(posixpath.dirname(path), known.folders.get(posixpath.dirname(path), False))
+        known.files[path] = content
+    return known
+
+
+def _exact_part(known: Knowledge) -> Knowledge:
+    """A copy of the exact facts and shell state, without the implied ones (what a computed step leaves)."""
+    return replace(known, files=dict(known.files), folders=dict(known.folders), absent=set(known.absent),
+                   variables=dict(known.variables), exported=set(known.exported), implied={}, listed=set())
 
 
 _NOT_PLAIN = ("it reads or makes bytes other than printable ASCII, tabs and newlines: how the C locale's programs "
@@ -417,7 +290,7 @@ class _Reach:
             if not _under(path, tops):
                 tops.append(path)
         cwd = known.cwd
-        found = {cwd, *(ancestor for path in (*tops, cwd) for ancestor in _ancestors(path))} - {"/"}
+        found = {cwd, *(ancestor for path in (*tops, cwd) for ancestor in ancestors(path))} - {"/"}
         above = sorted(found - set(tops), key=len) + [cwd] * (cwd in tops)
         below = tuple(path for path in (*known.folders, *known.files) if _under(path, tops))
         return cls(tuple(tops), below, tuple(above))
@@ -472,53 +345,6 @@ def _changes(before: Knowledge, after: Knowledge, unknown: set[str]) -> tuple[Ch
     return tuple(found)
 
 
-def _make_unknown(known: Knowledge, path: str) -> None:
-    """Whether `path` exists, and what it holds, becomes unknown, with the listing of the nearest folder above it
-    the world knows (`mkdir -p a/b` may have made `a` too)."""
-    known.forget_under(path)
-    known.absent.discard(path)
-    for ancestor in _ancestors(path):
-        known.absent.discard(ancestor)
-        if ancestor in known.folders:
-            known.folders[ancestor] = False
-            break
-
-
-def _redirects_and_unbounded_words(line: str, cwd: str) -> tuple[list[str], bool]:
-    """Read from the line's syntax tree: the files it redirects output into (any command's, builtins' too), and
-    whether a word reaches files the line does not name (a glob, or a sed script beyond p, d, q, =, s and y:
-    `w`, `r` and `e` reach files that are not operands)."""
-    targets, unbounded = [], False
-    pending = [parse_tree(line)]
-    while pending:
-        node = pending.pop()
-        pending.extend(node.named_children)
-        unbounded = unbounded or (node.type == "word" and any(char in node_text(node) for char in "*?["))
-        if node.type == "file_redirect" and (destination := node.child_by_field_name("destination")) is not None:
-            operator = "".join(node_text(child) for child in node.children if not child.is_named)
-            word = node_text(destination).strip("'\"")
-            if ">" in operator and word and not word.startswith(("$", "/dev/")) and not word.isdigit():
-                targets.append(posixpath.normpath(posixpath.join(cwd, word)))
-        name = node.child_by_field_name("name") if node.type == "command" else None
-        if name is not None and node_text(name) == "sed":
-            words = [node_text(child).strip("'\"") for child in node.children_by_field_name("argument")]
-            unbounded = unbounded or any(not SED_SCRIPT.fullmatch(script) for script in sed_scripts(words))
-    return targets, unbounded
-
-
-@cache
-def _system_folders() -> tuple[str, ...]:
-    """The folders every virtual shell starts with (its /tmp, /etc, /usr/bin, ...): they exist, no more is known."""
-    bash = Bash()
-    found, pending = [], ["/"]
-    while pending:
-        folder = pending.pop()
-        found.append(folder)
-        pending.extend(posixpath.join(folder, e["name"]) for e in bash.read_dir(folder)
-                       if e["metadata"]["file_type"] == "directory" and folder != "/proc")
-    return tuple(sorted(found))
-
-
 @cache
 def _default_variables() -> dict[str, str]:
     return dict(Bash(cwd="/", env={"HOME": "/", "LANG": "C", "LC_ALL": "C"}).shell_state().variables)
@@ -528,12 +354,3 @@ def _user_variable(name: str, value: str) -> bool:
     defaults = _default_variables()
     return name not in ("PWD", "OLDPWD", "HOME", "LANG", "LC_ALL", "_", "USER", "HOSTNAME") and \
         defaults.get(name) != value
-
-
-def _ancestors(path: str) -> list[str]:
-    found = []
-    while path not in ("/", ""):
-        path = posixpath.dirname(path)
-        found.append(path)
-    return found
-

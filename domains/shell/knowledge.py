@@ -1,0 +1,304 @@
+"""What a world knows of its files and its shell: one record, with each fact held at one of two levels.
+
+- **Exact**: what the world determines for certain: its starting files, and what computed steps left
+  (files with their content or "content unknown", folders whose listing is complete or not, paths known
+  gone, variables, the previous folder). The virtual shell computes from these facts alone, so a step
+  the model predicted only ever makes exact facts unknown, never adds one.
+- **Implied**: what each step's own semantics say it did, had it done what its command says (`touch a`
+  made `a`), and what a real screen showed (a plain listing names what exists). The model is told these
+  facts and the semantics check a command's needs against them; nothing is computed from them.
+
+A question (`exists`, `is_dir`, `empty`) is answered by the exact facts where they know, else by the
+implied ones; a path neither knows is unknown, never guessed: the answer is True, False or None.
+How a step updates the record is domains/shell/learning.py.
+"""
+
+from __future__ import annotations
+
+import copy
+import fnmatch
+import posixpath
+from dataclasses import dataclass, field
+from functools import cache
+
+from .effects import Requirement
+from .location import Location
+
+MAX_NOTED = 24  # entries in the prompt's known-state block
+
+
+@dataclass
+class Knowledge:
+    location: Location  # where the shell stands, and the workspace it started in
+    home: str  # the shell's HOME
+    # Exact facts. Every path in `files` or `folders` exists; a path in neither is known absent only under a
+    # path in `absent` or inside a folder whose listing is complete.
+    files: dict[str, bytes | None] = field(default_factory=dict)  # None: it exists, its content is unknown
+    folders: dict[str, bool] = field(default_factory=dict)  # path -> its listing is complete
+    absent: set[str] = field(default_factory=set)  # removed by a step the world saw: nothing is there or under it
+    variables: dict[str, str] = field(default_factory=dict)  # set by computed steps (exported: see `exported`)
+    exported: set[str] = field(default_factory=set)
+    oldpwd: str = ""
+    shell_changed: str = ""  # what changed the shell's own behaviour (`set -o noclobber`, a function): nothing is
+    #                          computed after it, since the virtual shell does not follow it
+    # Implied facts. path -> "file" | "dir" | "exists" | "absent"; folders whose every visible entry is implied.
+    implied: dict[str, str] = field(default_factory=dict)
+    listed: set[str] = field(default_factory=set)
+
+    @classmethod
+    def starting(cls, location: Location, paths: tuple[str, ...] | list[str] = ()) -> Knowledge:
+        """A world at `location` whose state names `paths` (folders end in '/'), as implied facts only:
+        a domain's initial state enumerates its folder. Exact facts come from the virtual shell's start."""
+        known = cls(location, location.home or location.cwd)
+        known.imply_start(paths)
+        return known
+
+    def imply_start(self, paths: tuple[str, ...] | list[str] = ()) -> None:
+        self.mark(self.cwd, "dir")
+        for path in paths:
+            self.mark(path, "dir" if path.endswith("/") else "file")
+        if paths:
+            self.listed.add(_clean(self.cwd))
+
+    @property
+    def cwd(self) -> str:
+        return self.location.cwd
+
+    @cwd.setter
+    def cwd(self, cwd: str) -> None:
+        self.location = self.location.moved_to(cwd)
+
+    @property
+    def workspace(self) -> str:
+        """The folder the world started in."""
+        return self.location.root
+
+    @property
+    def region(self) -> tuple[str, ...]:
+        """Where a computed line may read and write: elsewhere, who may do what is the system's business."""
+        roots = sorted({self.home, self.workspace, "/tmp"} - {"/"})
+        return tuple(root for root in roots if not any(root.startswith(other + "/") for other in roots))
+
+    def copy(self) -> Knowledge:
+        return copy.deepcopy(self)
+
+    # --- exact: what the virtual shell builds on -----------------------------------------------
+    def status(self, path: str) -> str:
+        """"present", "absent" (known so) or "unknown", from the exact facts alone."""
+        if path in self.files or path in self.folders:
+            return "present"
+        parent = path
+        while True:
+            if parent in self.absent:
+                return "absent"
+            parent = posixpath.dirname(parent)
+            if parent in self.files:
+                return "absent"  # nothing lies under a file
+            if parent in self.folders:
+                return "absent" if self.folders[parent] else "unknown"
+            if parent == "/":
+                return "unknown"
+
+    def add_folder(self, path: str, complete: bool) -> None:
+        for ancestor in ancestors(path):
+            self.folders.setdefault(ancestor, False)
+            self.files.pop(ancestor, None)
+            self.absent.discard(ancestor)
+        self.absent.discard(path)
+        self.folders[path] = complete or self.folders.get(path, False)
+
+    def forget_under(self, path: str) -> None:
+        """`path` and everything under it are gone (a deletion the world learned of)."""
+        for table in (self.files, self.folders):
+            for known in [k for k in table if k == path or k.startswith(path.rstrip("/") + "/")]:
+                del table[known]
+        self.absent = {k for k in self.absent if not k.startswith(path.rstrip("/") + "/")}
+        self.absent.add(path)
+
+    def make_unknown(self, path: str) -> None:
+        """Whether `path` exists, and what it holds, becomes unknown, with the listing of the nearest folder
+        above it the world knows (`mkdir -p a/b` may have made `a` too)."""
+        self.forget_under(path)
+        self.absent.discard(path)
+        for ancestor in ancestors(path):
+            self.absent.discard(ancestor)
+            if ancestor in self.folders:
+                self.folders[ancestor] = False
+                break
+
+    def forget_all(self) -> None:
+        """Something changed files the world cannot name: no exact fact of a file or folder holds any more,
+        except the folders the shell and the system stand on (their listings unknown). What was exact stays
+        implied: the world still tells the model what it last knew."""
+        keep = {self.cwd, self.home, self.workspace, *system_folders()}
+        keep |= {ancestor for path in list(keep) for ancestor in ancestors(path)}
+        for path in self.absent:
+            self._forget_implied_under(path)
+            self.implied[path] = "absent"
+        self.implied.update({path: "dir" for path in self.folders if path not in keep})
+        self.implied.update({path: "file" for path in self.files})
+        self.files = {}
+        self.folders = {path: False for path in self.folders if path in keep}
+        self.absent.clear()
+
+    def take_exact(self, other: Knowledge) -> None:
+        """The exact facts and shell state of `other` (a computed step's outcome), the implied ones kept."""
+        self.location = other.location
+        self.files, self.folders, self.absent = dict(other.files), dict(other.folders), set(other.absent)
+        self.variables, self.exported = dict(other.variables), set(other.exported)
+        self.oldpwd, self.shell_changed = other.oldpwd, other.shell_changed
+
+    # --- questions: exact where it knows, else implied -------------------------------------------
+    def exists(self, path: str) -> bool | None:
+        path = _clean(path)
+        status = self.status(path)
+        if status != "unknown":
+            return status == "present"
+        kind = self.implied.get(path)
+        if kind is not None:
+            return kind != "absent"
+        if self._holds_entries(path):
+            return True
+        child = path
+        for ancestor in _parents(path):  # nearest first
+            kind = self.implied.get(ancestor)
+            if kind in ("absent", "file"):
+                return False  # nothing lies under a missing path or a file
+            if ancestor in self.listed and not posixpath.basename(child).startswith(".") and child not in self.implied:
+                return False  # a listing showed the folder's entries, and this one was not among them
+            if kind is not None:
+                return None
+            child = ancestor
+        return None
+
+    def is_dir(self, path: str) -> bool | None:
+        path = _clean(path)
+        if path in self.folders or path in self.files:
+            return path in self.folders
+        if self.status(path) == "absent":
+            return False
+        kind = self.implied.get(path)
+        if kind in ("dir", "file"):
+            return kind == "dir"
+        if kind == "absent":
+            return False
+        return True if self._holds_entries(path) else None
+
+    def empty(self, path: str) -> bool | None:
+        """A folder with no entries (a listing or mkdir showed it so, and nothing came since)."""
+        path = _clean(path)
+        if self._holds_entries(path):
+            return False
+        if self.folders.get(path) or path in self.listed:
+            return True
+        return None
+
+    def holds(self, requirement: Requirement) -> bool | None:
+        """Whether the world's files meet what a command needs; None where it does not know."""
+        if requirement.condition == "absent":
+            present = self.exists(requirement.path)
+            return None if present is None else not present
+        if requirement.condition == "empty":
+            return None if self.exists(requirement.path) is False else self.empty(requirement.path)
+        return self.exists(requirement.path)
+
+    def _holds_entries(self, path: str) -> bool:
+        """Something under `path` is known to exist (so `path` is a folder that exists)."""
+        prefix = path.rstrip("/") + "/"
+        return any(known.startswith(prefix) for known in (*self.files, *self.folders)) or any(
+            known.startswith(prefix) and kind != "absent" and self.status(known) != "absent"
+            for known, kind in self.implied.items())
+
+    # --- implied: what steps' semantics and real screens say ------------------------------------
+    def mark(self, path: str, kind: str) -> None:
+        path = _clean(path)
+        if kind == "absent":
+            self._forget_implied_under(path)
+        else:
+            for ancestor in _parents(path):
+                if self.implied.get(ancestor) in ("absent", "file", None):
+                    self.implied[ancestor] = "dir"
+        if kind == "exists" and self.implied.get(path) in ("file", "dir"):
+            return
+        self.implied[path] = kind
+
+    def unsure(self) -> None:
+        """Something changed files the world cannot name (an unknown program, a glob): listings are stale."""
+        self.listed.clear()
+
+    def learn_listing(self, directory: str, names) -> None:
+        self.mark(directory, "dir")
+        self.listed.add(_clean(directory))
+        for name in names:
+            kind = "dir" if name.endswith("/") else "exists"
+            self.mark(posixpath.join(directory, name.rstrip("/*@|=")), kind)
+
+    def forget_implied_under(self, path: str, contents_unknown: bool = False) -> None:
+        """Drop what is implied below `path`; `contents_unknown`: its listings no longer hold either."""
+        self._forget_implied_under(path)
+        if contents_unknown:
+            self.listed = {folder for folder in self.listed if folder != path and not folder.startswith(path + "/")}
+
+    def forget_implied_matching(self, pattern: str) -> None:
+        for known in [k for k in self.implied if fnmatch.fnmatchcase(k, pattern)]:
+            del self.implied[known]
+
+    def _forget_implied_under(self, path: str) -> None:
+        for known in [k for k in self.implied if k.startswith(path + "/")]:
+            del self.implied[known]
+
+    # --- telling ---------------------------------------------------------------------------------
+    def note(self) -> str:
+        """The known-state block for the prompt: what exists and what is gone, under the working folder."""
+        cwd = _clean(self.cwd)
+        present: list[str] = []
+        gone: list[str] = []
+        for path in sorted({*self.implied, *self.files, *self.folders, *self.absent}):
+            if not path.startswith(cwd.rstrip("/") + "/"):
+                continue
+            there = self.exists(path)
+            if there is None:
+                continue
+            relative = posixpath.relpath(path, cwd)
+            (present if there else gone).append(relative + ("/" if there and self.is_dir(path) else ""))
+        if not present and not gone:
+            return ""
+        lines = [f"Known in {cwd}:"]
+        if present:
+            lines.append("exists: " + ", ".join(present[:MAX_NOTED]) + (" ..." if len(present) > MAX_NOTED else ""))
+        if gone:
+            lines.append("does not exist: " + ", ".join(gone[:MAX_NOTED]) + (" ..." if len(gone) > MAX_NOTED else ""))
+        return "\n".join(lines)
+
+
+@cache
+def system_folders() -> tuple[str, ...]:
+    """The folders every virtual shell starts with (its /tmp, /etc, /usr/bin, ...): they exist, no more is known."""
+    from bashkit import Bash  # the virtual shell's interpreter: loaded only by a world that computes
+
+    bash = Bash()
+    found, pending = [], ["/"]
+    while pending:
+        folder = pending.pop()
+        found.append(folder)
+        pending.extend(posixpath.join(folder, e["name"]) for e in bash.read_dir(folder)
+                       if e["metadata"]["file_type"] == "directory" and folder != "/proc")
+    return tuple(sorted(found))
+
+
+def _clean(path: str) -> str:
+    return posixpath.normpath(path) if path else path
+
+
+def ancestors(path: str) -> list[str]:
+    """The folders above `path`, nearest first, the root last."""
+    found = []
+    while path not in ("/", ""):
+        path = posixpath.dirname(path)
+        found.append(path)
+    return found
+
+
+def _parents(path: str) -> list[str]:
+    """The folders above `path` that an implied fact may name (the root is always there)."""
+    return [ancestor for ancestor in ancestors(path) if ancestor != "/"]

@@ -42,7 +42,7 @@ def learn_step(known: Knowledge, semantics: Semantics | None, observation: str, 
     before = known.cwd
     happened = imply(known, semantics, observation, real)
     if exact:
-        unlearn_exact(known, semantics, before, observation)
+        learn_uncomputed(known, semantics, before, known.cwd, observation)
     return happened
 
 
@@ -100,12 +100,14 @@ def _learn_from_screen(known: Knowledge, semantics: Semantics, observation: str)
     known.learn_listing(directory, (name for text in printed for name in _ENTRY.findall(text)))
 
 
-def unlearn_exact(known: Knowledge, semantics: Semantics | None, cwd_before: str, shown: str = "") -> None:
-    """A step the model predicted or reality showed, not computed (`shown`: what its screen showed; the record
-    already stands where the shell is after it): what its semantics say it did, no more. A command that may
-    have done only part of its work, or none (`doubted_commands`), leaves what it names unknown."""
+def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: str, cwd: str, shown: str = "") -> None:
+    """The exact facts after a step the model predicted or reality showed, not computed, which left the shell
+    in `cwd` (`shown`: what its screen showed): what its semantics say it did, no more. A command that may have
+    done only part of its work, or none (`doubted_commands`), leaves what it names unknown."""
     if semantics is None:
         return
+    if cwd and cwd != known.cwd:
+        known.cwd = posixpath.normpath(cwd)
     cwd = known.cwd
     doubted = doubted_commands(semantics, shown)
     if (semantics.cwd_after or cwd_before) != cwd or doubted and _CD.search(semantics.line):

@@ -71,6 +71,21 @@ class WorldModelEnv(_EnvBase):
         max_action_chars: int = 1024,
         **simulate_options: Any,
     ):
+        """Set up the episode; it starts at `reset`.
+
+        Args:
+            simulator: the Simulator whose model predicts each step.
+            domain: one of `simulator.domains`.
+            task: what the agent is asked to do, shown to the model (a reset may give another).
+            state: the world the episode starts in; empty: the domain's own initial state.
+            reward_fn: `(prediction, history) -> reward` or `(reward, terminated)`; else the rules score.
+            max_steps: the episode truncates after this many steps (at most `max_history_turns`).
+            done_fn: `(prediction, history) -> bool`: the episode terminates when it says so.
+            success: rules (constraints) whose holding ends the episode with +1.
+            invalid_action_reward: the reward of an action the domain refuses.
+            max_action_chars: the longest action the action space samples.
+            simulate_options: any other SimulateRequest field, for every step (temperature, seed, ...).
+        """
         self.simulator = simulator
         self.rules = EpisodeRules.checked(simulator, domain, task, state, reward_fn, done_fn, max_steps, success or [],
                                           invalid_action_reward, simulate_options)
@@ -83,10 +98,12 @@ class WorldModelEnv(_EnvBase):
     # The episode's parts, as attributes (the history is what the next step sees).
     @property
     def history(self) -> list[dict[str, str]]:
+        """This episode's steps so far (`action`, `observation`): what the next step's prediction sees."""
         return self.episode.history if self.episode is not None else []
 
     @property
     def domain(self) -> str:
+        """This episode's domain (a reset's `options` may change it)."""
         return self.episode.domain if self.episode is not None else self.rules.domain
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:

@@ -125,10 +125,12 @@ class Simulator:
         return self
 
     async def astart(self) -> Simulator:
+        """Load the model now, awaiting it, and raise its load error, if any."""
         await self._ready()
         return self
 
     def close(self) -> None:
+        """Stop the engine and free the model; a `with` block does this on leaving."""
         with self._lock:
             self._closed = True
             if self._ctx is not None:
@@ -176,9 +178,11 @@ class Simulator:
 
     @property
     def domains(self) -> list[str]:
+        """The names of the domains it simulates: the seven built-in ones and any in `domains_dir`."""
         return sorted(self._packs())
 
     def domain(self, name: str) -> DomainPack:
+        """The pack of the domain `name` (its prompt, initial state, presets); an InputError lists the known."""
         pack = self._packs().get(name)
         if pack is None:
             raise InputError(f"unknown domain {name!r}; known domains: {', '.join(self.domains)}")
@@ -214,13 +218,17 @@ class Simulator:
         return await call_tool(self.context, request, on_progress)
 
     def simulate_sync(self, domain: str | None, action: str, **options: Any) -> Prediction:
+        """`simulate`, from blocking code."""
         return run_sync(self.simulate(domain, action, **options))
 
     def plan_sync(self, domain: str | None, steps: Sequence[str], **options: Any) -> PlanResult:
+        """`plan`, from blocking code."""
         return run_sync(self.plan(domain, steps, **options))
 
     def check_sync(self, constraints: Sequence[dict] = (), presets: Sequence[str] = (), **options: Any) -> ConstraintReport:
+        """`check`, from blocking code."""
         return run_sync(self.check(constraints, presets, **options))
 
     def world_sync(self, operation: str, **options: Any) -> WorldView:
+        """`world`, from blocking code."""
         return run_sync(self.world(operation, **options))

@@ -60,6 +60,18 @@ class WorldModelVectorEnv(_VectorBase):
         autoreset_mode: str = "next_step",
         **simulate_options: Any,
     ):
+        """Set up `num_envs` episodes; none starts before `reset`.
+
+        The other arguments (`task`, `state`, `reward_fn`, `max_steps`, `done_fn`, `success`,
+        `invalid_action_reward`, `max_action_chars` and the simulate options) are WorldModelEnv's, for every env.
+
+        Args:
+            simulator: the Simulator every env steps through (one model, requests batched by its engine).
+            domain: the domain of every episode (a reset's options may change it per env).
+            num_envs: how many episodes run side by side.
+            autoreset_mode: Gymnasium's: `next_step` (an ended env resets on its next step), `same_step`
+                (in the step that ended it) or `disabled` (the caller resets, with `options["reset_mask"]`).
+        """
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
         if autoreset_mode not in AUTORESET_MODES:
@@ -83,6 +95,7 @@ class WorldModelVectorEnv(_VectorBase):
 
     @property
     def histories(self) -> list[list[dict[str, str]]]:
+        """Each env's episode so far (its steps' `action` and `observation`), in env order."""
         return [episode.history if episode is not None else [] for episode in self.episodes]
 
     def reset(

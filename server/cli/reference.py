@@ -21,7 +21,7 @@ from ...tools.context import ToolContext
 from ...tools.guard.policy import GuardSettings
 from ...tools.limits import Limits
 from ..hosts.hook import parser as hook_parser
-from ..settings import ENV_PREFIX, Settings
+from ..settings import ENV_PREFIX, OTHER_VARIABLES, Settings
 from ..tool_registry import TOOLS
 from .flags import Parents
 from .main import parser as main_parser
@@ -175,13 +175,41 @@ def tools_reference() -> str:
 
 
 def settings_reference() -> str:
-    """Each setting with its environment variable and default."""
-    rows = ["| setting | environment variable | default | meaning |", "|---|---|---|---|"]
+    """Each setting with its flag, environment variable, allowed values or bounds, default and meaning; then the
+    environment variables that are no setting."""
+    options = {option for _, parser, _ in commands() for action in flags(parser) for option in action.option_strings}
+    rows = ["| setting | flag | environment variable | values | default | meaning |", "|---|---|---|---|---|---|"]
+    schema = Settings.model_json_schema()["properties"]
     for name, field in Settings.model_fields.items():
-        default = "" if field.default is None or field.default_factory is not None else f"`{field.default}`"
-        variable = f"{ENV_PREFIX}{name.upper()}"
-        rows.append(f"| `{name}` | `{variable}` | {_cell(default)} | {_cell(field.description or '')} |")
+        default = "unset" if field.default is None else "empty" if field.default_factory is not None else \
+            f"`{str(field.default).lower() if isinstance(field.default, bool) else field.default}`"
+        flag = "--" + name.replace("_", "-")
+        flag = flag if flag in options else "--" + name.removesuffix("s").replace("_", "-")
+        rows.append(f"| `{name}` | {f'`{flag}`' if flag in options else ''} | `{ENV_PREFIX}{name.upper()}` | "
+                    f"{_cell(_values(schema[name]))} | {_cell(default)} | {_cell(field.description or '')} |")
+    rows += ["", "## Other environment variables", "", "| variable | meaning |", "|---|---|",
+             *(f"| `{name}` | {_cell(meaning)} |" for name, meaning in OTHER_VARIABLES.items())]
     return "\n".join(rows)
+
+
+_BOUNDS = (("minimum", "≥"), ("exclusiveMinimum", ">"), ("maximum", "≤"), ("exclusiveMaximum", "<"))
+
+
+def _values(schema: dict[str, Any]) -> str:
+    """What a setting takes: its choices, or its type with the bounds its Field states."""
+    options = [option for option in schema.get("anyOf", [schema]) if option.get("type") != "null"]
+    if len(options) == 1 and "enum" in options[0]:
+        return ", ".join(f"`{value}`" for value in options[0]["enum"])
+    kinds = {"integer": "integer", "number": "number", "boolean": "`true`, `false`", "string": "text",
+             "array": "list", "object": "JSON object"}
+    described = []
+    for option in options:
+        kind = kinds.get(option.get("type", ""), "text")
+        if option.get("format") in ("path", "file-path", "directory-path"):
+            kind = "path"
+        bounds = [f"{sign} {option[key]}" for key, sign in _BOUNDS if key in option]
+        described.append(kind + (f" ({', '.join(bounds)})" if bounds else ""))
+    return " or ".join(dict.fromkeys(described))
 
 
 def presets_reference() -> str:

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
 from agentworld_mcp.domains.shell import analyze
+from agentworld_mcp.domains.shell.learning import learn_uncomputed
 from agentworld_mcp.domains.shell.virtual.gate import NotComputable
 
 from ..real_bash import RealBash, check_files, laid_out, real_cwd
@@ -57,7 +57,8 @@ def run_scenario(made: Scenario, root: Path, tally: Tally) -> list[str]:
                 return found
             stdout, stderr, code = real.run(line)
             if outcome is None:
-                shell.learn(analyze(line, shell.knowledge.cwd, str(home)), real_cwd(real), stdout + stderr)
+                semantics = analyze(line, shell.knowledge.cwd, str(home))
+                learn_uncomputed(shell.knowledge, semantics, shell.knowledge.cwd, real_cwd(real), stdout + stderr)
                 continue
             tally.computed += 1
             shell.accept(outcome)

@@ -13,8 +13,8 @@ from __future__ import annotations
 import shutil
 
 import pytest
-
 from agentworld_mcp.domains.shell import analyze
+from agentworld_mcp.domains.shell.learning import learn_uncomputed
 from agentworld_mcp.domains.shell.virtual.allowlist import all_forms
 from agentworld_mcp.domains.shell.virtual.gate import NotComputable
 from agentworld_mcp.domains.shell.virtual.shell import VirtualShell
@@ -149,7 +149,7 @@ def test_computed_lines_equal_real_bash(tmp_path, start, lines):
             stdout, stderr, code = real.run(line)
             if outcome is None:  # as a world learns from a step it did not compute: from its semantics and screen
                 semantics = analyze(line, shell.knowledge.cwd, str(home))
-                shell.learn(semantics, real_cwd(real), stdout + stderr)
+                learn_uncomputed(shell.knowledge, semantics, shell.knowledge.cwd, real_cwd(real), stdout + stderr)
                 continue
             shell.accept(outcome)
             COMPUTED.append(line)

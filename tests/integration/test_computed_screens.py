@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 
 import pytest
-
 from agentworld_mcp.domains.shell import analyze
+from agentworld_mcp.domains.shell.learning import learn_uncomputed
 from agentworld_mcp.domains.shell.virtual.gate import NotComputable
 from agentworld_mcp.domains.shell.virtual.screen import ShellStep, computed_screen
 
@@ -83,7 +83,7 @@ def test_each_computed_screen_is_the_terminals(tmp_path):
                 if outcome is None:
                     shown = after[len(before):]
                     real_cwd = terminal.type("pwd").rsplit("\n", 2)[-2]
-                    shell.learn(analyze(line, cwd, str(home)), real_cwd, shown)
+                    learn_uncomputed(shell.knowledge, analyze(line, cwd, str(home)), cwd, real_cwd, shown)
                     continue
                 shell.accept(outcome)
                 step = ShellStep(line, outcome.stdout + outcome.stderr, outcome.exit_code, cwd, outcome.cwd, str(home))

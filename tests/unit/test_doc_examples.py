@@ -4,6 +4,8 @@ and preset."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from agentworld_mcp.domains import load_domains
 from agentworld_mcp.server.cli.reference import (
@@ -18,7 +20,7 @@ from agentworld_mcp.server.cli.reference import (
     settings_reference,
     tools_reference,
 )
-from agentworld_mcp.server.settings import Settings
+from agentworld_mcp.server.settings import OTHER_VARIABLES, Settings
 from agentworld_mcp.server.tool_registry import TOOLS
 
 from ..doc_examples import ROOT, page_problems, pages
@@ -97,12 +99,22 @@ def test_the_tool_reference_has_every_tool_with_its_request_and_result_fields():
 
 def test_the_settings_and_preset_references_are_complete():
     settings = settings_reference()
-    for name in Settings.model_fields:
-        assert f"| `{name}` | `AGENTWORLD_{name.upper()}` |" in settings
+    for name, field in Settings.model_fields.items():
+        assert f"| `{name}` |" in settings and f"| `AGENTWORLD_{name.upper()}` |" in settings
+        assert field.description and "None" not in field.description, f"{name}: say what it does (and 'unset')"
     presets = presets_reference()
     for pack in load_domains().values():
         for preset in pack.presets:
             assert f"### `{preset['id']}`" in presets, (pack.name, preset["id"])
+
+
+def test_every_environment_variable_the_code_reads_is_documented():
+    """A setting, or a row of the other variables' table: none the code reads is missing from the page."""
+    read = {name for path in package_folders() for source in path.glob("*.py")
+            for name in re.findall(r"AGENTWORLD_[A-Z_]*[A-Z]", source.read_text(encoding="utf-8"))}
+    documented = {f"AGENTWORLD_{name.upper()}" for name in Settings.model_fields} | set(OTHER_VARIABLES)
+    assert read - documented == set()
+    assert all(f"| `{name}` |" in settings_reference() for name in OTHER_VARIABLES)
 
 
 def test_the_layout_names_every_folder_of_the_package_with_its_own_role():

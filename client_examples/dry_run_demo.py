@@ -3,9 +3,9 @@
     python client_examples/dry_run_demo.py [--model PATH] [--max-tokens N] [--json]
 
 Nothing in the plan is executed. The world starts from an empty folder (a new temporary one, given as
-`from_dir`), so it knows every file the plan touches: each step is computed exactly by the world's
-virtual shell, with no model tokens. A step that needs what the world cannot know (a program it does
-not prove, a file it never saw) would be the world model's prediction instead, and say so.
+`from_dir`), so it knows every file the first four steps touch: each is computed exactly by the world's
+virtual shell, with no model tokens. The last step runs a program the virtual shell does not prove
+(Python), so the world model predicts it, and the step says so, with the tokens it took.
 """
 
 from __future__ import annotations
@@ -20,12 +20,15 @@ import tempfile
 
 from mcp import Client, StdioServerParameters
 
-PLAN = [
+# What the world's own files decide: computed, zero tokens, each screen what real bash prints there.
+COMPUTED = [
     "mkdir -p notes",
     "echo 'buy milk' > notes/todo.txt",
     "cat notes/todo.txt",
     "rm notes/missing.txt",
 ]
+PREDICTED = "python3 -c 'print(6 * 7)'"  # a program the virtual shell does not prove: the model's to predict
+PLAN = [*COMPUTED, PREDICTED]
 
 
 def server_command(extra: list[str]) -> StdioServerParameters:
@@ -68,9 +71,12 @@ async def main() -> int:
         prediction = step["prediction"]
         effects = prediction["effects"]
         outcome = {True: "succeeds", False: "FAILS", None: "unclear"}[effects["success"]]
-        how = "computed" if effects["source"] == "computed" else "predicted"
+        how = "computed" if effects["source"] == "computed" else \
+            f"predicted in {prediction['usage']['completion_tokens']} tokens"
         print(f"\n--- step {step['step']}: {PLAN[step['step'] - 1]}   [{how}: {outcome}]")
         print(prediction["observation"] or f"(no observation: {prediction['parse_error']})")
+        if prediction["truncated"]:
+            print(f"    (cut off at {args.max_tokens} tokens: --max-tokens N shows more)")
         if effects["error"]:
             print(f"    error: {effects['error']}")
         for change in effects["changed"]:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import ConfigurationError
+from .llama_import import llama_cpp as import_llama_cpp
 
 AMX_VARIANTS = frozenset({"sapphirerapids"})  # ggml's x86 variants whose kernels use AMX tiles
 _VARIANT_FILE = re.compile(r"^libggml-cpu-(?P<name>[\w-]+)\.so$")
@@ -70,7 +71,7 @@ def ensure_loaded() -> CpuKernels:
 
 
 def _load(wanted: str) -> CpuKernels:
-    import llama_cpp  # loads libllama and the libggml it links: the registry the model will use
+    llama_cpp = import_llama_cpp()  # loads libllama and the libggml it links: the registry the model will use
 
     ggml = _loaded_ggml()
     if ggml is not None:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from .abort import DecodeAbort
 from .cpu_kernels import CpuKernels, ensure_loaded
+from .llama_import import llama_cpp as import_llama_cpp
 from .reply_end import EndWatcher
 from .snapshots import SnapshotCache
 from .thinking import CLOSING, ThinkingWatcher, prompt_opens_thinking
@@ -77,8 +78,7 @@ class NativeLog:
     _installed: NativeLog | None = None
 
     def __init__(self):
-        import llama_cpp
-
+        llama_cpp = import_llama_cpp()
         self.recent_errors: deque[str] = deque(maxlen=8)
         self._callback = llama_cpp.llama_log_callback(self._on_line)
         llama_cpp.llama_log_set(self._callback, ctypes.c_void_p(0))

@@ -218,8 +218,9 @@ def inspect_gguf(path: Path) -> GGUFInfo:
 def check_loadable(path, kv_overrides: dict | None = None) -> None:
     """Load only the vocabulary and hyper-parameters: catches an architecture llama.cpp cannot run
     in well under a second, before the MCP transport opens. Raises ModelFileError."""
-    import llama_cpp
+    from ..engine.llama_import import llama_cpp as import_llama_cpp
 
+    llama_cpp = import_llama_cpp()
     from ..engine.cpu_kernels import ensure_loaded
     from ..engine.llama_backend import NativeLog
 

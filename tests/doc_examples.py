@@ -55,7 +55,8 @@ def shown(path: Path) -> str:
 
 
 def pages() -> list[Path]:
-    return [ROOT / "README.md", ROOT / "client_examples" / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    return [ROOT / "README.md", ROOT / "CONTRIBUTING.md", ROOT / "CHANGELOG.md", ROOT / "client_examples" / "README.md",
+            *sorted((ROOT / "docs").rglob("*.md"))]
 
 
 def _tokens(path: Path) -> list[Any]:
@@ -125,8 +126,15 @@ def _policy(document: Any) -> None:
 
 
 def _mcp_servers(document: Any) -> None:
-    """A host's server entries (`mcpServers`; VS Code's `servers`): ours must start with arguments our parser takes."""
+    """A host's server entries (`mcpServers`; VS Code's `servers`): ours must start with arguments our parser takes;
+    one over HTTP names the server's /mcp address and sends only string headers."""
     for name, entry in (document.get("mcpServers") or document["servers"]).items():
+        if "url" in entry:
+            if not re.match(r"https?://[^/]+/mcp$", entry["url"]) or entry.get("type") not in ("http", None) or \
+                    not all(isinstance(value, str) for value in entry.get("headers", {}).values()):
+                raise ValueError(f"{name}: an HTTP entry needs type http, the server's http(s)://HOST/mcp and "
+                                 "string headers")
+            continue
         if not isinstance(entry.get("command"), str) or not isinstance(entry.get("args", []), list):
             raise ValueError(f"{name}: an entry needs a command string and an args list")
         if entry["command"].endswith("agentworld-mcp"):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from mcp import Client
 
-from client_examples.dry_run_demo import PLAN
+from client_examples.dry_run_demo import COMPUTED
 
 from ..tool_calls import call_ok
 
@@ -20,7 +20,7 @@ def _shows(observation: str, line: str) -> bool:
 
 async def test_the_demo_plan_predicts_removing_a_missing_file_fails(mcp_server):
     async with Client(mcp_server, mode="legacy") as client:
-        plan = await call_ok(client, "dry_run_plan", {"domain": "terminal", "steps": PLAN, **QUICK})
+        plan = await call_ok(client, "dry_run_plan", {"domain": "terminal", "steps": COMPUTED, **QUICK})
     last = plan["steps"][-1]
     assert last["action"].endswith('notes/missing.txt\\n", "duration": 1}]')
     prediction = last["prediction"]

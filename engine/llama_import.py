@@ -1,0 +1,22 @@
+"""llama-cpp-python, which runs a GGUF in this process: the `llama` extra, not a core dependency, so a server
+that only talks to a model server (`--base-url`), or a documentation build, installs without compiling
+llama.cpp. Every in-process path imports it through here, and its absence is a setup error that says what
+to install."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from .errors import ConfigurationError
+
+INSTALL_HINT = ("install llama-cpp-python for an in-process model: pip install 'agentworld-mcp[llama]' (the "
+                "README's CMAKE_ARGS build it for every CPU), or serve from a model server with --base-url URL")
+
+
+def llama_cpp() -> ModuleType:
+    try:
+        import llama_cpp as module
+    except ImportError as error:
+        raise ConfigurationError(f"the in-process backend needs llama-cpp-python, which is not installed; "
+                                 f"{INSTALL_HINT}") from error
+    return module

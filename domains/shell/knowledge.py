@@ -15,7 +15,6 @@ How a step updates the record is domains/shell/learning.py.
 
 from __future__ import annotations
 
-import copy
 import fnmatch
 import posixpath
 from dataclasses import dataclass, field
@@ -79,9 +78,6 @@ class Knowledge:
         roots = sorted({self.home, self.workspace, "/tmp"} - {"/"})
         return tuple(root for root in roots if not any(root.startswith(other + "/") for other in roots))
 
-    def copy(self) -> Knowledge:
-        return copy.deepcopy(self)
-
     # --- exact: what the virtual shell builds on -----------------------------------------------
     def status(self, path: str) -> str:
         """"present", "absent" (known so) or "unknown", from the exact facts alone."""
@@ -133,7 +129,7 @@ class Knowledge:
         keep = {self.cwd, self.home, self.workspace, *system_folders()}
         keep |= {ancestor for path in list(keep) for ancestor in ancestors(path)}
         for path in self.absent:
-            self._forget_implied_under(path)
+            self.forget_implied_under(path)
             self.implied[path] = "absent"
         self.implied.update({path: "dir" for path in self.folders if path not in keep})
         self.implied.update({path: "file" for path in self.files})
@@ -213,7 +209,7 @@ class Knowledge:
     def mark(self, path: str, kind: str) -> None:
         path = _clean(path)
         if kind == "absent":
-            self._forget_implied_under(path)
+            self.forget_implied_under(path)
         else:
             for ancestor in _parents(path):
                 if self.implied.get(ancestor) in ("absent", "file", None):
@@ -235,16 +231,13 @@ class Knowledge:
 
     def forget_implied_under(self, path: str, contents_unknown: bool = False) -> None:
         """Drop what is implied below `path`; `contents_unknown`: its listings no longer hold either."""
-        self._forget_implied_under(path)
+        for known in [k for k in self.implied if k.startswith(path + "/")]:
+            del self.implied[known]
         if contents_unknown:
             self.listed = {folder for folder in self.listed if folder != path and not folder.startswith(path + "/")}
 
     def forget_implied_matching(self, pattern: str) -> None:
         for known in [k for k in self.implied if fnmatch.fnmatchcase(k, pattern)]:
-            del self.implied[known]
-
-    def _forget_implied_under(self, path: str) -> None:
-        for known in [k for k in self.implied if k.startswith(path + "/")]:
             del self.implied[known]
 
     # --- telling ---------------------------------------------------------------------------------

@@ -9,6 +9,8 @@ Every fenced block of the README, client_examples/README.md and docs/ is one of:
   validated as that (`CLAIMS` below);
 - `text`: output or a diagram, nothing to run;
 - or marked `<!-- not-run: REASON -->`, with the reason a reader can weigh.
+A block inside a content tab (`=== "Title"`) is read as the tab shows it; a block that only includes a
+file of the repository (`--8<-- "PATH"`) is checked as that file.
 Inline code that starts with `agentworld-mcp ` is parsed too. Indented code blocks are refused: they
 carry no language, so nothing could check them. The one exception is the README's two set-up commands
 above its first heading, which stay as CI reads them, and which CI runs.
@@ -59,8 +61,32 @@ def pages() -> list[Path]:
             *sorted((ROOT / "docs").rglob("*.md"))]
 
 
+_TAB = re.compile(r'^=== "[^"]*"\s*$')  # a content tab's title; its body is indented four spaces
+_SNIPPET = re.compile(r'^--8<-- "([^"]+)"\s*$')  # a file of the repository, included where the site is built
+
+
 def _tokens(path: Path) -> list[Any]:
-    return MarkdownIt("commonmark").parse(path.read_text(encoding="utf-8"))
+    return MarkdownIt("commonmark").parse(_untabbed(path.read_text(encoding="utf-8")))
+
+
+def _untabbed(text: str) -> str:
+    """The page with its content tabs' bodies as plain Markdown, as the site shows each tab."""
+    lines, inside = [], False
+    for line in text.splitlines():
+        if _TAB.match(line):
+            inside = True
+            lines.append("")
+            continue
+        if inside and line.strip() and not line.startswith("    "):
+            inside = False
+        lines.append(line[4:] if inside else line)
+    return "\n".join(lines) + "\n"
+
+
+def _included(text: str) -> str:
+    """A block that only includes a repository file is that file."""
+    matched = _SNIPPET.match(text.strip())
+    return (ROOT / matched.group(1)).read_text(encoding="utf-8") if matched and "\n" not in text.strip() else text
 
 
 def blocks(path: Path) -> list[Block]:
@@ -75,7 +101,7 @@ def blocks(path: Path) -> list[Block]:
             continue
         if token.type in ("fence", "code_block"):
             language = token.info.strip().split(" ")[0] if token.type == "fence" else "indented"
-            found.append(Block(path, token.map[0] + 1, language, token.content, claim))
+            found.append(Block(path, token.map[0] + 1, language, _included(token.content), claim))
         claim = None
     return found
 

@@ -37,9 +37,28 @@ def commands(top: argparse.ArgumentParser | None = None, path: str = "agentworld
     for action in top._actions:
         if isinstance(action, argparse._SubParsersAction):
             helps = {choice.dest: choice.help or "" for choice in action._choices_actions}
+            seen: set[int] = set()
             for name, sub in action.choices.items():
+                if id(sub) in seen:
+                    continue  # an alias (`eval bench` for `eval samples`): aliases() names it
+                seen.add(id(sub))
                 sub = hook_parser() if path == "agentworld-mcp" and name == "hook" else sub
                 yield from commands(sub, f"{path} {name}", helps.get(name, ""))
+
+
+def aliases(top: argparse.ArgumentParser | None = None, path: str = "agentworld-mcp") -> dict[str, list[str]]:
+    """Each command that has other names, with them: `agentworld-mcp eval samples` -> [`... eval bench`]."""
+    found: dict[str, list[str]] = {}
+    for action in (top or main_parser())._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            names: dict[int, list[str]] = {}
+            for name, sub in action.choices.items():
+                names.setdefault(id(sub), []).append(name)
+                if len(names[id(sub)]) == 1:
+                    found.update(aliases(sub, f"{path} {name}"))
+            found.update({f"{path} {first}": [f"{path} {other}" for other in others]
+                          for first, *others in names.values() if others})
+    return found
 
 
 def flags(parser: argparse.ArgumentParser) -> list[argparse.Action]:
@@ -104,6 +123,7 @@ def cli_reference() -> str:
              "Every command that runs the model takes these (each is also an environment variable, "
              "see [Settings](settings.md)).", "", *_table(flags(parents.model)), "",
              "## Serving flags", "", "`serve` and `twin` take these too.", "", *_table(flags(parents.serving)), ""]
+    other_names = aliases()
     for path, parser, summary in commands():
         own = flags(parser)
         groups = [name for name, options in shared.items()
@@ -113,6 +133,8 @@ def cli_reference() -> str:
         described = [text.strip() for text in dict.fromkeys((summary, parser.description or "")) if text.strip()]
         if described:
             lines += [" ".join(_sentence(text) for text in described), ""]
+        if path in other_names:
+            lines += ["Also called " + " and ".join(f"`{name}`" for name in other_names[path]) + ".", ""]
         lines += ["```text", _usage(parser, own, groups), "```", ""]
         if groups:
             lines += ["Also the " + " and ".join(f"[{name} flags](#{name}-flags)" for name in groups) + ".", ""]

@@ -86,6 +86,8 @@ def test_the_cli_reference_lists_every_command_and_flag():
             for option in action.option_strings:
                 assert f"`{option}`" in reference, (path, option)
     assert "## `agentworld-mcp hook`" in reference and "`--on-failure`" in reference  # the hook's own parser
+    # An alias is named beside its command, not given a section of its own.
+    assert "Also called `agentworld-mcp eval bench`." in reference and "## `agentworld-mcp eval bench`" not in reference
 
 
 def test_the_tool_reference_has_every_tool_with_its_request_and_result_fields():

@@ -9,11 +9,13 @@ import subprocess
 import sys
 import time
 import uuid
+from pathlib import Path
 
 import httpx2
 import pytest
-
 from agentworld_mcp.server.measure.llama_server import free_port
+
+from ..doc_examples import ROOT, blocks
 
 TOKEN = "hook-test-token-0123456789"
 HOOK = [sys.executable, "-m", "agentworld_mcp", "hook"]
@@ -43,6 +45,18 @@ def _bash(command: str, session: str = "s-hook", cwd: str = "/home/dev/project",
 def test_a_forbidden_command_is_denied_in_each_hosts_format(format, payload, denied):
     out, _ = _hook(payload, "--event", "pre", "--format", format)
     assert denied(out), out
+
+
+def test_the_guide_s_piped_payload_prints_the_reply_it_shows():
+    """The guard guide's first try: its shell line, run by bash as written, prints the reply under it."""
+    found = [block for block in blocks(ROOT / "docs" / "guides" / "guard.md") if "| agentworld-mcp hook" in block.text]
+    assert len(found) == 1, "the guide's piped example moved: point this test at it"
+    shown = next(block for block in blocks(ROOT / "docs" / "guides" / "guard.md")
+                 if block.line > found[0].line and block.language == "text")
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    done = subprocess.run(["bash", "-c", found[0].text], capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == json.loads(shown.text)
 
 
 def test_the_hook_decides_without_importing_the_mcp_sdk_or_a_model():

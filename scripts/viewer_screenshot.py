@@ -4,8 +4,8 @@
 
 The README demo's plan runs in a world that starts from an empty folder (four steps computed, the fifth
 predicted by the model); then real bash runs each step in that folder and its screen is recorded into the
-world, so the page shows each prediction beside reality and the drift plot. Needs Debian's Chromium and Playwright (the test
-extra); nothing but the temporary folders is written, and the picture.
+world, so the page shows each prediction beside reality and the drift plot. Needs Debian's Chromium and
+Playwright (the test extra); nothing but the temporary folders is written, and the picture.
 """
 
 from __future__ import annotations
@@ -23,10 +23,9 @@ import httpx2
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from client_examples.dry_run_demo import PLAN  # noqa: E402  (the README demo's plan, as it runs)
-
 from agentworld_mcp import Simulator  # noqa: E402
 from agentworld_mcp.server.measure.llama_server import free_port  # noqa: E402
+from client_examples.dry_run_demo import PLAN  # noqa: E402  (the README demo's plan, as it runs)
 
 
 def build_world(data: Path, folder: Path) -> str:

@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from agentworld_mcp import Simulator  # noqa: E402
 from agentworld_mcp.server.measure.llama_server import free_port  # noqa: E402
+
 from client_examples.dry_run_demo import PLAN  # noqa: E402  (the README demo's plan, as it runs)
 
 

@@ -115,6 +115,7 @@ class WorldModelEnv(_EnvBase):
         return self.episode.first_observation(), self.episode.reset_info()
 
     def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        """Predict the action's observation: `(observation, reward, terminated, truncated, info)`."""
         if self.episode is None or self.episode.over:
             raise RuntimeError("the episode is over (or never began): call reset() first")
         outcome = run_sync(self.episode.step(self.simulator, action))
@@ -122,6 +123,7 @@ class WorldModelEnv(_EnvBase):
         return outcome.observation, outcome.reward, outcome.terminated, outcome.truncated, outcome.info
 
     def render(self) -> None:
+        """Nothing to draw: the observation is the text a real environment would show."""
         return None
 
     def close(self) -> None:

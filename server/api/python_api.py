@@ -102,6 +102,7 @@ class Simulator:
     """
 
     def __init__(self, **settings: Any):
+        """Settings as keywords (see the class); an unknown one is a TypeError naming the known ones."""
         unknown = sorted(set(settings) - set(Settings.model_fields))
         if unknown:
             raise TypeError(f"unknown setting {unknown[0]!r}; the settings are {', '.join(Settings.model_fields)}")

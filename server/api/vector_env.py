@@ -101,6 +101,8 @@ class WorldModelVectorEnv(_VectorBase):
     def reset(
         self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[tuple[str, ...], dict[str, Any]]:
+        """Start every env's episode (or, with `options["reset_mask"]`, those it marks); options may hold one
+        value for every env or a list of `num_envs`."""
         options = dict(options or {})
         mask = np.asarray(options.pop("reset_mask", np.ones(self.num_envs, dtype=bool)), dtype=bool)
         if mask.shape != (self.num_envs,):
@@ -119,6 +121,7 @@ class WorldModelVectorEnv(_VectorBase):
     def step(
         self, actions: Sequence[str]
     ) -> tuple[tuple[str, ...], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One action per env, predicted together: observations, rewards, terminations, truncations, infos."""
         if len(actions) != self.num_envs:
             raise ValueError(f"step takes {self.num_envs} actions, one per env; got {len(actions)}")
         if any(episode is None for episode in self.episodes):
@@ -195,6 +198,7 @@ class WorldModelVectorEnv(_VectorBase):
                      else episode.first_observation() if episode is not None else "" for episode in self.episodes)
 
     def render(self) -> None:
+        """Nothing to draw: each observation is the text a real environment would show."""
         return None
 
     def close(self, **kwargs: Any) -> None:

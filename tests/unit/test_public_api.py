@@ -21,6 +21,29 @@ def test_the_public_surface_is_pinned_and_every_name_resolves():
     assert agentworld_mcp.Simulator.__module__ == "agentworld_mcp.server.api.python_api"
 
 
+def test_every_public_member_says_what_it_does():
+    """The Python API page is generated from the docstrings: a public class, function, method or property
+    without one would show as a bare signature."""
+    import inspect
+
+    bare = []
+    for name in PUBLIC:
+        item = getattr(agentworld_mcp, name)
+        if not (inspect.isclass(item) or inspect.isfunction(item)):
+            continue
+        if not inspect.getdoc(item):
+            bare.append(name)
+        members = vars(item).items() if inspect.isclass(item) else ()
+        for member_name, member in members:
+            if member_name.startswith("_") and member_name != "__init__":
+                continue
+            if isinstance(member, (classmethod, staticmethod)):
+                member = member.__func__
+            if (inspect.isfunction(member) or isinstance(member, property)) and not member.__doc__:
+                bare.append(f"{name}.{member_name}")
+    assert bare == []
+
+
 def test_the_engine_exports_each_name_it_loads_on_first_use():
     from agentworld_mcp import engine
 

@@ -13,6 +13,7 @@ import functools
 import io
 import json
 import logging
+import re
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -47,10 +48,21 @@ _CHATML_TEMPLATE = (
     "{% for message in messages %}<|im_start|>{{ message.role }}\n{{ message.content }}<|im_end|>\n{% endfor %}"
     "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
 )
-_MISSING_MTP_HINT = (
-    "; this Qwen3.5-MoE file declares one block more than it holds (no MTP tensors): start the server with "
-    "--override-kv qwen35moe.block_count=int:40 --override-kv qwen35moe.nextn_predict_layers=int:0"
-)
+# A tensor of a block llama.cpp expected and the file lacks. The wording moved between llama.cpp versions:
+# "missing tensor 'blk.40.attn_norm.weight'", then "check_tensor_dims: tensor 'blk.40.attn_norm.weight' not found".
+_MISSING_BLOCK = re.compile(r"(?:missing tensor '|tensor ')blk\.(\d+)\.[^']*'(?: not found)?")
+
+
+def missing_mtp_hint(architecture: str, detail: str) -> str:
+    """For a Qwen3.5-MoE file that declares its multi-token-prediction block but holds none of its tensors (some
+    community conversions): the two overrides that make it load, with the file's own block count."""
+    found = _MISSING_BLOCK.search(detail)
+    if architecture != "qwen35moe" or found is None:
+        return ""
+    blocks = found.group(1)
+    return (f"; this Qwen3.5-MoE file declares one block more than it holds (no MTP tensors): start the server "
+            f"with --override-kv qwen35moe.block_count=int:{blocks} "
+            f"--override-kv qwen35moe.nextn_predict_layers=int:0")
 
 
 @dataclass
@@ -64,6 +76,7 @@ class LlamaSettings:
     template_vars: dict[str, Any] = field(default_factory=dict)
     kv_overrides: dict[str, bool | int | float | str] = field(default_factory=dict)
     quantization: str = ""
+    architecture: str = ""  # the GGUF's, as read before the load (for the load error's hint)
     chat_template: str | None = None  # replaces the GGUF's own template
     snapshot_bytes: int = 2 << 30  # memory for saved contexts of interleaved conversations; 0: none
     extend_only: bool | None = None  # the model can only extend its cached tokens; None: ask llama.cpp
@@ -159,7 +172,7 @@ class LlamaCppBackend:
                 )
         except Exception as exc:
             detail = "; ".join(native.recent_errors) or str(exc)
-            hint = _MISSING_MTP_HINT if "missing tensor" in detail and "qwen35moe" in detail else ""
+            hint = missing_mtp_hint(s.architecture, detail)
             raise ModelUnavailable(f"llama.cpp could not load {s.model_path}: {detail}{hint}") from None
         finally:
             log.debug("llama-cpp-python load output:\n%s", chatter.getvalue())

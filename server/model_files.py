@@ -218,12 +218,11 @@ def inspect_gguf(path: Path) -> GGUFInfo:
 def check_loadable(path, kv_overrides: dict | None = None) -> None:
     """Load only the vocabulary and hyper-parameters: catches an architecture llama.cpp cannot run
     in well under a second, before the MCP transport opens. Raises ModelFileError."""
+    from ..engine.cpu_kernels import ensure_loaded
+    from ..engine.llama_backend import NativeLog
     from ..engine.llama_import import llama_cpp as import_llama_cpp
 
     llama_cpp = import_llama_cpp()
-    from ..engine.cpu_kernels import ensure_loaded
-    from ..engine.llama_backend import NativeLog
-
     native = NativeLog.capture()
     ensure_loaded()  # llama.cpp reads no model before its CPU kernels are chosen
     try:

@@ -54,6 +54,7 @@ def make_backend(settings: Settings, source: ModelSource) -> Backend:
             template_vars=settings.chat_template_vars,
             kv_overrides=settings.override_kv,
             quantization=source.quantization,
+            architecture=source.architecture,
             chat_template=settings.chat_template.read_text(encoding="utf-8") if settings.chat_template else None,
             snapshot_bytes=settings.snapshot_mb << 20,
         )

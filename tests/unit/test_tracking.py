@@ -88,3 +88,32 @@ def test_a_failed_command_takes_every_later_step_of_its_chain_with_it():
     semantics = analyze("rm gone && touch b && touch c; touch d", "/w")
     left = semantics.without(0)
     assert [e.path for e in left.effects] == ["/w/d"]  # b waited on rm, c on b; d runs regardless
+
+
+# --- one record, two levels: what the exact facts may and may not answer -----------------------------------
+def test_a_snapshots_shell_stands_in_the_real_folder_even_where_the_state_text_cannot_say_it():
+    from agentworld_mcp.domains.shell.virtual.shell import VirtualShell
+
+    root = "/home/dev/My App"  # a space: the state text's `Working folder:` line does not parse it
+    start = VirtualShell.starting(root, "/home/dev", {f"{root}/a.txt": b"hi\n"}, complete=True)
+    tracker = Tracker.replay(TERMINAL, f"Working folder: {root}\n", [], computed=True, start=start)
+    assert tracker.compute(TERMINAL.normalize_action("pwd")).stdout == f"{root}\n"
+
+
+def test_a_step_that_makes_the_exact_facts_unknown_keeps_its_own_implied_effects():
+    tracker = Tracker.replay(TERMINAL, "", [], computed=True)  # the domain's own start, known exactly
+    tracker.advance(TERMINAL.normalize_action("rm -rf *"), "$ rm -rf *\n$ ", real=False)
+    assert "README.md" not in tracker.note()  # what the glob removed is not told as still there
+    assert tracker.missing(tracker.semantics(TERMINAL.normalize_action("mkdir tests"))) == []
+
+
+def test_the_virtual_shells_own_folders_are_no_facts_of_the_world():
+    tracker = Tracker.replay(TERMINAL, "", [], computed=True)
+    outside = tracker.semantics(TERMINAL.normalize_action("mkdir /home/user /root /proc/x"))
+    assert tracker.missing(outside) == []  # bashkit has them; the world says nothing of them
+    assert tracker.knowledge.exists("/home/dev/project/README.md") is True  # inside, the exact facts answer
+
+
+def test_the_note_never_names_the_working_folder_itself():
+    tracker = _replay(("touch a", "$ touch a\n$ "), state="Working folder: /")
+    assert tracker.note() == "Known in /:\nexists: a"

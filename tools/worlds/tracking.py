@@ -53,7 +53,8 @@ class Tracker:
                 shell = start or VirtualShell(_starting_exactly(location, paths, bool(state) and
                                                                 states_empty(state, location.cwd)))
                 knowledge = shell.knowledge
-                knowledge.location = location
+                # A snapshot's shell stands where the real folder is, whatever the state text could be read as.
+                knowledge.location = Location(knowledge.cwd, location.home) if start is not None else location
                 knowledge.imply_start(paths)
             else:
                 knowledge = Knowledge.starting(location, paths)

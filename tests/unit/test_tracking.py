@@ -117,3 +117,15 @@ def test_the_virtual_shells_own_folders_are_no_facts_of_the_world():
 def test_the_note_never_names_the_working_folder_itself():
     tracker = _replay(("touch a", "$ touch a\n$ "), state="Working folder: /")
     assert tracker.note() == "Known in /:\nexists: a"
+
+
+def test_reality_that_contradicts_a_computed_answer_takes_the_exact_facts_behind_it_away():
+    from agentworld_mcp.domains.shell.virtual.shell import VirtualShell
+
+    root = "/home/dev/project"
+    start = VirtualShell.starting(root, "/home/dev", {f"{root}/a": b"old\n"}, complete=True)
+    tracker = Tracker.replay(TERMINAL, f"Working folder: {root}", [], computed=True, start=start)
+    read = TERMINAL.normalize_action("cat a")
+    assert tracker.compute(read).stdout == "old\n"
+    tracker.advance(read, "$ cat a\nnew\n$ ", real=True)  # the real file said otherwise
+    assert tracker.compute(read) is None  # the model's to predict now, never the stale "old"

@@ -126,7 +126,10 @@ class Tracker:
         if self.shell is not None and outcome is None and (real or (effects or {}).get("source") == "computed"):
             outcome = self.compute(action)
             if outcome is not None and real and not self.shows(outcome, observation):
-                outcome = None  # reality went otherwise: the world was not as it knew
+                # Reality went otherwise: the world was not as it knew, so none of what it knew exactly is kept
+                # (the model is still told it, as implied facts).
+                outcome = None
+                self.shell.knowledge.forget_all()
         happened = None
         if self.knowledge is not None:
             happened = learn_step(self.knowledge, planned, observation, real,

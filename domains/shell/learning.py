@@ -37,8 +37,9 @@ _SHELL_ERROR = re.compile(r"(?<![\w./-])bash: ")  # an ambiguous or failed redir
 
 def learn_step(known: Knowledge, semantics: Semantics | None, observation: str, real: bool,
                exact: bool) -> Semantics | None:
-    """One step whose screen is `observation` happened and was not computed; returns its effects as they
-    happened. `exact`: the world keeps exact facts (it computes steps), which the step may make unknown."""
+    """One step whose screen is `observation` happened; returns its effects as they happened. `exact`: the
+    step was not computed in a world that keeps exact facts, so what it may have touched becomes unknown (a
+    computed step's exact facts come from its outcome instead)."""
     before = known.cwd
     if exact and semantics is not None:
         # The exact facts first: where they are made unknown, they move down to implied facts (`forget_all`),

@@ -17,9 +17,11 @@ How a step updates the record is domains/shell/learning.py.
 
 from __future__ import annotations
 
+import copy
 import fnmatch
 import posixpath
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, fields, replace
 from functools import cache
 
 from .effects import Requirement
@@ -139,19 +141,20 @@ class Knowledge:
         self.folders = {path: False for path in self.folders if path in keep}
         self.absent.clear()
 
+    def exact_part(self) -> Knowledge:
+        """A copy of the exact facts and shell state, without the implied ones (what a computed step leaves)."""
+        return replace(self, **{name: copy.copy(getattr(self, name)) for name in _EXACT}, implied={}, listed=set())
+
     def take_exact(self, other: Knowledge) -> None:
         """The exact facts and shell state of `other` (a computed step's outcome), the implied ones kept."""
-        self.location = other.location
-        self.files, self.folders, self.absent = dict(other.files), dict(other.folders), set(other.absent)
-        self.variables, self.exported = dict(other.variables), set(other.exported)
-        self.oldpwd, self.shell_changed = other.oldpwd, other.shell_changed
+        for name in _EXACT:
+            setattr(self, name, copy.copy(getattr(other, name)))
 
     # --- questions: exact where it knows, else implied -------------------------------------------
     def _exact_answers(self, path: str) -> bool:
         """Whether the exact facts speak for `path`: inside the region, or a folder above it. Elsewhere they are
         only the virtual shell's scaffolding (its /etc, /root, /proc), which says nothing of the world."""
-        return any(path == root or path.startswith(root.rstrip("/") + "/") or root.startswith(path.rstrip("/") + "/")
-                   for root in self.region)
+        return under(path, self.region) or any(under(root, (path,)) for root in self.region)
 
     def exists(self, path: str) -> bool | None:
         path = _clean(path)
@@ -273,6 +276,10 @@ class Knowledge:
         return "\n".join(lines)
 
 
+# Every field but the implied facts: what a computed step's outcome carries and the record takes from it.
+_EXACT = tuple(known.name for known in fields(Knowledge) if known.name not in ("implied", "listed"))
+
+
 @cache
 def system_folders() -> tuple[str, ...]:
     """The folders every virtual shell starts with (its /tmp, /etc, /usr/bin, ...): they exist, no more is known."""
@@ -286,6 +293,11 @@ def system_folders() -> tuple[str, ...]:
         pending.extend(posixpath.join(folder, e["name"]) for e in bash.read_dir(folder)
                        if e["metadata"]["file_type"] == "directory" and folder != "/proc")
     return tuple(sorted(found))
+
+
+def under(path: str, tops: Iterable[str]) -> bool:
+    """`path` is one of `tops` or lies below one."""
+    return any(path == top or path.startswith(top.rstrip("/") + "/") for top in tops)
 
 
 def _clean(path: str) -> str:

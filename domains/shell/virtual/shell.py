@@ -21,7 +21,7 @@ from functools import cache
 
 from bashkit import Bash, ExecutionProfile
 
-from ..knowledge import Knowledge, ancestors, system_folders
+from ..knowledge import Knowledge, ancestors, system_folders, under
 from ..location import Location
 from .allowlist import proven_errors
 from .gate import NotComputable, Reading, read_line
@@ -121,7 +121,7 @@ class VirtualShell:
             raise NotComputable("its output is longer than a computed step shows")
         after = self._knowledge_after(first)
         if not _plain_text((stdout + stderr).encode("utf-8", "surrogateescape")) or not all(
-                _plain_text(content or b"") for path, content in after.files.items() if _under(path, first.tops)):
+                _plain_text(content or b"") for path, content in after.files.items() if under(path, first.tops)):
             raise NotComputable(_NOT_PLAIN)
         return Outcome(line, stdout, stderr, code, first.cwd, _changes(known, after, unknown), after,
                        frozenset(reading.forms))
@@ -132,7 +132,7 @@ class VirtualShell:
     def written(self, label: str, observation: str, writes: dict[str, bytes], failed: bool = False) -> Outcome:
         """A file tool's step (a coding agent's read, write or edit) that the domain computed from the
         knowledge: `writes` are the files' new contents."""
-        after = _exact_part(self.knowledge)
+        after = self.knowledge.exact_part()
         for path, content in writes.items():
             after.files[path] = content
             after.absent.discard(path)
@@ -144,7 +144,7 @@ class VirtualShell:
         and removing or moving one of those folders, or one the shell stands in, is the system's too."""
         roots = self.knowledge.region
         for path in (*reading.paths, *reading.glob_folders, *reading.cwds):
-            if not _under(path, roots):
+            if not under(path, roots):
                 raise NotComputable(f"{path} lies outside the home, the folder the world started in and /tmp")
         if reading.forms & {"rm", "rmdir", "mv"}:
             for path in reading.paths:
@@ -205,10 +205,10 @@ class VirtualShell:
         before = self.knowledge
         files, folders = run.state
         gone = {path for path in (*before.files, *before.folders)
-                if _under(path, run.tops) and path not in files and path not in folders}
-        after = replace(_exact_part(before), location=before.location.moved_to(run.cwd),
-                        files={k: v for k, v in before.files.items() if not _under(k, run.tops)},
-                        folders={k: v for k, v in before.folders.items() if not _under(k, run.tops)},
+                if under(path, run.tops) and path not in files and path not in folders}
+        after = replace(before.exact_part(), location=before.location.moved_to(run.cwd),
+                        files={k: v for k, v in before.files.items() if not under(k, run.tops)},
+                        folders={k: v for k, v in before.folders.items() if not under(k, run.tops)},
                         variables=dict(run.variables[0]), exported=set(run.variables[1]), oldpwd=run.oldpwd,
                         absent={k for k in before.absent | gone if k not in files and k not in folders})
         for path, content in files.items():
@@ -235,12 +235,6 @@ def exactly(known: Knowledge, files: dict[str, bytes | None] | None = None, fold
         known.add_folder(posixpath.dirname(path), known.folders.get(posixpath.dirname(path), False))
         known.files[path] = content
     return known
-
-
-def _exact_part(known: Knowledge) -> Knowledge:
-    """A copy of the exact facts and shell state, without the implied ones (what a computed step leaves)."""
-    return replace(known, files=dict(known.files), folders=dict(known.folders), absent=set(known.absent),
-                   variables=dict(known.variables), exported=set(known.exported), implied={}, listed=set())
 
 
 _NOT_PLAIN = ("it reads or makes bytes other than printable ASCII, tabs and newlines: how the C locale's programs "
@@ -270,7 +264,7 @@ def _variants(known: Knowledge, reading: Reading, unknown: set[str]) -> int:
         return 3
     named = (*reading.paths, *reading.glob_folders)
     touches_unknown = any(not complete and _named(folder, reading) for folder, complete in known.folders.items()) or \
-        any(content is None and _under(path, named) for path, content in known.files.items())
+        any(content is None and under(path, named) for path, content in known.files.items())
     return 2 if touches_unknown else 1
 
 
@@ -287,22 +281,18 @@ class _Reach:
     def of(cls, known: Knowledge, reading: Reading) -> _Reach:
         tops: list[str] = []
         for path in sorted({*reading.paths, *reading.glob_folders}, key=len):
-            if not _under(path, tops):
+            if not under(path, tops):
                 tops.append(path)
         cwd = known.cwd
         found = {cwd, *(ancestor for path in (*tops, cwd) for ancestor in ancestors(path))} - {"/"}
         above = sorted(found - set(tops), key=len) + [cwd] * (cwd in tops)
-        below = tuple(path for path in (*known.folders, *known.files) if _under(path, tops))
+        below = tuple(path for path in (*known.folders, *known.files) if under(path, tops))
         return cls(tuple(tops), below, tuple(above))
-
-
-def _under(path: str, tops) -> bool:
-    return any(path == top or path.startswith(top.rstrip("/") + "/") for top in tops)
 
 
 def _named(folder: str, reading: Reading) -> bool:
     """Whether a line that names these paths may look inside `folder` (it names it, or a folder above it)."""
-    return _under(folder, (*reading.paths, *reading.glob_folders))
+    return under(folder, (*reading.paths, *reading.glob_folders))
 
 
 def _walk(bash: Bash, reach: _Reach, sentinels: set[str], variant: int

@@ -40,31 +40,37 @@ def learn_step(known: Knowledge, semantics: Semantics | None, observation: str, 
     """One step whose screen is `observation` happened; returns its effects as they happened. `exact`: the
     step was not computed in a world that keeps exact facts, so what it may have touched becomes unknown (a
     computed step's exact facts come from its outcome instead)."""
-    before = known.cwd
-    if exact and semantics is not None:
-        # The exact facts first: where they are made unknown, they move down to implied facts (`forget_all`),
-        # and this step's own implied facts must land on top of those, not under them.
-        failed = failed_commands(semantics, observation)
-        learn_uncomputed(known, semantics, before, semantics.cwd_after if semantics.cwd_after and not failed
-                         else before, observation)
-        known.cwd = before  # `imply` moves the shell by the same rule
-    return imply(known, semantics, observation, real)
-
-
-def imply(known: Knowledge, semantics: Semantics | None, observation: str, real: bool) -> Semantics | None:
-    """The step's implied facts, and where the shell stands after it; returns its effects as they happened."""
     if semantics is None:
         return None
     failed = failed_commands(semantics, observation)
+    if exact:
+        # The exact facts first: where they are made unknown, they move down to implied facts (`forget_all`),
+        # and this step's own implied facts must land on top of those, not under them.
+        learn_uncomputed(known, semantics, known.cwd, _cwd_after(semantics, failed, known.cwd), observation)
+    return imply(known, semantics, observation, real, failed)
+
+
+def imply(known: Knowledge, semantics: Semantics | None, observation: str, real: bool,
+          failed: list[int] | None = None) -> Semantics | None:
+    """The step's implied facts, and where the shell stands after it; returns its effects as they happened.
+    `failed`: the commands whose error line the screen shows, where the caller found them already."""
+    if semantics is None:
+        return None
+    failed = failed_commands(semantics, observation) if failed is None else failed
     happened = semantics.without(*failed)
     _imply_effects(known, happened)
     if happened.opaque or any(effect.pattern or effect.where == "unknown" for effect in happened.files()):
         known.unsure()
     if real and not failed:
         _learn_from_screen(known, semantics, observation)
-    if semantics.cwd_after and not failed:
-        known.cwd = semantics.cwd_after
+    if (after := _cwd_after(semantics, failed, known.cwd)) != known.cwd:
+        known.cwd = after
     return happened
+
+
+def _cwd_after(semantics: Semantics, failed: list[int], cwd: str) -> str:
+    """Where the shell stands after the step: where its `cd` went, unless a command of it failed."""
+    return semantics.cwd_after if semantics.cwd_after and not failed else cwd
 
 
 def _imply_effects(known: Knowledge, semantics: Semantics) -> None:

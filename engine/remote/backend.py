@@ -23,10 +23,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx2
 
-from ..thinking import CLOSING, THINK_OPEN
 from ..types import Completion, FinishReason, GenerationRequest, ModelDescription, ReplyEnd, StopSignal
 from .errors import ModelServerError, ModelServerUnreachable, status_error
-from .server_kind import ServerInfo, ServerKind, continuation_fields, dialect_fields, identify
+from .server_kind import ServerInfo, ServerKind, continuation_fields, continued_reply, dialect_fields, identify
 from .stream import StreamedReply, stream_chat
 
 log = logging.getLogger(__name__)
@@ -308,15 +307,8 @@ class OpenAICompatibleBackend:
         cut = budget is not None and not ends and not should_stop() and reply.thinking and reply.thinking_chunks >= budget
         if cut:
             # Thinking ran out of budget: close the block and let the model write the observation.
-            prefix = reply.with_thinking_closed()
-            message = {"role": "assistant", "content": prefix}
-            if self._kind == "llama-server" and self._opens_thinking:
-                # llama-server continues a reply of a template that opens <think> itself by rendering the
-                # message's reasoning_content inside the block (as the model wrote it) and streaming that back;
-                # reasoning left in the content would get an empty think block put before it.
-                reasoning = reply.reasoning_so_far()
-                prefix = f"{THINK_OPEN.decode()}\n{reasoning}{CLOSING}"
-                message = {"role": "assistant", "content": "\n\n", "reasoning_content": f"\n{reasoning}\n"}
+            message, prefix = continued_reply(self._kind, self._opens_thinking, reply.with_thinking_closed(),
+                                              reply.reasoning_so_far())
             continued = {
                 **body,
                 "messages": [*request.messages, message],

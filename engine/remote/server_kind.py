@@ -1,14 +1,16 @@
 """Which model server answers at a URL, and the few request fields in which servers differ.
 
 Every server here speaks OpenAI chat completions; they differ in how a client pins a slot, asks
-for token counts while streaming, continues a prefilled reply, and names the repetition
-penalty. Everything else in a request is the same for all of them.
+for token counts while streaming, continues a prefilled reply (and renders its reasoning), and names the
+repetition penalty. Everything else in a request is the same for all of them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from ..thinking import CLOSING, THINK_OPEN
 
 ServerKind = Literal["llama-server", "vllm", "sglang", "ollama", "openai-compatible"]
 
@@ -68,6 +70,18 @@ def dialect_fields(kind: ServerKind, *, slot: int | None, repeat_penalty: float,
         if repeat_penalty != 1.0 and kind in ("vllm", "sglang"):
             fields["repetition_penalty"] = repeat_penalty
     return fields
+
+
+def continued_reply(kind: ServerKind, template_opens_thinking: bool, closed: str,
+                    reasoning: str) -> tuple[dict[str, str], str]:
+    """The assistant message that has the server continue a reply whose think block the budget closed (`closed`:
+    the reply so far, block closed; `reasoning`: what the block holds), and that reply as the model then sees
+    it. llama-server, given a template that opens <think> itself, renders the message's reasoning_content inside
+    the block, as the model wrote it; reasoning left in the content would get an empty think block put before it."""
+    if kind == "llama-server" and template_opens_thinking:
+        message = {"role": "assistant", "content": "\n\n", "reasoning_content": f"\n{reasoning}\n"}
+        return message, f"{THINK_OPEN.decode()}\n{reasoning}{CLOSING}"
+    return {"role": "assistant", "content": closed}, closed
 
 
 def continuation_fields(kind: ServerKind) -> dict[str, Any]:

@@ -8,7 +8,7 @@ import json
 from agentworld_mcp.engine import ContextOverflow
 from agentworld_mcp.engine.remote import api_root
 from agentworld_mcp.engine.remote.errors import ModelServerError, status_error
-from agentworld_mcp.engine.remote.server_kind import identify
+from agentworld_mcp.engine.remote.server_kind import continued_reply, identify
 from agentworld_mcp.engine.remote.stream import StreamedReply
 
 
@@ -63,6 +63,15 @@ def test_an_echoed_think_block_is_dropped_however_the_server_spaced_it():
     unechoed = StreamedReply(prefill=prefill)  # a server that continues without streaming the prefill back
     unechoed.add(_delta(content="total 0"))
     assert unechoed.text() == "total 0"
+
+
+def test_llama_server_continues_a_think_block_from_the_reasoning_content_and_others_from_the_text():
+    closed = "<think>\nthe reasoning\n</think>\n\n"
+    message, seen = continued_reply("llama-server", True, closed, "the reasoning")
+    assert message["reasoning_content"].strip() == "the reasoning" and "<think>" not in message["content"]
+    assert seen == closed
+    for kind, opens in (("llama-server", False), ("vllm", True)):
+        assert continued_reply(kind, opens, closed, "the reasoning") == ({"role": "assistant", "content": closed}, closed)
 
 
 def test_counts_come_from_the_server_and_reuse_is_never_invented():

@@ -73,7 +73,7 @@ def model_flags() -> argparse.ArgumentParser:
     group.add_argument("--n-gpu-layers", type=int, help="layers to offload to a GPU (-1: all; default 0)")
     group.add_argument("--flash-attn", action="store_true", help="use flash attention")
     group.add_argument(
-        "--chat-template-var", type=_template_var, action="append", metavar="KEY=JSON",
+        "--chat-template-var", dest="chat_template_vars", type=_template_var, action="append", metavar="KEY=JSON",
         help="a chat-template variable, e.g. enable_thinking=false (repeatable)",
     )
     group.add_argument("--chat-template", help="a Jinja chat template file to use instead of the GGUF's own")
@@ -153,7 +153,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
     """The settings: the model flags given, over AGENTWORLD_* variables, over the defaults."""
     given = vars(args)
     overrides = {name: given.get(name) for name in Settings.model_fields}
-    overrides["chat_template_vars"] = dict(given["chat_template_var"]) if "chat_template_var" in given else None
+    overrides["chat_template_vars"] = dict(given["chat_template_vars"]) if "chat_template_vars" in given else None
     overrides["override_kv"] = dict(given["override_kv"]) if "override_kv" in given else None
     return load_settings(overrides)
 

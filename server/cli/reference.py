@@ -199,15 +199,17 @@ def tools_reference() -> str:
 def settings_reference() -> str:
     """Each setting with its flag, environment variable, allowed values or bounds, default and meaning; then the
     environment variables that are no setting."""
-    options = {option for _, parser, _ in commands() for action in flags(parser) for option in action.option_strings}
+    # A setting's flag is the option whose parsed value lands in it (`--allow-dir` fills `allow_dirs`).
+    flag_of = {action.dest: next(option for option in action.option_strings if option.startswith("--"))
+               for _, parser, _ in commands() for action in flags(parser)
+               if any(option.startswith("--") for option in action.option_strings)}
     rows = ["| setting | flag | environment variable | values | default | meaning |", "|---|---|---|---|---|---|"]
     schema = Settings.model_json_schema()["properties"]
     for name, field in Settings.model_fields.items():
         default = "unset" if field.default is None else "empty" if field.default_factory is not None else \
             f"`{str(field.default).lower() if isinstance(field.default, bool) else field.default}`"
-        flag = "--" + name.replace("_", "-")
-        flag = flag if flag in options else "--" + name.removesuffix("s").replace("_", "-")
-        rows.append(f"| `{name}` | {f'`{flag}`' if flag in options else ''} | `{ENV_PREFIX}{name.upper()}` | "
+        flag = f"`{flag_of[name]}`" if name in flag_of else ""
+        rows.append(f"| `{name}` | {flag} | `{ENV_PREFIX}{name.upper()}` | "
                     f"{_cell(_values(schema[name]))} | {_cell(default)} | {_cell(field.description or '')} |")
     rows += ["", "## Other environment variables", "", "| variable | meaning |", "|---|---|",
              *(f"| `{name}` | {_cell(meaning)} |" for name, meaning in OTHER_VARIABLES.items())]

@@ -110,6 +110,16 @@ def test_the_settings_and_preset_references_are_complete():
             assert f"### `{preset['id']}`" in presets, (pack.name, preset["id"])
 
 
+def test_a_settings_flag_in_the_reference_is_the_one_that_fills_it():
+    from agentworld_mcp.server.cli.flags import settings_from
+    from agentworld_mcp.server.cli.main import parser
+
+    for setting, flag, value in (("chat_template_vars", "--chat-template-var", "enable_thinking=false"),
+                                 ("allow_dirs", "--allow-dir", "/tmp"), ("n_ctx", "--n-ctx", "2048")):
+        assert f"| `{setting}` | `{flag}` |" in settings_reference()
+        assert getattr(settings_from(parser().parse_args([flag, value, "model"])), setting)
+
+
 def test_every_environment_variable_the_code_reads_is_documented():
     """A setting, or a row of the other variables' table: none the code reads is missing from the page."""
     read = {name for path in package_folders() for source in path.glob("*.py")

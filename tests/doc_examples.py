@@ -65,7 +65,8 @@ _TAB = re.compile(r'^=== "[^"]*"\s*$')  # a content tab's title; its body is ind
 _SNIPPET = re.compile(r'^--8<-- "([^"]+)"\s*$')  # a file of the repository, included where the site is built
 
 
-def _tokens(path: Path) -> list[Any]:
+def markdown_tokens(path: Path) -> list[Any]:
+    """The page as CommonMark (and GitHub) reads it, its content tabs as the site shows them."""
     return MarkdownIt("commonmark").parse(_untabbed(path.read_text(encoding="utf-8")))
 
 
@@ -91,7 +92,7 @@ def _included(text: str) -> str:
 
 def blocks(path: Path) -> list[Block]:
     found, claim, headed = [], None, False
-    for token in _tokens(path):
+    for token in markdown_tokens(path):
         headed = headed or (token.type == "heading_open" and token.tag == "h2")
         if path == ROOT / "README.md" and token.type == "code_block" and not headed:
             claim = ("not-run", "the set-up commands, which CI runs itself")
@@ -108,7 +109,7 @@ def blocks(path: Path) -> list[Block]:
 
 def inline_commands(path: Path) -> Iterator[tuple[int, str]]:
     """Inline code spans that are a command line of the project's own program, with their line."""
-    for token in _tokens(path):
+    for token in markdown_tokens(path):
         for child in token.children or ():
             if child.type == "code_inline" and child.content.startswith("agentworld-mcp "):
                 yield token.map[0] + 1, child.content

@@ -13,7 +13,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from markdown_it import MarkdownIt
+from .doc_examples import markdown_tokens
 
 # A list marker at a line's start inside running text: what a list that did not render leaves behind.
 _MARKER = re.compile(r"\n[ \t]*(?:[-*+]|\d+\.)[ \t]")
@@ -72,7 +72,7 @@ def page_of(source: Path, docs: Path, site: Path) -> Path:
 def nested_items_in_source(source: Path) -> int:
     """How many list items sit inside another, as the Markdown reads to CommonMark (and to GitHub)."""
     depth = nested = 0
-    for token in MarkdownIt("commonmark").parse(source.read_text(encoding="utf-8")):
+    for token in markdown_tokens(source):
         if token.type == "list_item_open":
             nested += depth > 0
             depth += 1

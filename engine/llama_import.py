@@ -1,7 +1,7 @@
 """llama-cpp-python, which runs a GGUF in this process: the `llama` extra, not a core dependency, so a server
 that only talks to a model server (`--base-url`), or a documentation build, installs without compiling
-llama.cpp. Every in-process path imports it through here, and its absence is a setup error that says what
-to install."""
+llama.cpp. The first import on each in-process path (the file check, the log router, the CPU kernels) goes
+through here, so its absence is a setup error that says what to install; later imports find it loaded."""
 
 from __future__ import annotations
 

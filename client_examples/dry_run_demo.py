@@ -75,8 +75,6 @@ async def main() -> int:
             f"predicted in {prediction['usage']['completion_tokens']} tokens"
         print(f"\n--- step {step['step']}: {PLAN[step['step'] - 1]}   [{how}: {outcome}]")
         print(prediction["observation"] or f"(no observation: {prediction['parse_error']})")
-        if prediction["truncated"]:
-            print(f"    (cut off at {args.max_tokens} tokens: --max-tokens N shows more)")
         if effects["error"]:
             print(f"    error: {effects['error']}")
         for change in effects["changed"]:

@@ -15,6 +15,7 @@ from .git import git
 from .inline_python import only_computes
 from .options import Spec, parse
 from .reads import note_reads, read_operands
+from .remote.conventions import read_unknown
 from .registry import HANDLERS, INTERPRETERS, PRIVILEGE, READ_ONLY, SHELLS
 from .secrets import secret_kind
 from .words import Value
@@ -360,13 +361,17 @@ def _reads(call: Call) -> None:
 
 
 def _unknown(call: Call, program_value: Value) -> None:
+    """A program with no table: read by the conventions CLIs share (remote/conventions.py); a program that only
+    reads by them is harmless wherever its operands point."""
     path, _ = call.scope.path(program_value)
     written = "/" in program_value.text and any(
         effect.path == path and effect.kind in WRITE_KINDS for effect in call.reader.effects)
+    reads = read_unknown(call)
+    reached = "" if reads or written else _reaches(call)  # what it does there is unknown, and matters more
     reason = f"{call.program} is not a program whose effects are known here"
     if written:
         reason = f"{program_value.text} was written by this same line and then run"
-    elif reached := _reaches(call):  # what it does there is as unknown as what it does here, and matters more
+    elif reached:
         reason = f"{call.program}, whose effects are not known here, is given {reached}"
     call.opaque("program", call.text, reason, risky=bool(written or reached))
 

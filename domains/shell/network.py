@@ -8,6 +8,8 @@ import re
 from .call import Call, no_file
 from .options import Spec, parse
 from .registry import handles
+from .remote.elsewhere import run_there, ssh_command
+from .remote.tables import destruction
 
 
 @handles("rsync")
@@ -54,6 +56,7 @@ def _curl(call: Call) -> None:
     if sent and not files:
         call.network("upload", host)
     call.network("download", host)
+    _method(call, p.value("X", "request"), host)
     for output in (*p.flags.get("o", []), *p.flags.get("output", [])):
         if output != "-":
             call.write(call.literal(output), "overwritten")
@@ -79,6 +82,7 @@ def _wget(call: Call) -> None:
     if p.has("post-data", "body-data"):
         call.network("upload", host)
     call.network("download", host)
+    _method(call, p.value("method"), host)
     if p.has("spider"):
         return
     document = p.value("O", "output-document")
@@ -117,8 +121,43 @@ def _remote(call: Call) -> None:
     host = p.rest[0].text if p.rest else ""
     sent = call.stdin.path
     call.network("upload", host, sent if sent is not None and not no_file(sent.text) else None)
-    if call.program == "ssh" and len(p.rest) > 1:
-        call.opaque("code", " ".join(a.text for a in p.rest[1:]), f"a command run on {host}, not here")
+    if call.program == "ssh" and (there := ssh_command(call)) is not None:
+        run_there(call, there)
+
+
+# HTTPie (`http`, `https`) and xh (`xh`, `xhs`): `PROGRAM [OPTIONS] [METHOD] URL [ITEM ...]`; the method is
+# the first operand when it is all letters, else GET (POST where data items are given).
+_HTTPIE = Spec(short_values="aAoPv", longs=("auth=", "auth-type=", "output=", "session=", "session-read-only=",
+                                            "print=", "pretty=", "style=", "format-options=", "verify=", "cert=",
+                                            "cert-key=", "proxy=", "timeout=", "max-redirects=", "raw=", "bearer=",
+                                            "ssl=", "ciphers=", "default-scheme=", "unsorted", "offline"))
+
+
+@handles("http", "https", "xh", "xhs")
+def _httpie(call: Call) -> None:
+    p = parse(call.args, _HTTPIE)
+    if p.has("offline") or not p.operands:  # --offline builds the request and prints it: nothing is sent
+        return
+    method = p.operands[0].text if re.fullmatch(r"[A-Za-z]+", p.operands[0].text) and len(p.operands) > 1 else None
+    url = p.operands[1 if method else 0].text
+    host = _host(url if "://" in url or not url.startswith(":") else "localhost" + url)  # `:8000/x` is localhost
+    call.network("download", host)
+    _method(call, method, host)
+
+
+# Methods defined to remove or replace the target resource's state (RFC 9110 §9.3.4, §9.3.5). GET, HEAD and
+# OPTIONS are safe methods; POST and PATCH act as the resource defines, and are not read as a loss.
+_REPLACING = {"DELETE": "removes the target resource (RFC 9110 §9.3.5)",
+              "PUT": "replaces the target resource's state with the request's content (RFC 9110 §9.3.4)"}
+_LOOPBACK = re.compile(r"(localhost|.*\.localhost|127(\.\d+){3}|\[?::1\]?|0\.0\.0\.0)", re.IGNORECASE)
+
+
+def _method(call: Call, method: str | None, host: str) -> None:
+    """A request whose method destroys or replaces a resource on another host is a remote destruction."""
+    method = (method or "").upper()
+    if method in _REPLACING and not _LOOPBACK.fullmatch(host or "localhost"):
+        destruction(call, f"{method} {host}", f"{method} {_REPLACING[method]}; the server keeps no copy of the "
+                                              "old state unless it was built to")
 
 
 def _host(url: str) -> str:

@@ -10,7 +10,7 @@ value (so that `kubectl -n prod delete ns x` is read as `delete`). A destructive
 `echo`, a pattern or a comment is text.
 """
 
-from . import clusters, cloud, containers, databases, hosting, infrastructure  # noqa: F401  (they register their tables)
+from . import clusters, cloud, containers, databases, elsewhere, hosting, infrastructure, packages  # noqa: F401  (they register)
 from .tables import TABLES, Command, Form, RemoteProgram
 
 __all__ = ["TABLES", "Command", "Form", "RemoteProgram"]

@@ -6,6 +6,7 @@ snapshot, a versioned bucket or a soft-delete window someone set up beforehand b
 
 from __future__ import annotations
 
+from .elsewhere import aws_remote, fly_ssh, gcloud_ssh, launcher
 from .tables import Form, RemoteProgram, register
 
 AWS = RemoteProgram(
@@ -19,6 +20,7 @@ AWS = RemoteProgram(
                "--cli-connect-timeout", "--ca-bundle", "--color", "--cli-binary-format", "--cli-input-json",
                "--cli-input-yaml"}),
     dry_runs=("--dryrun", "--dry-run"),
+    runs_elsewhere=launcher(aws_remote),
 )
 GCLOUD = RemoteProgram(
     "a Google Cloud project's resources",
@@ -29,6 +31,7 @@ GCLOUD = RemoteProgram(
           needs=("--delete-unmatched-destination-objects",))),
     frozenset({"--project", "--account", "--configuration", "--format", "--verbosity", "--flatten",
                "--impersonate-service-account", "--billing-project", "--trace-token", "--zone", "--region"}),
+    runs_elsewhere=launcher(gcloud_ssh),
 )
 GSUTIL = RemoteProgram(
     "Google Cloud Storage buckets",
@@ -56,6 +59,7 @@ FLYCTL = RemoteProgram(
           anywhere=True),
      Form(("secrets", "unset"), "removes the secrets; their values cannot be read back")),
     frozenset({"-a", "--app", "-c", "--config", "-t", "--access-token", "-o", "--org", "-r", "--region"}),
+    runs_elsewhere=launcher(fly_ssh),
 )
 
 register({"aws": AWS, "gcloud": GCLOUD, "gsutil": GSUTIL, "az": AZ, "doctl": DOCTL, "flyctl": FLYCTL,

@@ -4,6 +4,7 @@ and the API server keeps no copy to bring back."""
 
 from __future__ import annotations
 
+from .elsewhere import kubectl_exec, launcher
 from .tables import Form, RemoteProgram, register
 
 HOLDS = "a Kubernetes cluster's objects"
@@ -25,11 +26,12 @@ _KUBECTL_FORMS = (
     Form(("apply",), "deletes every object of the selected kinds that the given files do not list",
          needs=("--prune",)),
 )
-KUBECTL = RemoteProgram(HOLDS, _KUBECTL_FORMS, _KUBECTL_VALUES, dry_runs=("--dry-run",))
+KUBECTL = RemoteProgram(HOLDS, _KUBECTL_FORMS, _KUBECTL_VALUES, dry_runs=("--dry-run",),
+                        runs_elsewhere=launcher(kubectl_exec))
 # `oc adm prune` only lists what it would delete unless --confirm is given.
 OC = RemoteProgram(HOLDS, (*_KUBECTL_FORMS, Form(("adm", "prune"), "deletes the images, builds or deployments it "
                                                                   "selects", needs=("--confirm",))),
-                   _KUBECTL_VALUES, dry_runs=("--dry-run",))
+                   _KUBECTL_VALUES, dry_runs=("--dry-run",), runs_elsewhere=launcher(kubectl_exec))
 HELM = RemoteProgram(
     "a Kubernetes cluster's releases",
     (Form(("uninstall|delete|del|un",), "removes the release and every object its chart made, volumes' data "

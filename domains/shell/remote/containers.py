@@ -4,6 +4,7 @@ So removing volumes, pruning stopped containers and removing a container by forc
 
 from __future__ import annotations
 
+from .elsewhere import compose_command, docker_command, launcher
 from .tables import Form, RemoteProgram, register
 
 HOLDS = "containers' data and volumes"
@@ -18,6 +19,7 @@ COMPOSE = RemoteProgram(
     frozenset({"-f", "--file", "-p", "--project-name", "--profile", "--env-file", "--project-directory", "--ansi",
                "--parallel", "--progress"}),
     dry_runs=("--dry-run",),
+    runs_elsewhere=launcher(compose_command),
 )
 _FORMS = (
     Form(("volume", "rm|remove|prune"), _VOLUMES),
@@ -33,7 +35,8 @@ _FORMS = (
 )
 _DOCKER_VALUES = frozenset({"-H", "--host", "-c", "--context", "--config", "-l", "--log-level", "--tlscacert",
                             "--tlscert", "--tlskey"})
-DOCKER = RemoteProgram(HOLDS, _FORMS, _DOCKER_VALUES, sub_tables={"compose": COMPOSE})
+DOCKER = RemoteProgram(HOLDS, _FORMS, _DOCKER_VALUES, sub_tables={"compose": COMPOSE},
+                       runs_elsewhere=launcher(docker_command))
 PODMAN = RemoteProgram(
     HOLDS,
     (*_FORMS,
@@ -41,6 +44,7 @@ PODMAN = RemoteProgram(
      Form(("pod", "rm"), _WRITTEN, needs=("-f", "--force"))),
     _DOCKER_VALUES | {"--connection", "--root", "--runroot", "--url"},
     sub_tables={"compose": COMPOSE},
+    runs_elsewhere=launcher(docker_command),
 )
 
 register({"docker": DOCKER, "podman": PODMAN, "nerdctl": DOCKER, "docker-compose": COMPOSE,

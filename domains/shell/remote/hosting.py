@@ -4,6 +4,7 @@ a repository, a release, a database, a deployment, a secret's value."""
 
 from __future__ import annotations
 
+from .elsewhere import heroku_run, launcher
 from .tables import Form, RemoteProgram, register
 
 GH = RemoteProgram(
@@ -22,6 +23,7 @@ HEROKU = RemoteProgram(
      Form((r"pg:backups:(delete|destroy)",), "deletes the backup"),
      Form(("config:unset",), "removes the config vars; their values cannot be read back")),
     frozenset({"-a", "--app", "-r", "--remote"}),
+    runs_elsewhere=launcher(heroku_run),
 )
 VERCEL = RemoteProgram(
     "a Vercel account's projects and deployments",

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from ..call import Call
 from ..effects import Effect, Loss
 from ..registry import handles
+from ..words import Value
 
 # Every program's own help, which reads nothing and changes nothing.
 _HELP = frozenset({"-h", "--help", "-help", "help"})
@@ -32,7 +33,7 @@ class Command:
 
     words: list[str]  # the command words: operands before the first option's value, in order
     options: dict[str, str]  # name (with its dashes) -> value ('' for a flag)
-    dynamic: bool = False  # a command word holds a part the line does not set
+    dynamic_at: int | None = None  # the first command word that holds a part the line does not set
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,9 @@ class RemoteProgram:
     read_only: Callable[[Command], bool] = field(default=lambda command: False)  # other forms that only read
     # A command word that starts a program of its own, read with its own table (`docker compose`).
     sub_tables: dict[str, RemoteProgram] = field(default_factory=dict)
+    # Reads the command it runs on another machine (`kubectl exec ... -- CMD`) from the arguments after its
+    # global options (remote/elsewhere.py); False where this call runs none.
+    runs_elsewhere: Callable[[Call, Sequence[Value]], bool] = field(default=lambda call, args: False)
 
 
 def split(args: Sequence[str], value_options: frozenset[str], literal: Sequence[bool] | None = None) -> Command:
@@ -54,7 +58,7 @@ def split(args: Sequence[str], value_options: frozenset[str], literal: Sequence[
     `--name=value`, a value option's next word, flags, and the command words in between."""
     words: list[str] = []
     options: dict[str, str] = {}
-    dynamic = False
+    dynamic_at: int | None = None
     index = 0
     while index < len(args):
         arg = args[index]
@@ -69,9 +73,9 @@ def split(args: Sequence[str], value_options: frozenset[str], literal: Sequence[
             options[name] = value
             continue
         words.append(arg)
-        if literal is not None and not literal[index - 1]:
-            dynamic = True
-    return Command(words, options, dynamic)
+        if literal is not None and not literal[index - 1] and dynamic_at is None:
+            dynamic_at = len(words) - 1
+    return Command(words, options, dynamic_at)
 
 
 def dry_run(program: RemoteProgram, command: Command) -> bool:
@@ -105,6 +109,24 @@ def _given(command: Command, option: str) -> bool:
                                   for given in command.options)
 
 
+def _verb_unknown(program: RemoteProgram, command: Command) -> bool:
+    """Whether a word the line does not set sits where a destructive form's words could be (`kubectl $VERB`); an
+    operand after the verb (`kubectl get $NAME`) is no verb."""
+    if command.dynamic_at is None:
+        return False
+    reach = max((len(form.words) for form in program.forms if not form.anywhere), default=0)
+    return any(form.anywhere for form in program.forms) or command.dynamic_at < reach
+
+
+def _after_globals(args: Sequence[Value], value_options: frozenset[str]) -> Sequence[Value]:
+    """The arguments from the first command word on: global options before it (with their values) dropped."""
+    index = 0
+    while index < len(args) and args[index].text.startswith("-") and args[index].text != "--":
+        given = args[index].text
+        index += 2 if given in value_options and "=" not in given else 1
+    return args[index:]
+
+
 def destruction(call: Call, what: str, why: str, loss: Loss = "") -> None:
     """A `remote-destruction` effect: `what` names the form and its target, `why` says what is lost for
     good (or, with loss `unknown`, why it cannot be known)."""
@@ -117,16 +139,20 @@ def read_table(call: Call, program: RemoteProgram) -> None:
     texts, literal = [arg.text for arg in call.args], [arg.literal for arg in call.args]
     command = split(texts, program.value_options, literal)
     within: list[str] = []
+    args: Sequence[Value] = call.args
     if command.words and command.words[0] in program.sub_tables:
         within, at = command.words[:1], texts.index(command.words[0])
         program = program.sub_tables[command.words[0]]
+        args = call.args[at + 1:]
         command = split(texts[at + 1:], program.value_options, literal[at + 1:])
+    if program.runs_elsewhere(call, _after_globals(args, program.value_options)):
+        return
     found = destroys(program, command)
     if found is not None:
         form, named = found
         target = command.words[len(named):len(named) + 3]
         destruction(call, " ".join([*within, *named, *target]), f"{form.why} ({program.holds})")
-    elif command.dynamic and not dry_run(program, command):
+    elif _verb_unknown(program, command) and not dry_run(program, command):
         shown = " ".join(command.words[:3])
         destruction(call, shown, f"a command word is only known when it runs; {call.program} may destroy "
                                  f"{program.holds}", loss="unknown")

@@ -1,0 +1,169 @@
+"""Programs with no table, read by the conventions command-line programs share.
+
+A program nobody wrote a table for is still read, never passed unread. Its verb sits where CLIs put
+their verbs: in the command words, the leading operands before its arguments (POSIX utility
+syntax; the command groups of cobra, click and argparse: `nomad job stop`, `vault kv metadata delete`,
+`eksctl delete cluster`), in an option that selects an action (`kafka-topics --delete`), or in the
+program's own name (`dropdb`, `pg_dropcluster`). The first verb word decides: a read (`get`, `list`,
+`describe`) passes; a verb that destroys or takes away what it names is `remote-destruction`, and the
+scope and force options given (`--all`, `--recursive`, `--force`, `--yes`) are named in the reason. A dry
+run or a request for help changes nothing. SQL given as an argument is read by its meaning.
+
+The word lists come from the verbs CLI families document for their destructive subcommands (cloud
+CLIs, cluster and database tools, package registries, backup tools) and the read verbs they share;
+words that are as often nouns (`logs`, `history`) are not read verbs. What this reading cannot see:
+a verb spelled in another language, a verb hidden in a variable, or a program whose plain operands
+destroy (`mytool prod`): those pass as an unknown program, as before.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..call import Call
+from .tables import destruction
+
+# Verbs that destroy what they name, and verbs that take away access or detach it; both are asked about.
+DESTROYS = frozenset("""
+    delete del destroy drop purge remove rm rmi rmdir rb terminate prune wipe erase truncate flush uninstall
+    unpublish reset nuke obliterate expunge shred zap forget discard deprovision decommission undeploy teardown
+""".split())
+REVOKES = frozenset("revoke disable detach deregister unregister deactivate disassociate".split())
+# Verbs that only read; a word CLIs use as often for a noun group (`logs delete`, `history clear`) is not here.
+READS = frozenset("""
+    get list ls show describe view cat read inspect search find plan diff explain help whoami print check validate
+    lint verify watch tail count audit ping preview render export dump version status top completion outdated
+""".split())
+# Options named by a destroying verb select that action (`--delete`, `-purge`); `--rm` on a run is no verb.
+_OPTION_VERBS = frozenset("delete drop purge destroy remove wipe erase prune uninstall unpublish terminate".split())
+_OPTION_READS = frozenset({"list", "describe", "get", "show", "status"})
+_OFF = frozenset({"false", "no", "0", "none", "off"})
+# Options documented across CLIs to change nothing: dry runs, what-if previews, and help.
+_DRY_RUNS = frozenset({"dry-run", "dryrun", "dry_run", "what-if", "whatif", "noop", "no-op", "simulate", "preview",
+                       "check", "help", "h", "version"})
+# Options that widen a destruction or skip its confirmation: named in the reason.
+_SCOPES = frozenset({"all", "all-namespaces", "recursive", "recurse", "r", "R", "force", "f", "yes", "y", "purge",
+                     "cascade", "permanent", "hard", "skip-final-snapshot", "no-backup", "everything", "confirm",
+                     "assume-yes", "auto-approve", "quiet", "q", "non-interactive", "delete-data", "include-data"})
+# A command word as CLIs spell their subcommands: lowercase, words joined by `-`, `_` or `:` (`delete-bucket`,
+# `db:drop`); a path, a URL, a name with a dot or an uppercase letter is an argument.
+_COMMAND_WORD = re.compile(r"[a-z][a-z0-9]*(?:[-_:][a-z0-9]+)*")
+_MAX_COMMAND_WORDS = 4  # `vault kv metadata delete`: groups nest three deep before the verb
+# A destroying verb glued to its object in a program's name: `dropdb`, `deleteuser` (4+ letters, then 2+ more).
+_NAME_VERB = re.compile(r"(" + "|".join(sorted((v for v in DESTROYS if len(v) >= 4), key=len, reverse=True)) + r")[a-z]{2,}")
+# SQL an argument may carry (`cqlsh -e`, `bq query`, `snowsql -q`): read when it starts like a statement.
+_SQL_START = re.compile(r"\s*(drop|delete|truncate|update|alter|with|begin|start|merge|replace)\b", re.IGNORECASE)
+_SQL_OBJECT = re.compile(r"\s*(drop|truncate)\s+(table|database|schema|keyspace|index|view|collection|user|role|"
+                         r"materialized|type|function|bucket|stream|topic|sequence)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Verb:
+    """The word that decides what an unknown program does, and where it was read."""
+
+    word: str
+    where: str  # "its command word", "its option", "its name"
+    destroys: bool  # False: a read
+    named: tuple[str, ...] = ()  # the command words up to the verb and the two after it, for the reason
+
+
+def read_unknown(call: Call) -> bool:
+    """Read a program with no table by the shared conventions: a destruction becomes `remote-destruction`.
+    Returns whether the program only reads (its first verb is a read, or it was asked for a dry run or help)."""
+    texts = [arg.text for arg in call.args if arg.literal]
+    options = _options(texts)
+    if options & _DRY_RUNS:
+        return True
+    _read_sql_arguments(call, texts)
+    verb = decisive_verb(call.program, texts, options)
+    if verb is None:
+        return False
+    if not verb.destroys:
+        return True
+    scopes = sorted(f"--{name}" if len(name) > 1 else f"-{name}" for name in options & _SCOPES)
+    kind = "takes away" if verb.word in REVOKES else "destroys"
+    widened = f", widened by {' '.join(scopes)}" if scopes else ""
+    destruction(call, " ".join((call.program, *verb.named)) or call.program,
+                f"{call.program} has no table here, and by the conventions CLIs share {verb.where} "
+                f"'{verb.word}' {kind} what it names{widened}; nothing here can undo it")
+    return False
+
+
+def decisive_verb(program: str, texts: list[str], options: set[str]) -> Verb | None:
+    """The first verb among the command words, else an option that selects one, else the program's name."""
+    words = command_words(texts)
+    for at, word in enumerate(words):
+        found = _verb_in(word)
+        if found is not None:
+            return Verb(found[0], "its command word", found[1], tuple(words[:at + 3]))
+    destroying = sorted(options & _OPTION_VERBS)
+    if destroying:
+        return Verb(destroying[0], "its option", True, tuple(words[:2]))
+    if options & _OPTION_READS:
+        return Verb(sorted(options & _OPTION_READS)[0], "its option", False)
+    for part in re.split(r"[-_.]", program.lower()):
+        if part in DESTROYS or part in REVOKES:
+            return Verb(part, "its name", True, tuple(words[:2]))
+        if (glued := _NAME_VERB.fullmatch(part)) is not None:
+            return Verb(glued.group(1), "its name", True, tuple(words[:2]))
+    return None
+
+
+def command_words(texts: list[str]) -> list[str]:
+    """The leading operands a CLI reads as its command path: bare words, options skipped, up to the first
+    word that is an argument (a path, a URL, a quoted phrase) or the fourth word."""
+    words: list[str] = []
+    for text in texts:
+        if text == "--":
+            break
+        if text.startswith("-") and len(text) > 1:
+            continue
+        if not _COMMAND_WORD.fullmatch(text):
+            break
+        words.append(text)
+        if len(words) == _MAX_COMMAND_WORDS:
+            break
+    return words
+
+
+def _verb_in(word: str) -> tuple[str, bool] | None:
+    """A command word's verb: the word itself, the first part of `delete-bucket`, or the last of `db:drop`."""
+    parts = re.split(r"[-_]", word)
+    candidates = [word, parts[0]] + ([word.rsplit(":", 1)[1]] if ":" in word else [])
+    for candidate in candidates:
+        if candidate in DESTROYS or candidate in REVOKES:
+            return candidate, True
+        if candidate in READS:
+            return candidate, False
+    return None
+
+
+def _options(texts: list[str]) -> set[str]:
+    """The names of the options given (dashes dropped), less those switched off (`--delete=false`);
+    single-dash long options (`-purge`, Go's flag package) count as named."""
+    names = set()
+    for text in texts:
+        if not text.startswith("-") or text == "-" or text == "--":
+            continue
+        name, eq, value = text.lstrip("-").partition("=")
+        if eq and value.lower() in _OFF:
+            continue
+        names.add(name)
+    return names
+
+
+def _read_sql_arguments(call: Call, texts: list[str]) -> None:
+    """An argument that reads as a destructive SQL statement, wherever it sits (`-e`, `--query=`, an operand)."""
+    from ..sql import read_sql  # sqlglot is imported only for a line that carries something like SQL
+
+    for text in texts:
+        sql = text.split("=", 1)[1] if text.startswith("-") and "=" in text else text
+        if not _SQL_START.match(sql) or " " not in sql.strip():
+            continue
+        reading = read_sql(sql)
+        for statement in reading.destroys:
+            destruction(call, statement, f"{call.program} is given SQL that destroys data: {statement}")
+        if reading.unknown and _SQL_OBJECT.match(sql):
+            destruction(call, sql.strip()[:60], f"{call.program} is given a statement that drops or truncates "
+                                                 f"({sql.strip()[:40]}); {reading.unknown}")

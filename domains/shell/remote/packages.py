@@ -1,0 +1,49 @@
+"""Package managers: what they install or uninstall comes back with an install, so their `remove` and
+`uninstall` lose nothing; what they take off a public registry, or delete with a package's own data, does not.
+
+Language package managers (npm(1), pnpm, yarn, bun, gem(1), pip, uv, poetry, cargo, composer, go) and the
+system's (apt(8), apt-get(8), dnf, snap(8), brew(1), ...) have tables here so that the conventions that read
+programs without one (remote/conventions.py) do not take their everyday `uninstall` for a destruction.
+"""
+
+from __future__ import annotations
+
+from .tables import Form, RemoteProgram, register
+
+_REGISTRY = "a package registry's published versions"
+# npm's own: an unpublished version can never be published again under that number (npm-unpublish(1)).
+_UNPUBLISH = Form(("unpublish",), "removes the published package or version from the registry; that version "
+                                  "number can never be published again")
+_NODE_FORMS = (_UNPUBLISH,
+               Form(("dist-tag", "rm|remove|del"), "removes the tag that installs resolve through"),
+               Form(("owner", "rm|remove"), "takes the user's publishing rights away"),
+               Form(("team", "destroy"), "deletes the team and its access grants"),
+               Form(("token", "revoke"), "revokes the token; whatever uses it stops working"))
+_NODE_VALUES = frozenset({"--registry", "--otp", "--workspace", "-w", "--prefix", "--userconfig", "--cache",
+                          "--loglevel", "--filter", "-F", "--dir", "-C", "--cwd"})
+NODE = RemoteProgram(_REGISTRY, _NODE_FORMS, _NODE_VALUES, dry_runs=("--dry-run",))
+GEM = RemoteProgram(_REGISTRY, (Form(("yank",), "deletes the version from RubyGems.org; its number cannot be "
+                                                "reused"),),
+                    frozenset({"-v", "--version", "--host", "-k", "--key", "--otp", "--platform"}))
+# Installs and uninstalls only: nothing here is published or taken away for good.
+LOCAL = RemoteProgram("packages installed on this machine", ())
+SYSTEM = RemoteProgram(
+    "software installed on this machine and its configuration",
+    (Form(("purge",), "removes the packages with their configuration files, which a reinstall does not bring back"),
+     Form(("remove|autoremove",), "removes the packages with their configuration files", needs=("--purge",)),
+     Form(("uninstall|remove|rm",), "removes the cask with its settings and data (--zap)", needs=("--zap",))),
+    frozenset({"-o", "--option", "-c", "--config-file", "-t", "--target-release"}),
+    dry_runs=("--dry-run", "-s", "--simulate", "--just-print", "--no-act"),
+)
+# snap(8): `snap remove` keeps a snapshot of the snap's data for 31 days unless --purge is given.
+SNAP = RemoteProgram("snaps and their data", (Form(("remove",), "removes the snap with its data, keeping no "
+                                                               "snapshot", needs=("--purge",)),))
+
+register({
+    **{name: NODE for name in ("npm", "pnpm", "yarn", "bun")},
+    "gem": GEM,
+    **{name: LOCAL for name in ("pip", "pip3", "pipx", "uv", "poetry", "pipenv", "conda", "mamba", "micromamba",
+                                "cargo", "composer", "go", "rustup", "bundle", "bundler", "dotnet", "nuget")},
+    **{name: SYSTEM for name in ("apt", "apt-get", "aptitude", "dnf", "yum", "zypper", "brew", "port")},
+    "snap": SNAP,
+})

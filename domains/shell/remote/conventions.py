@@ -81,7 +81,7 @@ def read_unknown(call: Call) -> bool:
         return False
     if not verb.destroys:
         return True
-    scopes = sorted(f"--{name}" if len(name) > 1 else f"-{name}" for name in options & _SCOPES)
+    scopes = sorted(f"--{name}" if len(name) > 1 else f"-{name}" for name in options & _SCOPES - {verb.word})
     kind = "takes away" if verb.word in REVOKES else "destroys"
     widened = f", widened by {' '.join(scopes)}" if scopes else ""
     destruction(call, " ".join((call.program, *verb.named)) or call.program,
@@ -99,7 +99,7 @@ def decisive_verb(program: str, texts: list[str], options: set[str]) -> Verb | N
             return Verb(found[0], "its command word", found[1], tuple(words[:at + 3]))
     destroying = sorted(options & _OPTION_VERBS)
     if destroying:
-        return Verb(destroying[0], "its option", True, tuple(words[:2]))
+        return Verb(destroying[0], "its option", True, tuple(words[:3]))
     if options & _OPTION_READS:
         return Verb(sorted(options & _OPTION_READS)[0], "its option", False)
     for part in re.split(r"[-_.]", program.lower()):

@@ -27,6 +27,8 @@ from .tables import destruction
 _LOSSES = ("deleted", "overwritten", "truncated", "modified", "moved-to", "permissions", "git-discard", "git-clean",
            "git-force-push", "git-branch-delete", "git-stash-drop", "git-history-rewrite", "git-ref-move",
            "system-change")
+_DOES = {"deleted": "deletes", "overwritten": "overwrites", "truncated": "truncates", "modified": "modifies",
+         "moved-to": "moves a file over", "permissions": "changes the permissions of", "system-change": "changes"}
 # Effects that say the same wherever they happen.
 _KEPT = ("remote-destruction", "secret-read", "exec-download", "upload", "download")
 
@@ -40,6 +42,7 @@ class Elsewhere:
     script: str | None = None  # or shell code run there
     keeps_state: bool = True  # False: a fresh container or dyno, whose own files nobody keeps
     unknown: str = ""  # why what runs there is not known ('' when it is)
+    stdin: Stdin = Stdin()  # what the command there reads: ssh forwards its own standard input
 
 
 def run_there(call: Call, there: Elsewhere) -> None:
@@ -54,16 +57,16 @@ def run_there(call: Call, there: Elsewhere) -> None:
     scope = Scope("/", "/root", "/nonexistent-workspace", cwd_known=False)
     try:
         if there.script is not None:
-            reader.run_code(there.script, scope, call.index, Stdin())
+            reader.run_code(there.script, scope, call.index, there.stdin)
         elif there.words:
-            reader.run_words(list(there.words), scope, call.index, Stdin(), " ".join(w.text for w in there.words))
+            reader.run_words(list(there.words), scope, call.index, there.stdin, " ".join(w.text for w in there.words))
     finally:
         reader.state = state
     found, unknown = reader.effects[effects:], reader.opaque[opaque:]
     del reader.effects[effects:], reader.opaque[opaque:], reader.requirements[requirements:]
     for effect in as_elsewhere(found, unknown, there.place, there.keeps_state, call.program, call.index):
         reader.add_effect(effect)
-    reader.opaque.extend(replace(part, risky=False) for part in unknown if not part.risky)
+    reader.opaque.extend(part for part in unknown if not part.risky and part.what != "script")
 
 
 def as_elsewhere(effects: Sequence[Effect], opaque: Sequence[Opaque], place: str, keeps_state: bool,
@@ -76,12 +79,13 @@ def as_elsewhere(effects: Sequence[Effect], opaque: Sequence[Opaque], place: str
             moved.append(replace(effect, path=f"{place}:{effect.path}" if secret else effect.path,
                                  where="outside" if secret else effect.where, program=program, command=command))
         elif effect.kind in _LOSSES and keeps_state:
-            what = f"{effect.program} {effect.kind.replace('-', ' ')} {effect.path or effect.target}".strip()
+            what = f"{effect.program} {_DOES.get(effect.kind, effect.kind)} {effect.path or effect.target}".strip()
             moved.append(Effect("remote-destruction", "", "unknown", target=f"{place}: {what}"[:160],
                                 fact=f"{what} on {place}; nothing there can be undone from here",
                                 program=program, command=command, maybe=effect.maybe))
     for part in opaque:
-        if part.risky and keeps_state:
+        # A script there is that machine's file: what it holds cannot be read from here.
+        if (part.risky or part.what == "script") and keeps_state:
             moved.append(Effect("remote-destruction", "", "unknown", target=f"{place}: {part.text}"[:160],
                                 fact=f"on {place}: {part.reason}", program=program, command=command,
                                 loss="unknown"))
@@ -113,7 +117,7 @@ def ssh_command(call: Call) -> Elsewhere | None:
     if command:
         if not all(word.literal for word in command):
             return Elsewhere(host, unknown=f"{' '.join(w.text for w in command)}, which the line does not spell out")
-        return Elsewhere(host, script=" ".join(word.text for word in command))
+        return Elsewhere(host, script=" ".join(word.text for word in command), stdin=call.stdin)
     stdin = call.stdin
     if stdin.text is not None:
         return Elsewhere(host, script=stdin.text)

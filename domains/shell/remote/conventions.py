@@ -111,16 +111,22 @@ def decisive_verb(program: str, texts: list[str], options: set[str]) -> Verb | N
 
 
 def command_words(texts: list[str]) -> list[str]:
-    """The leading operands a CLI reads as its command path: bare words, options skipped, up to the first
-    word that is an argument (a path, a URL, a quoted phrase) or the fourth word."""
+    """The leading operands a CLI reads as its command path: bare words, options and what may be their values
+    skipped, up to the first word that is an argument (a path, a URL, a quoted phrase) or the fourth word."""
     words: list[str] = []
+    option_before = False
     for text in texts:
         if text == "--":
             break
         if text.startswith("-") and len(text) > 1:
+            option_before = "=" not in text
             continue
         if not _COMMAND_WORD.fullmatch(text):
+            if option_before:  # the value of the option before it (`--config ./ops.yaml`)
+                option_before = False
+                continue
             break
+        option_before = False
         words.append(text)
         if len(words) == _MAX_COMMAND_WORDS:
             break

@@ -4,8 +4,9 @@ own Read, Write and Edit, and SQL it carries is read by its meaning (domains/she
 Which role a path plays comes from the verb in the tool's name (write, edit, delete, move, ...); a
 tool whose name says none is taken to read, so a secret it is given is a secret read. Argument
 names are the ones MCP servers use for paths (the reference filesystem server's `path`, `paths`,
-`source`, `destination`) and for SQL (`sql`, `statement`; `query` only for a tool whose name speaks
-of SQL or a database, since search tools call their text `query` too).
+`source`, `destination`), for SQL (`sql`, `statement`; `query` only for a tool whose name speaks
+of SQL or a database, since search tools call their text `query` too), and for a shell command that a
+tool named for running one executes (`command`, `cmd`): read as a line run on the server's machine.
 """
 
 from __future__ import annotations
@@ -15,13 +16,17 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from .shell import Effect, Location, PathState, Semantics, file_action
+from .shell import Effect, Location, PathState, Semantics, analyze, file_action
+from .shell.remote.elsewhere import as_elsewhere
 from .shell.sql import read_sql
 from .shell.words import Scope, Value
 
 PATH_KEYS = frozenset({"path", "paths", "file", "files", "file_path", "filepath", "filename", "directory", "dir",
                        "folder", "source", "destination", "src", "dest", "target_path", "output_path", "input_path"})
 SQL_KEYS = frozenset({"sql", "sql_query", "statement", "statements"})
+COMMAND_KEYS = frozenset({"command", "cmd", "commands", "shell_command", "script"})
+# A tool that runs a shell command it is given (`exec`, `run_command`, `ssh_execute`, `kubectl_exec`).
+_RUNS_COMMANDS = re.compile(r"(?i)(^|[_.-])(exec|execute|run|shell|command|terminal|bash|ssh)([_.-]|$)")
 _SQL_TOOL = re.compile(r"(?i)sql|database|execute|statement|(^|[_.-])(db|query)([_.-]|$)")
 _DELETES = re.compile(r"(?i)(^|[_.-])(delete|remove|rm|unlink|erase|trash)([_.-]|$)")
 _MOVES = re.compile(r"(?i)(^|[_.-])(move|rename|mv)([_.-]|$)")
@@ -42,6 +47,9 @@ def semantics(normalized: str, location: Location, state: PathState | None) -> S
         elif lowered in SQL_KEYS or (lowered == "query" and _SQL_TOOL.search(name)):
             for text in _texts(value):
                 effects += _sql_effects(text, program)
+        elif lowered in COMMAND_KEYS and _RUNS_COMMANDS.search(name):
+            for text in _texts(value):
+                effects += _command_effects(text, name, program)
     return Semantics(normalized, location.cwd, location.root, tuple(effects), (), (), (program,), location.cwd,
                      {0: frozenset()})
 
@@ -76,6 +84,13 @@ def _path_effects(tool: str, key: str, path: str, location: Location, state: Pat
         return [replace(effect, program=program) for effect in file_action(role, path, location, state).effects]
     resolved, where = Scope(location.cwd, location.home or location.cwd, location.root).path(Value(path))
     return [Effect(role, resolved, where, tree=role == "deleted", program=program)]  # type: ignore[arg-type]
+
+
+def _command_effects(text: str, tool: str, program: str) -> list[Effect]:
+    """A shell command the tool runs where its server runs it: read as a line, judged as effects on that machine
+    (domains/shell/remote/elsewhere.py), since nothing says it is this folder."""
+    line = analyze(text, "/", "/root", "/nonexistent-workspace")
+    return as_elsewhere(line.effects, line.opaque, f"the machine {tool} runs commands on", True, program)
 
 
 def _sql_effects(text: str, program: str) -> list[Effect]:

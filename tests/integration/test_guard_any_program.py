@@ -193,3 +193,30 @@ def test_the_hook_process_itself_reads_an_unknown_program_a_remote_command_and_a
                               capture_output=True, text=True, timeout=120, check=True)
         decision = json.loads(done.stdout).get("hookSpecificOutput", {}).get("permissionDecision")
         assert (decision == "ask") == asked, (line, done.stdout)
+
+
+def mcp_verdict(repo, tool: str, arguments: dict) -> dict:
+    args = argparse.Namespace(event="pre", format="plain", policy=None, url=None, on_failure="none")
+    payload = {"session_id": "any-mcp", "cwd": str(repo), "hook_event_name": "PreToolUse", "tool_name": tool,
+               "tool_input": arguments}
+    return decide(args, json.dumps(payload)).model_dump()
+
+
+@pytest.mark.parametrize(("tool", "arguments"), [
+    ("mcp__ssh__exec", {"host": "web1", "command": "rm -rf /srv/app"}),
+    ("mcp__shell__run_command", {"command": "kubectl delete namespace prod"}),
+    ("mcp__kubernetes__exec_in_pod", {"pod": "db-0", "command": "psql -c 'DROP TABLE users'"}),
+    ("mcp__terminal__execute", {"cmd": "dropdb app"}),
+])
+def test_an_exec_style_mcp_tool_is_judged_by_the_command_it_runs(project, tool, arguments):
+    result = mcp_verdict(project, tool, arguments)
+    assert result["decision"] in ("ask", "deny") and RULE in result["rules"], result
+
+
+@pytest.mark.parametrize(("tool", "arguments"), [
+    ("mcp__ssh__exec", {"host": "web1", "command": "ls -la /srv"}),
+    ("mcp__shell__run_command", {"command": "kubectl get pods -A"}),
+    ("mcp__notes__add_note", {"command": "rm -rf /srv/app"}),  # a tool that runs nothing: its text is a note
+])
+def test_an_exec_style_mcp_tool_that_reads_or_a_tool_that_runs_nothing_passes(project, tool, arguments):
+    assert mcp_verdict(project, tool, arguments)["decision"] == "none"

@@ -9,9 +9,7 @@ program's own name (`dropdb`, `pg_dropcluster`). The first verb word decides: a 
 scope and force options given (`--all`, `--recursive`, `--force`, `--yes`) are named in the reason. A dry
 run or a request for help changes nothing. SQL given as an argument is read by its meaning.
 
-The word lists come from the verbs CLI families document for their destructive subcommands (cloud
-CLIs, cluster and database tools, package registries, backup tools) and the read verbs they share;
-words that are as often nouns (`logs`, `history`) are not read verbs. What this reading cannot see:
+The verbs are remote/verbs.py's. What this reading cannot see:
 a verb spelled in another language, a verb hidden in a variable, or a program whose plain operands
 destroy (`mytool prod`): those pass as an unknown program, as before.
 """
@@ -23,18 +21,8 @@ from dataclasses import dataclass
 
 from ..call import Call
 from .tables import destruction
+from .verbs import DESTROYS, READS, REVOKES
 
-# Verbs that destroy what they name, and verbs that take away access or detach it; both are asked about.
-DESTROYS = frozenset("""
-    delete del destroy drop purge remove rm rmi rmdir rb terminate prune wipe erase truncate flush uninstall
-    unpublish reset nuke obliterate expunge shred zap forget discard deprovision decommission undeploy teardown
-""".split())
-REVOKES = frozenset("revoke disable detach deregister unregister deactivate disassociate".split())
-# Verbs that only read; a word CLIs use as often for a noun group (`logs delete`, `history clear`) is not here.
-READS = frozenset("""
-    get list ls show describe view cat read inspect search find plan diff explain help whoami print check validate
-    lint verify watch tail count audit ping preview render export dump version status top completion outdated
-""".split())
 # Options named by a destroying verb select that action (`--delete`, `-purge`); `--rm` on a run is no verb.
 _OPTION_VERBS = frozenset("delete drop purge destroy remove wipe erase prune uninstall unpublish terminate".split())
 _OPTION_READS = frozenset({"list", "describe", "get", "show", "status"})
@@ -52,10 +40,15 @@ _COMMAND_WORD = re.compile(r"[a-z][a-z0-9]*(?:[-_:][a-z0-9]+)*")
 _MAX_COMMAND_WORDS = 4  # `vault kv metadata delete`: groups nest three deep before the verb
 # A destroying verb glued to its object in a program's name: `dropdb`, `deleteuser` (4+ letters, then 2+ more).
 _NAME_VERB = re.compile(r"(" + "|".join(sorted((v for v in DESTROYS if len(v) >= 4), key=len, reverse=True)) + r")[a-z]{2,}")
-# SQL an argument may carry (`cqlsh -e`, `bq query`, `snowsql -q`): read when it starts like a statement.
-_SQL_START = re.compile(r"\s*(drop|delete|truncate|update|alter|with|begin|start|merge|replace)\b", re.IGNORECASE)
-_SQL_OBJECT = re.compile(r"\s*(drop|truncate)\s+(table|database|schema|keyspace|index|view|collection|user|role|"
-                         r"materialized|type|function|bucket|stream|topic|sequence)\b", re.IGNORECASE)
+# SQL an argument may carry (`cqlsh -e`, `bq query`, `snowsql -q`): read where it starts as a statement does, with
+# the words its grammar requires (`DELETE FROM`, `UPDATE t SET`, `DROP TABLE`), so that a phrase ("update the
+# docs") is no statement.
+_SQL_OBJECTS = r"(table|database|schema|keyspace|index|view|collection|user|role|materialized|type|function|" \
+               r"bucket|stream|topic|sequence)"
+_SQL_STATEMENT = re.compile(r"\s*(delete\s+from\s|update\s+\S+\s+set\s|drop\s+" + _SQL_OBJECTS + r"\s|"
+                            r"truncate\s+(table\s+)?[\w.\"`]+\s*(;|$)|alter\s+" + _SQL_OBJECTS + r"\s|"
+                            r"with\s+\w+\s+as\s*\(|begin\s*;|start\s+transaction\b|merge\s+into\s)",
+                            re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -165,11 +158,11 @@ def _read_sql_arguments(call: Call, texts: list[str]) -> None:
 
     for text in texts:
         sql = text.split("=", 1)[1] if text.startswith("-") and "=" in text else text
-        if not _SQL_START.match(sql) or " " not in sql.strip():
+        if not _SQL_STATEMENT.match(sql):
             continue
         reading = read_sql(sql)
         for statement in reading.destroys:
             destruction(call, statement, f"{call.program} is given SQL that destroys data: {statement}")
-        if reading.unknown and _SQL_OBJECT.match(sql):
+        if reading.unknown and re.match(r"\s*(drop|truncate)\s", sql, re.IGNORECASE):
             destruction(call, sql.strip()[:60], f"{call.program} is given a statement that drops or truncates "
                                                  f"({sql.strip()[:40]}); {reading.unknown}")

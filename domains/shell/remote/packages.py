@@ -1,7 +1,7 @@
 """Package managers: what they install or uninstall comes back with an install, so their `remove` and
 `uninstall` lose nothing; what they take off a public registry, or delete with a package's own data, does not.
 
-Language package managers (npm(1), pnpm, yarn, bun, gem(1), pip, uv, poetry, cargo, composer, go) and the
+Language package managers (npm(1), pnpm, yarn, gem(1), pip, uv, poetry, cargo, composer, go) and the
 system's (apt(8), apt-get(8), dnf, snap(8), brew(1), ...) have tables here so that the conventions that read
 programs without one (remote/conventions.py) do not take their everyday `uninstall` for a destruction.
 """
@@ -40,7 +40,7 @@ SNAP = RemoteProgram("snaps and their data", (Form(("remove",), "removes the sna
                                                                "snapshot", needs=("--purge",)),))
 
 register({
-    **{name: NODE for name in ("npm", "pnpm", "yarn", "bun")},
+    **{name: NODE for name in ("npm", "pnpm", "yarn")},
     "gem": GEM,
     **{name: LOCAL for name in ("pip", "pip3", "pipx", "uv", "poetry", "pipenv", "conda", "mamba", "micromamba",
                                 "cargo", "composer", "go", "rustup", "bundle", "bundler", "dotnet", "nuget")},

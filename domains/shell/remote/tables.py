@@ -12,6 +12,7 @@ from ..call import Call
 from ..effects import Effect, Loss
 from ..registry import handles
 from ..words import Value
+from .verbs import READS
 
 # Every program's own help, which reads nothing and changes nothing.
 _HELP = frozenset({"-h", "--help", "-help", "help"})
@@ -111,9 +112,9 @@ def _given(command: Command, option: str) -> bool:
 
 def _verb_unknown(program: RemoteProgram, command: Command) -> bool:
     """Whether a word the line does not set sits where a destructive form's words could be (`kubectl $VERB`); an
-    operand after the verb (`kubectl get $NAME`) is no verb."""
-    if command.dynamic_at is None:
-        return False
+    operand after the verb (`kubectl get $NAME`, `gcloud compute instances describe $NAME`) is no verb."""
+    if command.dynamic_at is None or READS & set(command.words[:command.dynamic_at]):
+        return False  # no unknown word, or a read verb comes before it (`gcloud ... describe $NAME`)
     reach = max((len(form.words) for form in program.forms if not form.anywhere), default=0)
     return any(form.anywhere for form in program.forms) or command.dynamic_at < reach
 

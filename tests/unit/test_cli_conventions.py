@@ -57,3 +57,11 @@ def test_sql_arguments_need_a_statements_grammar_and_dry_runs_change_nothing(lin
 ])
 def test_ssm_commands_are_read_from_json_or_the_cli_shorthand(text, commands):
     assert _ssm_commands(text) == commands
+
+
+@pytest.mark.parametrize(("line", "destroys"), [
+    ("ibmcloud resource service-instance-delete db1", True), ("prisma db push --force-reset", True),
+    ("mytool up --no-delete", False), ("mytool sync --keep-deleted", False), ("mytool show-delete-markers", False),
+])
+def test_a_verb_inside_a_compound_word_or_option_counts_unless_negated(line, destroys):
+    assert any(e.kind == "remote-destruction" for e in analyze(line, "/w").effects) == destroys

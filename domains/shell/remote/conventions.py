@@ -24,8 +24,9 @@ from .tables import destruction
 from .verbs import DESTROYS, READS, REVOKES
 
 # Options named by a destroying verb select that action (`--delete`, `-purge`); `--rm` on a run is no verb.
-_OPTION_VERBS = frozenset("delete drop purge destroy remove wipe erase prune uninstall unpublish terminate".split())
+_OPTION_VERBS = frozenset("delete drop purge destroy remove wipe erase prune uninstall unpublish terminate reset".split())
 _OPTION_READS = frozenset({"list", "describe", "get", "show", "status"})
+_NEGATIONS = frozenset({"no", "skip", "keep", "without", "ignore", "preserve", "not", "dry", "never", "disable"})
 _OFF = frozenset({"false", "no", "0", "none", "off"})
 # Options documented across CLIs to change nothing: dry runs, what-if previews, and help.
 _DRY_RUNS = frozenset({"dry-run", "dryrun", "dry_run", "what-if", "whatif", "noop", "no-op", "simulate", "preview",
@@ -90,7 +91,7 @@ def decisive_verb(program: str, texts: list[str], options: set[str]) -> Verb | N
         found = _verb_in(word)
         if found is not None:
             return Verb(found[0], "its command word", found[1], tuple(words[:at + 3]))
-    destroying = sorted(options & _OPTION_VERBS)
+    destroying = sorted(name for name in options if _option_verb(name))
     if destroying:
         return Verb(destroying[0], "its option", True, tuple(words[:3]))
     if options & _OPTION_READS:
@@ -127,15 +128,21 @@ def command_words(texts: list[str]) -> list[str]:
 
 
 def _verb_in(word: str) -> tuple[str, bool] | None:
-    """A command word's verb: the word itself, the first part of `delete-bucket`, or the last of `db:drop`."""
-    parts = re.split(r"[-_]", word)
-    candidates = [word, parts[0]] + ([word.rsplit(":", 1)[1]] if ":" in word else [])
-    for candidate in candidates:
+    """A command word's verb: the word itself, else its first part that is one (`delete-bucket`,
+    `instance-delete`, `db:drop`, `show-delete-markers` reads)."""
+    for candidate in (word, *re.split(r"[-_:]", word)):
         if candidate in DESTROYS or candidate in REVOKES:
             return candidate, True
         if candidate in READS:
             return candidate, False
     return None
+
+
+def _option_verb(name: str) -> bool:
+    """An option that selects a destroying action: named by the verb (`--delete`, `-purge`) or holding it
+    (`--force-reset`, `--delete-branch`), unless it turns something off or keeps it (`--no-delete`)."""
+    parts = re.split(r"[-_]", name.lower())
+    return parts[0] not in _NEGATIONS and any(part in _OPTION_VERBS for part in parts)
 
 
 def _options(texts: list[str]) -> set[str]:

@@ -36,7 +36,7 @@ def project(tmp_path_factory):
     _git(repo, "-c", "user.email=d@e.x", "-c", "user.name=d", "commit", "-qm", "start")
     (repo / "app.db").write_text("SQLite format 3\n")  # untracked
     (repo / "local.db").write_text("SQLite format 3\n")  # ignored
-    (repo / "cleanup.sql").write_text("DELETE FROM sessions WHERE expires < now();\n")  # untracked, bounded
+    (repo / "cleanup.sql").write_text("DELETE FROM sessions WHERE expires < now();\n")  # untracked; a one-sided range
     return repo
 
 
@@ -74,6 +74,7 @@ DESTRUCTIVE = {
                   "psql -c 'UPDATE users SET admin = true'", "psql -c 'ALTER TABLE users DROP COLUMN email'",
                   "echo 'DROP SCHEMA public CASCADE;' | psql app", "psql app <<'EOF'\nDROP TABLE users;\nEOF",
                   "psql app <<< 'DELETE FROM orders'", "psql -f wipe.sql app", "psql app < wipe.sql",
+                  "psql -f cleanup.sql app",  # `expires < now()` binds no row to a named value (issue 56)
                   "cat wipe.sql | psql app", "mysql -e 'TRUNCATE TABLE users' app",
                   "mariadb -u root -e 'DROP DATABASE shop'", "mysql app < wipe.sql",
                   "clickhouse-client --query 'DROP TABLE events'", "sqlite3 app.db 'DROP TABLE users'",
@@ -102,7 +103,7 @@ HARMLESS = [
     "psql -c 'SELECT * FROM users'", "psql -c '\\dt'", "psql -l", "psql -c 'DELETE FROM users WHERE id = 7'",
     "psql -c 'UPDATE users SET admin = false WHERE id = 7'", "psql -c 'EXPLAIN SELECT 1'",
     "psql app <<'EOF'\nSELECT 1;\nEOF", "echo 'SELECT 1;' | psql app", "psql -f report.sql app", "psql app < schema.sql",
-    "psql -f cleanup.sql app", "mysql -e 'SHOW TABLES' app", "mysql -e 'DELETE FROM carts WHERE id = 3' shop",
+    "mysql -e 'SHOW TABLES' app", "mysql -e 'DELETE FROM carts WHERE id = 3' shop",
     "clickhouse-client --query 'SELECT count() FROM events'", "sqlite3 app.db 'SELECT * FROM users'",
     "sqlite3 app.db .tables", "sqlite3 fixture.db 'DROP TABLE users'", "sqlite3 :memory: 'DROP TABLE t'",
     "redis-cli GET session:1", "echo 'GET session:1' | redis-cli", "redis-cli KEYS 'session:*'", "redis-cli INFO", "redis-cli --scan --pattern 'x*'",
@@ -167,6 +168,7 @@ def _tool_verdict(repo, tool: str, arguments: dict, policy=None) -> dict:
 @pytest.mark.parametrize(("tool", "arguments", "rule", "decision"), [
     ("mcp__postgres__query", {"sql": "DROP TABLE users"}, RULE, "ask"),
     ("mcp__postgres__query", {"sql": "DELETE FROM users"}, RULE, "ask"),
+    ("mcp__postgres__query", {"sql": "DELETE FROM sessions WHERE expires < now()"}, RULE, "ask"),  # one-sided
     ("mcp__supabase__execute_sql", {"query": "TRUNCATE orders"}, RULE, "ask"),
     ("mcp__filesystem__read_file", {"path": "~/.ssh/id_rsa"}, "no-secret-read", "ask"),
     ("mcp__filesystem__read_text_file", {"path": "~/.aws/credentials"}, "no-secret-read", "ask"),
@@ -183,7 +185,7 @@ def test_an_mcp_call_is_judged_by_its_arguments(project, tool, arguments, rule, 
 
 @pytest.mark.parametrize(("tool", "arguments"), [
     ("mcp__postgres__query", {"sql": "SELECT * FROM users WHERE id = 7"}),
-    ("mcp__postgres__query", {"sql": "DELETE FROM sessions WHERE expires < now()"}),
+    ("mcp__postgres__query", {"sql": "DELETE FROM sessions WHERE id = 7"}),
     ("mcp__filesystem__read_file", {"path": "README.md"}),
     ("mcp__filesystem__write_file", {"path": "notes.md", "content": "plan"}),
     ("mcp__brave__brave_web_search", {"query": "drop table if exists users"}),  # a search's query is no SQL

@@ -1,11 +1,12 @@
 """`agentworld-mcp bench --section 8`: what the guard costs a host before each tool call.
 
-Five figures from one run: a zero-token denial through the MCP tool (at the server, and as the
+Six figures from one run: a zero-token denial through the MCP tool (at the server, and as the
 client sees it), the wall time of one `agentworld-mcp hook` process (with Python's bytecode cache,
 as an installed package has it, even where PYTHONDONTWRITEBYTECODE is set for the bench), the same
 inside a generated repository of 10,000 files where git decides what a loss costs, the same on
-commands and MCP calls that destroy state beyond the folder (SQL parsed among them), and one
-decision that needs the model (the default policy's predicted-success rule on `ls`).
+commands and MCP calls that destroy state beyond the folder (SQL parsed among them), our hook beside
+cc-safety-net's on the same payloads (server/hosts/peer_bench.py), and one decision that needs the
+model (the default policy's predicted-success rule on `ls`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from mcp import Client
 
 from ...tools.worlds.store import Store
 from ..surface.replies import reply_text
+from .peer_bench import hook_beside_peer
 
 _FORBIDDEN = {"tool_name": "Bash", "tool_input": {"command": "rm -rf / --no-preserve-root"}, "format": "plain"}
 
@@ -71,6 +73,7 @@ async def _measure(ctx, calls: int, hooks: int) -> None:
               f"{statistics.median(walls):.3f} s   (goal: under 0.3 s)")
         _hook_in_a_large_repository(hook, env, hooks, statistics.median(walls))
         _hook_beyond_the_folder(hook, env, hooks, statistics.median(walls))
+        hook_beside_peer()
         result = await client.call_tool("guard", {"event": "pre", "tool_name": "Bash", "tool_input": {"command": "ls"},
                                                   "session_id": f"bench-{uuid.uuid4().hex[:6]}", "format": "plain"})
         verdict = json.loads(reply_text(result))

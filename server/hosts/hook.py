@@ -24,6 +24,9 @@ from typing import Any
 # The CEL package imports its interactive command line (typer, rich, prompt_toolkit) with itself:
 # about 0.15 s that a hook started before every shell command cannot spend. Only the engine is used.
 sys.modules.setdefault("cel.cli", types.ModuleType("cel.cli"))
+# Pydantic looks for plugins in every installed distribution's entry points when it builds its first model: about
+# 0.01 s in a full environment, for plugins (logfire and the like) that a hook's few models never need.
+os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
 from ...domains import load_domains  # noqa: E402  (after the line above, on purpose)
 from ...tools.constraints import preset_problem  # noqa: E402

@@ -102,8 +102,8 @@ def hook_beside_peer(rounds: int = 3) -> None:
                         stops[who] += 1
     p50_ours, p50_theirs = statistics.median(walls["ours"]), statistics.median(walls["theirs"])
     print(f"  one hook process beside {PEER}'s (`cc-safety-net hook --coding-cli`), the same {len(payloads)} "
-          f"Claude Code payloads interleaved, {rounds} rounds: wall p50 ours {p50_ours:.3f} s, theirs {p50_theirs:.3f} s, "
-          f"ratio {p50_ours / p50_theirs:.2f}x   (goal: at most 1.00x)")
+          f"Claude Code payloads interleaved, {rounds} rounds: wall p50 ours {p50_ours:.3f} s, "
+          f"theirs {p50_theirs:.3f} s, ratio {p50_ours / p50_theirs:.2f}x   (goal: at most 1.00x)")
     print(f"    calls stopped (deny or ask) of {len(payloads)}: ours {stops['ours']}, theirs {stops['theirs']}")
 
 

@@ -30,6 +30,9 @@ OTHER_VARIABLES = {
                             "`$XDG_CACHE_HOME/agentworld-mcp` or `~/.cache/agentworld-mcp`.",
     "AGENTWORLD_CPU_VARIANT": "The llama.cpp CPU kernels to load by name (haswell, skylakex, icelake, zen4, ...) "
                               "instead of the best this CPU supports; AMX variants load only when named.",
+    "AGENTWORLD_HOOK_DAEMON": "`0` makes every `agentworld-mcp hook` call decide in its own process, instead of "
+                              "asking the warm decider the first call starts (it serves only this user, and exits "
+                              "after ten idle minutes or when the package changes).",
     "AGENTWORLD_JUDGE_API_KEY": "The API key of the judge model server that `eval bench --judge-url` asks; never "
                                 "taken on the command line.",
     "AGENTWORLD_LLAMA_SERVER": "The llama-server binary the tests and benchmarks start; default: the one the test "

@@ -29,6 +29,9 @@ os.environ["AGENTWORLD_BUDGET_SECONDS"] = "900"
 # sessions); shown as examples, they would change predictions that other tests assert on. The
 # retrieval tests turn it on for stores of their own.
 os.environ["AGENTWORLD_RETRIEVAL"] = "off"
+# Each `agentworld-mcp hook` process the tests start decides in its own process: a warm decider (server/hosts/warm.py)
+# would outlive the run. tests/integration/test_hook_warm.py starts and stops its own.
+os.environ["AGENTWORLD_HOOK_DAEMON"] = "0"
 
 
 TIERS = ("unit", "integration", "e2e")

@@ -9,9 +9,9 @@ import sys
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["hook"]:
-        from ..hosts.hook import main as hook
+        from ..hosts.warm import run_hook
 
-        return hook(argv[1:])
+        return run_hook(argv[1:])
     from .main import main as serve
 
     return serve(argv)

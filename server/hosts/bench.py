@@ -61,8 +61,10 @@ async def _measure(ctx, calls: int, hooks: int) -> None:
               "   (goal: under 20 ms at the server)")
         walls = []
         payload = json.dumps({"session_id": "bench", "cwd": "/w", **{k: v for k, v in _FORBIDDEN.items() if k != "format"}})
-        # As on a user's machine: Python keeps the modules' bytecode (one run first writes it).
+        # As on a user's machine: Python keeps the modules' bytecode (one run first writes it). These figures are of
+        # a hook deciding in its own process; the warm decider's are beside cc-safety-net's (peer_bench.py).
         env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+        env["AGENTWORLD_HOOK_DAEMON"] = "0"
         hook = [sys.executable, "-m", "agentworld_mcp", "hook", "--event", "pre"]
         for run in range(hooks + 1):
             started = time.perf_counter()

@@ -45,7 +45,8 @@ from ..settings import load_settings  # noqa: E402
 from .formats import FORMATS, render, request_from_payload  # noqa: E402
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str], stdin: str | None = None) -> int:
+    """Decide the hook call on standard input (or `stdin`, as the warm decider passes it on) and print the reply."""
     try:
         args = parser().parse_args(argv)
     except SystemExit as exc:  # --help is fine; a bad flag must not exit 2, which Claude Code reads as "block"
@@ -54,7 +55,8 @@ def main(argv: list[str]) -> int:
         print("{}")
         return 0
     try:
-        verdict = decide(args, sys.stdin.buffer.read().decode("utf-8", errors="replace"))
+        raw = sys.stdin.buffer.read().decode("utf-8", errors="replace") if stdin is None else stdin
+        verdict = decide(args, raw)
     except Exception as exc:  # whatever it is, the host gets a decision the guard chose
         verdict = _trouble(args, f"internal error ({type(exc).__name__}: {exc})")
     print(json.dumps(render(args.format, verdict)))

@@ -9,8 +9,10 @@ to get it and the section goes on.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -75,13 +77,32 @@ def _wall(command: list[str], payload: str, folder: str, env: dict[str, str]) ->
 
 
 def hook_beside_peer(rounds: int = 3) -> None:
-    """p50 wall time of one hook process, ours and cc-safety-net's, on the same payloads, interleaved."""
+    """p50 wall time of one hook process on the same payloads, interleaved: ours as hosts start it (answered by the
+    warm decider the first call starts), ours deciding in its own process, and cc-safety-net's."""
     if not os.access(_PEER_PROGRAM, os.X_OK):
         print(f"  beside {PEER}: not installed; from the repository root run `{PEER_INSTALL}` (as .ci/run does)")
         return
     # As on a user's machine: Python keeps the modules' bytecode (the warm-up round writes it).
     env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+    with tempfile.TemporaryDirectory(prefix="aw-", dir="/tmp") as runtime:  # its own decider, stopped at the end
+        try:
+            _compare({**env, "AGENTWORLD_HOOK_DAEMON": "1", "XDG_RUNTIME_DIR": runtime},
+                     {**env, "AGENTWORLD_HOOK_DAEMON": "0"}, rounds)
+        finally:
+            _stop_deciders(Path(runtime))
+
+
+def _stop_deciders(runtime: Path) -> None:
+    for lock in runtime.glob("*/*.lock"):
+        pid = lock.read_text().strip()
+        if pid.isdigit():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(pid), signal.SIGTERM)
+
+
+def _compare(warm_env: dict[str, str], cold_env: dict[str, str], rounds: int) -> None:
     ours, theirs = _our_hook(), [str(_PEER_PROGRAM), "hook", "--coding-cli"]
+    runs = {"warm": (ours, warm_env), "own process": (ours, cold_env), "theirs": (theirs, cold_env)}
     with tempfile.TemporaryDirectory(prefix="agentworld-bench-peer-") as folder:
         _workspace(Path(folder))
         calls = _calls(folder)
@@ -89,22 +110,27 @@ def hook_beside_peer(rounds: int = 3) -> None:
                                 "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": tool,
                                 "tool_input": tool_input, "tool_use_id": f"toolu_{index:02d}"})
                     for index, (tool, tool_input) in enumerate(calls)]
-        walls: dict[str, list[float]] = {"ours": [], "theirs": []}
-        stops = {"ours": 0, "theirs": 0}
-        for round_ in range(rounds + 1):  # round 0 warms both (bytecode, npm's module cache)
+        walls: dict[str, list[float]] = {who: [] for who in runs}
+        stops = dict.fromkeys(runs, 0)
+        decided: dict[str, list[str]] = {who: [] for who in runs}
+        for round_ in range(rounds + 1):  # round 0 warms all (bytecode, npm's module cache, the decider)
             for payload in payloads:
-                order = [("ours", ours), ("theirs", theirs)]
-                for who, command in order if round_ % 2 else order[::-1]:
+                order = list(runs.items())
+                for who, (command, env) in order if round_ % 2 else order[::-1]:
                     seconds, decision = _wall(command, payload, folder, env)
                     if round_:
                         walls[who].append(seconds)
-                    if round_ == 1 and decision in ("deny", "ask"):
-                        stops[who] += 1
-    p50_ours, p50_theirs = statistics.median(walls["ours"]), statistics.median(walls["theirs"])
+                    if round_ == 1:
+                        stops[who] += decision in ("deny", "ask")
+                        decided[who].append(decision)
+    p50 = {who: statistics.median(seconds) for who, seconds in walls.items()}
     print(f"  one hook process beside {PEER}'s (`cc-safety-net hook --coding-cli`), the same {len(payloads)} "
-          f"Claude Code payloads interleaved, {rounds} rounds: wall p50 ours {p50_ours:.3f} s, "
-          f"theirs {p50_theirs:.3f} s, ratio {p50_ours / p50_theirs:.2f}x   (goal: at most 1.00x)")
-    print(f"    calls stopped (deny or ask) of {len(payloads)}: ours {stops['ours']}, theirs {stops['theirs']}")
+          f"Claude Code payloads interleaved, {rounds} rounds, wall p50: ours {p50['warm']:.3f} s (warm decider), "
+          f"theirs {p50['theirs']:.3f} s, ratio {p50['warm'] / p50['theirs']:.2f}x   (goal: at most 1.00x); ours in "
+          f"its own process {p50['own process']:.3f} s ({p50['own process'] / p50['theirs']:.2f}x)")
+    same = decided["warm"] == decided["own process"]
+    print(f"    calls stopped (deny or ask) of {len(payloads)}: ours {stops['warm']}, theirs {stops['theirs']}; the warm "
+          f"decider and our own process decided {'alike' if same else 'DIFFERENTLY'}")
 
 
 if __name__ == "__main__":  # the figure alone, without the model the rest of section 8 loads

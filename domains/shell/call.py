@@ -9,6 +9,7 @@ from typing import Protocol, runtime_checkable
 
 from .effects import Condition, Effect, EffectKind, Opaque, OpaqueWhat, Requirement
 from .words import Scope, Value
+from .written import WrittenFiles
 
 
 
@@ -48,6 +49,8 @@ class Reader(Protocol):
     opaque: list[Opaque]
     requirements: list[Requirement]
     reads: dict[int, list[str]]  # command -> the files whose content it reads
+    written: WrittenFiles  # what the line itself has written into files so far (domains/shell/written.py)
+    aliases: dict[str, str | None]  # aliases the line defined (domains/shell/aliases.py)
 
     def add_effect(self, effect: Effect) -> None: ...
 
@@ -111,11 +114,22 @@ class Call:
         return state.exists(self.scope.path(value)[0])
 
     def text_of(self, value: Value) -> str | None:
-        """What the file at `value` holds, where the world can read it; None where it cannot."""
-        state = self.reader.state
-        if not isinstance(state, FileContents) or not value.literal or not self.scope.cwd_known:
+        """What the file at `value` holds when this command runs: what the line itself wrote there, else what the
+        world can read; None where neither tells."""
+        if not value.literal or not (self.scope.cwd_known or value.text.startswith("/")):
             return None
-        return state.text_of(self.scope.path(value)[0])
+        path = self.scope.path(value)[0]
+        wrote, text = self.reader.written.lookup(path)
+        if wrote:
+            return text
+        state = self.reader.state
+        return state.text_of(path) if isinstance(state, FileContents) else None
+
+    def written_text(self, value: Value) -> str | None:
+        """What the line itself wrote into the file at `value` and spelled out; None for anything else."""
+        if not value.literal or not (self.scope.cwd_known or value.text.startswith("/")):
+            return None
+        return self.reader.written.lookup(self.scope.path(value)[0])[1]
 
     def is_dir(self, value: Value) -> bool | None:
         state = self.reader.state

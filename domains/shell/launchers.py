@@ -7,13 +7,15 @@ from __future__ import annotations
 import posixpath
 import re
 
-from . import archives, network, programs, remote, system  # noqa: F401  (their handlers register themselves)
+# Imported for their handlers, which register themselves.
+from . import aliases, archives, make, network, parallel, programs, remote, script_session, system  # noqa: F401
 from .call import Call, Stdin
 from .environment import environment_read
 from .effects import WRITE_KINDS
 from .git import git
-from .inline_python import only_computes
+from .known_code import interpreter_of, language_of, read_python, run_written
 from .options import Spec, parse
+from .package_runners import package_runner, run_package
 from .reads import note_reads, read_operands
 from .remote.conventions import read_unknown
 from .registry import HANDLERS, INTERPRETERS, PRIVILEGE, READ_ONLY, SHELLS
@@ -82,12 +84,17 @@ def dispatch(call: Call, program_value: Value) -> None:
         _xargs(call)
     elif program == "git":
         git(call)
+    elif (runner := package_runner(call)) is not None:  # npx, uvx, `npm exec`, `uv run`, ...: the program they start
+        run_package(call, *runner)
     elif program in HANDLERS:
         HANDLERS[program](call)
         note_reads(call, read_operands(call))
     elif program in READ_ONLY:
         _reads(call)
         note_reads(call, read_operands(call))
+    elif "/" in program_value.text and run_written(call, program_value, interpreter_of(
+            call.written_text(program_value) or "")):
+        pass  # `./f` where this line wrote f with text it spells out: f's code is read
     else:
         _unknown(call, program_value)
         note_reads(call, read_operands(call))
@@ -125,6 +132,8 @@ def _script(call: Call, operands: list[Value], what: str) -> None:
     if not operands:
         return
     script = operands[0]
+    if run_written(call, script, language_of(call.program), same_shell=call.program in ("source", ".")):
+        return  # written by this same line with text it spells out, and then run: its code is read
     path, _ = call.scope.path(script)
     written = any(effect.path == path and effect.kind in WRITE_KINDS for effect in call.reader.effects)
     reason = f"{call.program} {what} ({script.text}); its commands are not in the line"
@@ -249,8 +258,8 @@ def _interpreter(call: Call) -> None:
             call.effect("modified", operand)
     if code is not None:
         literal = any(arg.literal and arg.text in (code, f"-c{code}") for arg in call.args)  # not from a variable
-        if program.startswith(("python", "pypy")) and literal and only_computes(code):
-            return  # its syntax tree shows it only computes and prints
+        if program.startswith(("python", "pypy")) and literal and read_python(call, code):
+            return  # its syntax tree shows it only computes, or starts commands it spells out (read as those)
         call.opaque("code", code, f"{program} runs code given inline; what it does is its own program", risky=True)
         return
     if p.has("m"):

@@ -12,13 +12,16 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
-from .call import Call, PathState, Stdin, no_file
+from .aliases import alias_named, with_alias
+from .call import Call, FileContents, PathState, Stdin, no_file
 from .effects import MADE_BY_LINE, Effect, Opaque, Requirement, Semantics
 from .grammar import broken, node_text, parse_tree
+from .lookup import looked_up_program
 from .reads import note_reads
 from .secrets import secret_kind
 from .sourced import sourced_variables
 from .words import Scope, Value, expand, printed_by
+from .written import WrittenFiles, output_files, output_of, tee_files
 
 MAX_DEPTH = 8  # nested `sh -c`, `eval` and functions: deeper is opaque
 MAX_LOOP_VALUES = 8  # a `for` loop is read once per value up to this many
@@ -34,11 +37,15 @@ class Reader:
         self.reads: dict[int, list[str]] = {}  # command -> the files whose content it reads (domains/shell/reads.py)
         self.depends_on: dict[int, frozenset[int]] = {}
         self.functions: dict[str, Node] = {}
+        # `alias name=value` earlier in the line (domains/shell/aliases.py); None: a value the line does not set
+        self.aliases: dict[str, str | None] = {}
+        self.written = WrittenFiles()  # what the line writes into files, for a later command that runs or reads them
         self.depth = 0
         self._after: frozenset[int] = frozenset()
         self._maybe = 0  # inside a branch the text does not decide
 
     def add_effect(self, effect: Effect) -> None:
+        self.written.changed(effect)
         if self._maybe:
             effect = replace(effect, maybe=True)
         if effect.kind == "deleted" and effect.tree and not effect.target and self._made_here(effect):
@@ -264,6 +271,8 @@ class Reader:
     # --- simple commands ---------------------------------------------------------------------
     def command(self, node: Node, scope: Scope, stdin: Stdin, redirects: tuple[Node, ...]) -> list[int]:
         name_node = node.child_by_field_name("name")
+        if name_node is not None and (alias := alias_named(name_node, self.aliases)) is not None:
+            return self._aliased(node, name_node, self.aliases[alias], scope, stdin, redirects)
         env = scope.copy()
         for child in node.children:
             if child.type == "variable_assignment":  # `X=1 cmd`: for cmd's environment, not this line's words
@@ -285,17 +294,63 @@ class Reader:
         if not words:
             self.redirects(redirects, scope, None)
             return []
+        if name_node is not None and not words[0].literal and (looked_up := looked_up_program(name_node)):
+            words[0] = Value(looked_up)  # `"$(command -v kubectl)" delete ...` runs the program it names
         if substituted := self.read_since(first):
             stdin = replace(stdin, carries=(*stdin.carries, *substituted))
         secrets = sourced_variables(node, scope, posixpath.basename(words[0].text))
         if secrets:  # a value from a sourced secret file flows in, like a substitution's (a network program sends it)
             stdin = replace(stdin, carries=(*stdin.carries, *scope.sourced))
         index = self.run_words(words, scope, None, stdin, node_text(node), redirects)
+        self._wrote(node, words, scope, stdin, redirects, index)
         for path in scope.sourced if secrets else ():
             self.reads.setdefault(index, []).append(path)  # a pipe carries it on
             self.add_effect(Effect("secret-read", path, scope.where(path), program=self.programs[index], command=index,
                                    target=f"{secret_kind(path)}, through ${', $'.join(secrets)}"))
         return [index]
+
+    def _aliased(self, node: Node, name: Node, alias: str | None, scope: Scope, stdin: Stdin,
+                 redirects: tuple[Node, ...]) -> list[int]:
+        """A command whose first word is an alias: its value replaces the word, and the text is read again (bash(1),
+        ALIASES). The alias is not expanded again inside its own value, as bash does not."""
+        program = node_text(name)
+        if alias is None or self.depth >= MAX_DEPTH:
+            index = len(self.programs)
+            self.programs.append("")
+            self.depends_on[index] = self._after
+            self._opaque_at(index, "program", node_text(node), f"{program} is an alias whose value the line does not "
+                            "set, or one nested too deep: what runs is unknown", risky=True)
+            return [index]
+        del self.aliases[program]
+        self.depth += 1
+        try:
+            return self.statement(parse_tree(with_alias(node, name, alias)), scope, stdin, redirects)
+        finally:
+            self.aliases[program] = alias
+            self.depth -= 1
+
+    def _wrote(self, node: Node, words: list[Value], scope: Scope, stdin: Stdin, redirects: tuple[Node, ...],
+               index: int) -> None:
+        """Text a command writes into files that the line spells out (a here-document through cat or tee, a literal
+        echo or printf): a later command of the line that runs or reads the file sees it (domains/shell/written.py)."""
+        program = self.programs[index]
+        printed = None if self._maybe or program in self.functions else output_of(program, words[1:], stdin.text)
+        if printed is None:
+            return
+        targets = output_files(node, redirects, scope)
+        if program == "tee":
+            files, append = tee_files(words[1:])
+            targets += [(file, append) for file in files]
+        for value, append in targets:
+            if value.literal and (scope.cwd_known or value.text.startswith("/")) and not no_file(value.text):
+                self.written.settle(scope.path(value)[0], printed, append, index, self._text_on_disk)
+
+    def _text_on_disk(self, path: str) -> str | None:
+        if isinstance(self.state, FileContents):
+            text = self.state.text_of(path)
+            if text is not None:
+                return text
+        return "" if self.state is not None and self.state.exists(path) is False else None
 
     def run_words(self, words: list[Value], scope: Scope, parent: int | None, stdin: Stdin, text: str,
                   redirects: tuple[Node, ...] = ()) -> int:

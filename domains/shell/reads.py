@@ -49,7 +49,8 @@ for _twin, _of in (("egrep", "grep"), ("fgrep", "grep"), ("ag", "rg"), ("ack", "
 _SOURCES_THEN_TARGET = frozenset({"cp", "install", "scp", "rsync", "sftp"})
 # Programs that start other programs: what they run is read on its own, their own operands are commands.
 _LAUNCHERS = frozenset({"find", "xargs", "git", "env", "timeout", "nohup", "nice", "time", "sudo", "doas", "su",
-                        "watch", "flock", "stdbuf", "setsid", "command", "builtin", "exec", "eval", "source", "."})
+                        "watch", "flock", "stdbuf", "setsid", "command", "builtin", "exec", "eval", "source", ".",
+                        "parallel", "script", "make", "gmake"})
 # Programs that read a whole tree below each folder they are given.
 _SEARCH_TREES = frozenset({"rg", "ag", "ack"})
 _TARS = frozenset({"tar", "bsdtar", "gtar"})

@@ -229,10 +229,14 @@ def printed_by(command: Node, scope: Scope) -> str | None:
         words.extend(expand(child, scope, lambda _node, _scope: None))
     if not words or any(not word.literal for word in words):
         return None
-    texts = [word.text for word in words]
-    if texts[0] == "echo":
+    return printed_text([word.text for word in words])
+
+
+def printed_text(texts: list[str]) -> str | None:
+    """What `echo` or `printf` given these literal words (the program's name first) prints (see printed_output)."""
+    if texts[:1] == ["echo"]:
         return _echoed(texts[1:])
-    if texts[0] == "printf":
+    if texts[:1] == ["printf"]:
         return _printf(texts[1:])
     return None
 

@@ -143,7 +143,8 @@ async def test_a_spent_budget_gives_the_configured_fallback_in_time(server_env):
     async with Client(_server(server_env, "--guard-budget", "0.5", "--guard-on-failure", "ask")) as client:
         await _status(client)
         started = time.perf_counter()
-        decision = await _guard(client, event="pre", tool_name="Bash", tool_input={"command": "make test"},
+        # A command only a prediction decides (`make` is no longer one: its Makefile is read, and an unseen one asks).
+        decision = await _guard(client, event="pre", tool_name="Bash", tool_input={"command": "pytest -q"},
                                 session_id=str(uuid.uuid4()))
         elapsed = time.perf_counter() - started
     output = decision["hookSpecificOutput"]

@@ -111,7 +111,8 @@ HARMFUL = [
 ]
 # Programs the analyzer has no handler for, given a path outside the workspace or a device: every rule over
 # what the line does becomes undecidable, and the policy's `unknown` (ask) applies.
-UNDECIDABLE = ["deploytool --out=/etc/app.conf", "make -C /opt/other", "imagetool write /dev/sda"]
+# (make is read by its Makefile now: tests/integration/test_guard_wrappers.py)
+UNDECIDABLE = ["deploytool --out=/etc/app.conf", "buildtool -C /opt/other", "imagetool write /dev/sda"]
 HARMLESS = [
     "rm build/app.o", "rm missing.txt", "rm README.md", "rm src/app.py", "echo hi > new.txt", "touch new.txt",
     "mkdir docs", "cp README.md copy.md", "mv todo.txt done.txt", "chmod +x todo.txt", "chmod 755 todo.txt",

@@ -1,0 +1,194 @@
+"""Wrappers and what the line writes, judged through the hook's own `decide` as Claude Code sends a Bash call,
+in a real project: a git repository with a Makefile of several targets (one only lists, one destroys a
+cluster's namespace through a prerequisite, one through a sub-make), a Pipfile, and a folder outside it with
+a Makefile of its own.
+
+A wrapper's command is read as the command it runs (script -c, GNU parallel, aliases, make's recipes, package
+runners, a program looked up by `command -v`), and a file the same line writes with text it spells out is read
+by that text when the line then runs it (a script, SQL, Python). Mentions stay mentions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+
+import pytest
+
+from agentworld_mcp.server.hosts.hook import decide
+
+REMOTE, TREE, OUTSIDE = "no-remote-destruction", "no-recursive-force-delete", "no-delete-outside-workspace"
+
+MAKEFILE = """\
+# The project's tasks
+NS ?= prod
+KUBECTL := kubectl
+.PHONY: all list deploy-clean check wipe-ns nested via-shell unknown-var included patterned env-dir
+
+all: list
+
+list:
+\t@echo listing
+\tls -la
+
+check:
+\t-ls build
+
+deploy-clean: check
+\t@$(KUBECTL) delete ns $(NS)
+
+wipe-ns:
+\t+$(KUBECTL) delete ns staging
+
+nested:
+\t$(MAKE) -C sub clean
+
+via-shell:
+\trm -rf $(shell cat dirs.txt)
+
+env-dir:
+\trm -rf $(TARGET_DIR)
+
+%.o: %.c
+\t$(CC) -c $< -o $@
+
+patterned: main.o
+"""
+SUB_MAKEFILE = "clean:\n\tkubectl delete ns prod\n\nlist:\n\tls\n"
+OTHER_MAKEFILE = "wipe:\n\trm -rf /srv/data\n"
+
+
+def _git(folder, *args: str) -> None:
+    subprocess.run(["git", "-C", str(folder), *args], check=True, capture_output=True)
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    root = tmp_path_factory.mktemp("wrappers")
+    repo, other = root / "project", root / "other"
+    (repo / "sub").mkdir(parents=True)
+    other.mkdir()
+    _git(root, "init", "-q", "-b", "main", str(repo))
+    files = {"Makefile": MAKEFILE, "sub/Makefile": SUB_MAKEFILE, "tasks.mk": "drop:\n\tpsql -c 'DROP TABLE users'\n",
+             "Pipfile": '[scripts]\nreset = "kubectl delete ns prod"\ntest = "pytest -q"\n', "notes.txt": "plan\n"}
+    for name, text in files.items():
+        (repo / name).write_text(text)
+    _git(repo, "add", ".")
+    _git(repo, "-c", "user.email=d@e.x", "-c", "user.name=d", "commit", "-qm", "start")
+    (other / "Makefile").write_text(OTHER_MAKEFILE)
+    return repo, other
+
+
+def _verdict(project, line: str) -> dict:
+    repo, other = project
+    args = argparse.Namespace(event="pre", format="plain", policy=None, url=None, on_failure="none")
+    payload = {"session_id": "wrappers", "cwd": str(repo), "hook_event_name": "PreToolUse", "tool_name": "Bash",
+               "tool_input": {"command": line.replace("OTHER", str(other))}}
+    return decide(args, json.dumps(payload)).model_dump()
+
+
+# (rule that must stop it, line)
+STOPPED = [
+    # script(1), GNU parallel, aliases
+    (TREE, "script -qc 'rm -rf /srv/data'"), (TREE, "script -q -c 'rm -rf /srv/data' /dev/null"),
+    (TREE, "script --command 'rm -rf /srv/data' log.txt"), (TREE, "script -q /dev/null rm -rf /srv/data"),
+    (TREE, "parallel rm -rf ::: /srv/a /srv/b"), (TREE, "parallel 'rm -rf {}' ::: /srv/a"),
+    (REMOTE, "parallel kubectl delete ns {1} ::: prod staging"), (REMOTE, "parallel -j 4 kubectl delete ns ::: prod"),
+    (TREE, "parallel rm -rf {} :::: dirs.txt"), (REMOTE, "parallel ::: 'kubectl delete ns prod' 'ls'"),
+    (TREE, "parallel --xargs rm -rf ::: /srv/a /srv/b"), (TREE, "parallel rm -rf ::: $DIRS"),
+    (REMOTE, "alias k=kubectl; k delete ns prod"), (TREE, "alias rmr='rm -rf'; rmr /srv/data"),
+    (REMOTE, "alias k=kubectl\nk delete ns prod"), (TREE, "f() { rm -rf /srv/data; }; f"),
+    # make: a recipe, through prerequisites, `+` lines and $(MAKE) under -n, sub-makes, -f, --file=, -C
+    (REMOTE, "make deploy-clean"), (REMOTE, "make -k -j 4 deploy-clean"), (REMOTE, "make NS=staging deploy-clean"),
+    (REMOTE, "make -n wipe-ns"), (REMOTE, "make nested"),
+    (REMOTE, "make -C sub clean"), (REMOTE, "cd sub && make"), (REMOTE, "make -f tasks.mk drop"),
+    (REMOTE, "make --file=tasks.mk"), (TREE, "make -C OTHER wipe"),
+    # package runners: the program they start, with its arguments
+    (REMOTE, "npx kubectl delete ns prod"), (REMOTE, "npx --yes kubectl@1.30 delete ns prod"),
+    (REMOTE, "npx -p kubernetes-cli kubectl delete ns prod"), (REMOTE, "npx -c 'kubectl delete ns prod'"),
+    (REMOTE, "npm exec -- kubectl delete ns prod"), (REMOTE, "pnpm dlx kubectl delete ns prod"),
+    (REMOTE, "yarn dlx kubectl delete ns prod"), (REMOTE, "bunx kubectl delete ns prod"),
+    (REMOTE, "uvx --from awscli aws s3 rb s3://b --force"), (REMOTE, "uv tool run --from awscli aws s3 rb s3://b --force"),
+    (REMOTE, "pipx run --spec awscli aws s3 rb s3://b --force"), (REMOTE, "uv run kubectl delete ns prod"),
+    (REMOTE, "uv --directory sub run kubectl delete ns prod"), (REMOTE, "poetry run kubectl delete ns prod"),
+    (REMOTE, "pipenv run kubectl delete ns prod"), (REMOTE, "pipenv run reset"),
+    (REMOTE, "bundle exec kubectl delete ns prod"),
+    # a program looked up by name
+    (REMOTE, '"$(command -v kubectl)" delete ns prod'), (REMOTE, "$(which kubectl) delete ns prod"),
+    (REMOTE, "`which kubectl` delete ns prod"), (REMOTE, '"$(type -P kubectl)" delete ns prod'),
+    # what the same line writes, then runs or reads
+    (TREE, "cat > run.sh <<'EOF'\nrm -rf ~/data\nEOF\nbash run.sh"),
+    (TREE, "cat > run.sh <<'EOF'\nrm -rf ~/data\nEOF\nchmod +x run.sh && ./run.sh"),
+    (TREE, "printf 'rm -rf /srv/data\\n' > run.sh; sh run.sh"), (REMOTE, "echo 'kubectl delete ns prod' > k.sh; source k.sh"),
+    (REMOTE, "tee k.sh <<'EOF'\nkubectl delete ns prod\nEOF\nbash k.sh"),
+    (REMOTE, "echo 'SELECT 1;' > q.sql; echo 'DROP TABLE users;' >> q.sql; psql -f q.sql app"),
+    (REMOTE, "echo 'DROP TABLE users;' > q.sql && mysql app < q.sql"),
+    (REMOTE, "cat > drop.py <<'EOF'\nimport subprocess\nsubprocess.run(['kubectl', 'delete', 'ns', 'prod'])\nEOF\n"
+             "python3 drop.py"),
+    (REMOTE, "cat > drop <<'EOF'\n#!/usr/bin/env python3\nimport os\nos.system('kubectl delete ns prod')\nEOF\n"
+             "chmod +x drop && ./drop"),
+    # inline Python that starts commands
+    (REMOTE, "python3 -c \"import os; os.system('kubectl delete ns prod')\""),
+    (REMOTE, "python3 -c \"import subprocess; subprocess.run('kubectl delete ns prod', shell=True)\""),
+    (REMOTE, "python3 -c \"import subprocess, shlex; subprocess.check_call(shlex.split('kubectl delete ns prod'))\""),
+    (REMOTE, "python3 -c \"from subprocess import run as r; r(['psql', 'app'], input='DROP TABLE users')\""),
+]
+# Reads, dry runs, mentions and harmless recipes: nothing to stop.
+PASSED = [
+    "script -q out.log -c 'ls -la'", "script -qc 'ls -la' /dev/null", "parallel echo ::: a b", "parallel --dry-run rm -rf ::: /srv/a",
+    "parallel gzip -k ::: notes.txt", "alias ll='ls -la'; ll", "alias k=kubectl; k get pods",
+    "make", "make list", "make check", "make -n deploy-clean",
+    "make --dry-run nested",  # its $(MAKE) line runs, and the sub-make inherits -n "make --just-print deploy-clean", "make --recon deploy-clean",
+    "make -C sub list", "make --version", "npx prettier --check .", "npx kubectl get pods", "uvx ruff check .",
+    "uv run pytest", "uv run kubectl get pods", "poetry run pytest -q", "pipenv run test", "bundle exec rspec",
+    "pnpm dlx create-vite app", "\"$(command -v kubectl)\" get pods", "$(which kubectl) version",
+    "cat > build.sh <<'EOF'\nls -la\nEOF\nbash build.sh", "echo 'SELECT 1' > q.sql && psql -f q.sql",
+    "echo 'DROP TABLE t;' > q.sql; echo 'SELECT 1;' > q.sql; psql -f q.sql app",
+    "cat > show.py <<'EOF'\nprint('rm -rf /')\nEOF\npython3 show.py",
+    "python3 -c \"import subprocess; subprocess.run(['kubectl','get','pods'])\"",
+    "python3 -c \"import subprocess; print(subprocess.run(['git', 'status'], capture_output=True, text=True).stdout)\"",
+    "python3 -c \"import os; print(os.popen('ls').read())\"", "xargs -n1 kubectl get ns",
+    # mentions are not calls
+    'echo "make deploy-clean"', "grep -r parallel .", "grep -rn 'npx kubectl delete' docs", "echo 'alias k=kubectl'",
+    "cat > notes.md <<'EOF'\nrm -rf /srv/data\nEOF",
+]
+# What the reading cannot follow: the guard asks (the rule cannot be decided).
+UNDECIDED = [
+    "make via-shell", "make patterned", "make -f missing.mk", "make $GOAL",
+    "cat > run.sh <<EOF\nrm -rf $DIR\nEOF\nbash run.sh", "echo \"rm -rf $X\" > s.sh; bash s.sh",
+    "python3 -c \"import subprocess; cmd = ['rm', '-rf', '/srv']; subprocess.run(cmd)\"",
+    "python3 -c \"import os; os.remove('notes.txt')\"", "alias x=$CMD; x /srv/data",
+]
+
+
+@pytest.mark.parametrize(("rule", "line"), STOPPED)
+def test_what_a_wrapper_or_a_written_file_runs_is_stopped_by_its_own_rule(project, rule, line):
+    verdict = _verdict(project, line)
+    assert verdict["decision"] in ("ask", "deny") and rule in verdict["rules"], verdict
+    assert "cannot be decided" not in verdict["reason"].split(f"{rule}:")[1].split(";")[0], verdict
+
+
+@pytest.mark.parametrize("line", PASSED)
+def test_a_harmless_wrapped_or_written_command_passes(project, line):
+    verdict = _verdict(project, line)
+    assert verdict["decision"] == "none" and verdict["rules"] == [], verdict
+
+
+@pytest.mark.parametrize("line", UNDECIDED)
+def test_what_the_reading_cannot_follow_is_asked_about(project, line):
+    verdict = _verdict(project, line)
+    assert verdict["decision"] in ("ask", "deny") and "cannot be decided" in verdict["reason"], verdict
+
+
+def test_an_environment_variable_in_a_recipe_is_the_lines_own(project):
+    """`$(TARGET_DIR)` the Makefile never sets is the environment's: the line's value when it sets one."""
+    assert _verdict(project, "make env-dir")["decision"] in ("ask", "deny")
+    verdict = _verdict(project, "TARGET_DIR=/srv/data; export TARGET_DIR; make env-dir")
+    assert OUTSIDE in verdict["rules"] and "/srv/data" in verdict["reason"], verdict
+
+
+def test_the_reason_names_the_program_the_wrapper_runs(project):
+    assert "kubectl: remote-destruction" in _verdict(project, "npx kubectl delete ns prod")["reason"]
+    assert "kubectl: remote-destruction" in _verdict(project, "make deploy-clean")["reason"]
+    assert "kubectl: remote-destruction" in _verdict(project, "alias k=kubectl; k delete ns prod")["reason"]

@@ -333,7 +333,8 @@ def _find(call: Call) -> None:
 
 
 def _xargs(call: Call) -> None:
-    p = parse(call.args, Spec(short_values="IiEeLlnPsda", longs=("replace?", "eof?", "max-lines?", "max-args=",
+    # xargs(1): -i[replace], -e[eof] and -l[max-lines] take a value only glued to them.
+    p = parse(call.args, Spec(short_values="IELnPsda", short_optional="iel", longs=("replace?", "eof?", "max-lines?", "max-args=",
                                                                    "max-procs=", "max-chars=", "delimiter=", "arg-file=",
                                                                    "null", "no-run-if-empty", "verbose", "interactive",
                                                                    "exit", "open-tty", "process-slot-var="),

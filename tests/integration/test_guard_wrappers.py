@@ -96,7 +96,7 @@ STOPPED = [
     (TREE, "parallel rm -rf ::: /srv/a /srv/b"), (TREE, "parallel 'rm -rf {}' ::: /srv/a"),
     (REMOTE, "parallel kubectl delete ns {1} ::: prod staging"), (REMOTE, "parallel -j 4 kubectl delete ns ::: prod"),
     (TREE, "parallel rm -rf {} :::: dirs.txt"), (REMOTE, "parallel ::: 'kubectl delete ns prod' 'ls'"),
-    (TREE, "parallel --xargs rm -rf ::: /srv/a /srv/b"), (TREE, "parallel rm -rf ::: $DIRS"),
+    (TREE, "parallel --xargs rm -rf ::: /srv/a /srv/b"), (TREE, "ls | xargs -i rm -rf /srv/{}"), (TREE, "parallel rm -rf ::: $DIRS"),
     (REMOTE, "alias k=kubectl; k delete ns prod"), (TREE, "alias rmr='rm -rf'; rmr /srv/data"),
     (REMOTE, "alias k=kubectl\nk delete ns prod"), (TREE, "f() { rm -rf /srv/data; }; f"),
     # make: a recipe, through prerequisites, `+` lines and $(MAKE) under -n, sub-makes, -f, --file=, -C

@@ -10,8 +10,10 @@ references (`$(VAR:.c=.o)`) and the automatic variables (`$@`, `$<`, `$^`, `$+`,
 `D`/`F` forms) are expanded; a variable the Makefile never sets is the environment's, left for the shell
 reading to see as the line's variable of that name.
 
-What is not followed, and named so (the guard then asks): make's functions (`$(shell ...)`, `$(call ...)`,
-...), a variable the Makefile sets by a means the reading does not compute (`!=`, inside a conditional),
+A make function's value is a word the shell reading sees as unknown, so the program it reaches decides
+(`$(shell CMD)` is the shell's `$(CMD)`, whose command is read); a prerequisite list that holds one may name
+any target, so every target with a recipe is read. What is not followed, and named so (the guard then asks):
+a variable the Makefile sets by a means the reading does not compute (`!=`, inside a conditional),
 `include` of a file it cannot read or name, `$(eval ...)`, and a target made by a pattern rule (`%`). Both
 branches of a conditional are read: a rule in either may be the one make uses.
 """
@@ -46,6 +48,7 @@ class Rule:
     recipe: list[str] = field(default_factory=list)
     variables: dict[str, Variable] = field(default_factory=dict)  # target-specific
     unread: list[str] = field(default_factory=list)  # why its prerequisites or recipe are not all known
+    computed: bool = False  # a prerequisite is only known when make runs: it may be any target
 
 
 @dataclass
@@ -231,6 +234,8 @@ def _rule(makefile: Makefile, line: str) -> list[str]:
     prerequisites, unknown = expand(tail.replace("|", " "), lookup)
     for rule in rules:
         rule.prerequisites.extend(prerequisites.split())
+        # A computed prerequisite (a function's value, the environment's variable) may name any target.
+        rule.computed = rule.computed or any("$" in word and word != WILDCARD_RESULT for word in prerequisites.split())
         if unknown:
             rule.unread.append(f"its prerequisites are not known ({tail.strip()[:40]})")
         if semicolon:
@@ -291,7 +296,7 @@ def _reference(reference: str, lookup: Lookup, depth: int) -> tuple[str, list[st
         return "", [f"$({reference}) refers to itself"]
     first = re.split(r"[\s,]", reference, maxsplit=1)[0]
     if re.search(r"[\s,]", reference) and ":" not in first and "=" not in reference.split(":")[0]:
-        return "", [f"$({first} ...) is a make function, which the reading does not compute"]
+        return _function(first, reference[len(first):].strip(), lookup, depth)
     name_text, _, substitution = reference.partition(":")
     name, unread = expand(name_text, lookup, depth + 1)
     if unread:
@@ -316,6 +321,23 @@ def _reference(reference: str, lookup: Lookup, depth: int) -> tuple[str, list[st
             return "", [f"$({reference}) uses a pattern, which the reading does not compute"]
         text = " ".join(word[:-len(old)] + new if old and word.endswith(old) else word for word in text.split())
     return text, []
+
+
+# What a make function gives, where the reading does not compute it: a word the shell reading sees as a value the
+# line does not set, so the program it reaches decides (`rm -f $(wildcard *.o)` asks, `cc $(SRC)` does not).
+FUNCTION_RESULT = "${MAKE_FUNCTION_RESULT}"
+WILDCARD_RESULT = "${MAKE_WILDCARD_RESULT}"  # names files that exist, never a target that makes nothing
+
+
+def _function(name: str, arguments: str, lookup: Lookup, depth: int) -> tuple[str, list[str]]:
+    """A make function: `$(shell CMD)` is the shell's `$(CMD)`, whose command the shell reading reads; `$(eval)`
+    writes rules the reading does not follow; any other gives a value the reading does not compute."""
+    if name == "shell":
+        command, unread = expand(arguments, lookup, depth + 1)
+        return f"$({command})", unread
+    if name == "eval":
+        return "", ["$(eval ...) makes rules the reading does not follow"]
+    return (WILDCARD_RESULT if name == "wildcard" else FUNCTION_RESULT), []
 
 
 def _lookup(makefile: Makefile, rule: Rule | None, target: str | None) -> Lookup:
@@ -367,6 +389,10 @@ def steps(makefile: Makefile, goal: str) -> list[Step]:
             return
         for prerequisite in rule.prerequisites:
             visit(prerequisite, depth + 1)
+        if rule.computed:  # its computed prerequisites may name any target with a recipe: each is read
+            for other, candidate in list(makefile.rules.items()):
+                if candidate.recipe and not other.startswith(".") and "%" not in other:
+                    visit(other, depth + 1)
         lookup = _lookup(makefile, rule, target)
         lines: list[tuple[str, str]] = []
         unread = list(rule.unread)

@@ -104,6 +104,7 @@ STOPPED = [
     (REMOTE, "make -n wipe-ns"), (REMOTE, "make nested"),
     (REMOTE, "make -C sub clean"), (REMOTE, "cd sub && make"), (REMOTE, "make -f tasks.mk drop"),
     (REMOTE, "make --file=tasks.mk"), (TREE, "make -C OTHER wipe"),
+    (TREE, "make via-shell"),  # $(shell cat dirs.txt) is the shell's $(cat dirs.txt): rm -rf of what it prints
     # package runners: the program they start, with its arguments
     (REMOTE, "npx kubectl delete ns prod"), (REMOTE, "npx --yes kubectl@1.30 delete ns prod"),
     (REMOTE, "npx -p kubernetes-cli kubectl delete ns prod"), (REMOTE, "npx -c 'kubectl delete ns prod'"),
@@ -155,7 +156,7 @@ PASSED = [
 ]
 # What the reading cannot follow: the guard asks (the rule cannot be decided).
 UNDECIDED = [
-    "make via-shell", "make patterned", "make -f missing.mk", "make $GOAL",
+    "make patterned", "make -f missing.mk", "make $GOAL",
     "cat > run.sh <<EOF\nrm -rf $DIR\nEOF\nbash run.sh", "echo \"rm -rf $X\" > s.sh; bash s.sh",
     "python3 -c \"import subprocess; cmd = ['rm', '-rf', '/srv']; subprocess.run(cmd)\"",
     "python3 -c \"import os; os.remove('notes.txt')\"", "alias x=$CMD; x /srv/data",

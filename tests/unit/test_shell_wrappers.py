@@ -77,8 +77,20 @@ def test_a_command_line_variable_overrides_the_makefiles():
     assert _lines("NS = prod\nt:\n\tkubectl delete ns $(NS)\n", "t", NS="dev") == ["kubectl delete ns dev"]
 
 
+def test_a_functions_value_is_a_word_the_line_does_not_set_and_shell_runs_its_command():
+    assert _lines("t:\n\trm -rf $(shell cat dirs)\n", "t") == ["rm -rf $(cat dirs)"]
+    assert _lines("SRC := $(wildcard *.c)\nt:\n\tcc -o app $(SRC)\n", "t") == ["cc -o app ${MAKE_WILDCARD_RESULT}"]
+    assert _lines("t:\n\trm -f $(patsubst %.c,%.o,$(SRC))\n", "t") == ["rm -f ${MAKE_FUNCTION_RESULT}"]
+
+
+def test_a_computed_prerequisite_may_name_any_target_so_each_is_read():
+    text = "all: $(addprefix run-,$(X))\nrun-a:\n\techo a\nwipe:\n\tkubectl delete ns prod\n"
+    assert {step.target for step in steps(read_makefile(text, lambda name: None), "all")} >= {"run-a", "wipe"}
+    files = "app: $(wildcard src/*.c)\n\tcc -o app src/*.c\nwipe:\n\tkubectl delete ns prod\n"
+    assert "wipe" not in {step.target for step in steps(read_makefile(files, lambda name: None), "app")}
+
+
 @pytest.mark.parametrize(("text", "why"), [
-    ("t:\n\trm -rf $(shell cat dirs)\n", "make function"),
     ("ifeq ($(X),1)\nD = /srv\nelse\nD = build\nendif\nt:\n\trm -rf $(D)\n", "does not compute"),
     ("D != cat dirs\nt:\n\trm -rf $(D)\n", "does not compute"),
     ("%.o: %.c\n\tcc $<\nt: main.o\n", "pattern rule"),

@@ -8,7 +8,6 @@ documented forms, not spellings chosen for the reader.
 
 from __future__ import annotations
 
-import argparse
 import json
 import subprocess
 import sys
@@ -16,28 +15,16 @@ import sys
 import pytest
 
 from agentworld_mcp.domains.shell.launchers import HANDLERS
-from agentworld_mcp.server.hosts.hook import decide
+
+from ..hook_calls import git_project, verdict
 
 RULE = "no-remote-destruction"
 
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
-    repo = tmp_path_factory.mktemp("any-program") / "project"
-    repo.mkdir()
-    (repo / "README.md").write_text("# app\n")
-    (repo / "deploy.sh").write_text("rsync -a build/ web1:/srv/app/\n")
-    for args in (["init", "-q", "-b", "main"], ["add", "."],
-                 ["-c", "user.email=d@e.x", "-c", "user.name=d", "commit", "-qm", "start"]):
-        subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True)
-    return repo
-
-
-def verdict(repo, line: str) -> dict:
-    args = argparse.Namespace(event="pre", format="plain", policy=None, url=None, on_failure="none")
-    payload = {"session_id": "any", "cwd": str(repo), "hook_event_name": "PreToolUse", "tool_name": "Bash",
-               "tool_input": {"command": line}}
-    return decide(args, json.dumps(payload)).model_dump()
+    return git_project(tmp_path_factory.mktemp("any-program") / "project",
+                       {"README.md": "# app\n", "deploy.sh": "rsync -a build/ web1:/srv/app/\n"})
 
 
 def assert_stopped(repo, line: str, *named: str) -> None:
@@ -195,13 +182,6 @@ def test_the_hook_process_itself_reads_an_unknown_program_a_remote_command_and_a
         assert (decision == "ask") == asked, (line, done.stdout)
 
 
-def mcp_verdict(repo, tool: str, arguments: dict) -> dict:
-    args = argparse.Namespace(event="pre", format="plain", policy=None, url=None, on_failure="none")
-    payload = {"session_id": "any-mcp", "cwd": str(repo), "hook_event_name": "PreToolUse", "tool_name": tool,
-               "tool_input": arguments}
-    return decide(args, json.dumps(payload)).model_dump()
-
-
 @pytest.mark.parametrize(("tool", "arguments"), [
     ("mcp__ssh__exec", {"host": "web1", "command": "rm -rf /srv/app"}),
     ("mcp__shell__run_command", {"command": "kubectl delete namespace prod"}),
@@ -209,7 +189,7 @@ def mcp_verdict(repo, tool: str, arguments: dict) -> dict:
     ("mcp__terminal__execute", {"cmd": "dropdb app"}),
 ])
 def test_an_exec_style_mcp_tool_is_judged_by_the_command_it_runs(project, tool, arguments):
-    result = mcp_verdict(project, tool, arguments)
+    result = verdict(project, arguments, tool)
     assert result["decision"] in ("ask", "deny") and RULE in result["rules"], result
 
 
@@ -219,4 +199,4 @@ def test_an_exec_style_mcp_tool_is_judged_by_the_command_it_runs(project, tool, 
     ("mcp__notes__add_note", {"command": "rm -rf /srv/app"}),  # a tool that runs nothing: its text is a note
 ])
 def test_an_exec_style_mcp_tool_that_reads_or_a_tool_that_runs_nothing_passes(project, tool, arguments):
-    assert mcp_verdict(project, tool, arguments)["decision"] == "none"
+    assert verdict(project, arguments, tool)["decision"] == "none"

@@ -13,17 +13,15 @@ run only once the reader was done; its first figure is in the changelog and the 
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
-import subprocess
 from dataclasses import dataclass
 
 import pytest
 
 from agentworld_mcp.domains.shell.launchers import MULTI_CALL, WRAPPERS
 from agentworld_mcp.domains.shell.registry import HANDLERS, INTERPRETERS, PRIVILEGE, READ_ONLY, SHELLS
-from agentworld_mcp.server.hosts.hook import decide
+
+from ..hook_calls import git_project, verdict
 
 RULE = "no-remote-destruction"
 DEVELOPMENT_SEEDS = range(0, 4)
@@ -117,23 +115,14 @@ def generate(seed: int, count: int) -> list[Case]:
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
-    repo = tmp_path_factory.mktemp("generalizes") / "project"
-    repo.mkdir()
-    (repo / "README.md").write_text("# service\n")
-    for args in (["init", "-q", "-b", "main"], ["add", "."],
-                 ["-c", "user.email=d@e.x", "-c", "user.name=d", "commit", "-qm", "start"]):
-        subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True)
-    return repo
+    return git_project(tmp_path_factory.mktemp("generalizes") / "project", {"README.md": "# service\n"})
 
 
 def judged_right(repo, case: Case) -> bool:
-    args = argparse.Namespace(event="pre", format="plain", policy=None, url=None, on_failure="none")
-    payload = {"session_id": "gen", "cwd": str(repo), "hook_event_name": "PreToolUse", "tool_name": "Bash",
-               "tool_input": {"command": case.line}}
-    verdict = decide(args, json.dumps(payload))
+    decided = verdict(repo, case.line)
     if case.destroys:
-        return verdict.decision in ("ask", "deny") and RULE in verdict.rules
-    return verdict.decision == "none"
+        return decided["decision"] in ("ask", "deny") and RULE in decided["rules"]
+    return decided["decision"] == "none"
 
 
 @pytest.mark.parametrize("seeds", [DEVELOPMENT_SEEDS, HELD_OUT_SEEDS], ids=["development", "held-out"])

@@ -8,13 +8,12 @@ asked about by `no-remote-destruction` (its default); reads, dry runs and bounde
 
 from __future__ import annotations
 
-import argparse
 import json
 import subprocess
 
 import pytest
 
-from agentworld_mcp.server.hosts.hook import decide
+from ..hook_calls import verdict
 
 RULE = "no-remote-destruction"
 
@@ -41,10 +40,7 @@ def project(tmp_path_factory):
 
 
 def _verdict(repo, line: str) -> dict:
-    args = argparse.Namespace(event="pre", format="plain", policy=None, url=None, on_failure="none")
-    payload = {"session_id": "remote", "cwd": str(repo), "hook_event_name": "PreToolUse", "tool_name": "Bash",
-               "tool_input": {"command": line}}
-    return decide(args, json.dumps(payload)).model_dump()
+    return verdict(repo, line)
 
 
 # Each family's destructive forms, as their documentation names them.
@@ -151,18 +147,11 @@ def test_a_sqlite_file_is_a_loss_unless_git_holds_a_clean_copy(project):
 def test_deny_is_a_policy_away(project, tmp_path):
     policy = tmp_path / "policy.json"
     policy.write_text(json.dumps({"decisions": {RULE: "deny"}}))
-    args = argparse.Namespace(event="pre", format="plain", policy=str(policy), url=None, on_failure="none")
-    payload = {"session_id": "remote", "cwd": str(project), "hook_event_name": "PreToolUse", "tool_name": "Bash",
-               "tool_input": {"command": "terraform destroy -auto-approve"}}
-    assert decide(args, json.dumps(payload)).decision == "deny"
+    assert verdict(project, "terraform destroy -auto-approve", policy=policy)["decision"] == "deny"
 
 
 def _tool_verdict(repo, tool: str, arguments: dict, policy=None) -> dict:
-    args = argparse.Namespace(event="pre", format="plain", policy=str(policy) if policy else None, url=None,
-                              on_failure="none")
-    payload = {"session_id": "remote", "cwd": str(repo), "hook_event_name": "PreToolUse", "tool_name": tool,
-               "tool_input": arguments}
-    return decide(args, json.dumps(payload)).model_dump()
+    return verdict(repo, arguments, tool, policy)
 
 
 @pytest.mark.parametrize(("tool", "arguments", "rule", "decision"), [

@@ -7,33 +7,23 @@ WITH is a statement; what a ROLLBACK undoes and a temporary table this SQL creat
 
 from __future__ import annotations
 
-import argparse
-import json
-import subprocess
-
 import pytest
 
-from agentworld_mcp.server.hosts.hook import decide
+from ..hook_calls import git_project, verdict
 
 RULE = "no-remote-destruction"
 
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
-    repo = tmp_path_factory.mktemp("sql-bounds") / "project"
-    repo.mkdir()
-    subprocess.run(["git", "-C", str(repo), "init", "-q", "-b", "main"], check=True, capture_output=True)
-    (repo / "app.db").write_text("SQLite format 3\n")  # untracked: its rows have no copy
-    (repo / "purge.sql").write_text("BEGIN;\nDELETE FROM sessions WHERE 1 = 1;\nCOMMIT;\n")
-    (repo / "trial.sql").write_text("BEGIN;\nDELETE FROM sessions;\nDROP TABLE audit;\nROLLBACK;\n")
-    return repo
+    return git_project(tmp_path_factory.mktemp("sql-bounds") / "project", {}, {
+        "app.db": "SQLite format 3\n",  # untracked: its rows have no copy
+        "purge.sql": "BEGIN;\nDELETE FROM sessions WHERE 1 = 1;\nCOMMIT;\n",
+        "trial.sql": "BEGIN;\nDELETE FROM sessions;\nDROP TABLE audit;\nROLLBACK;\n"})
 
 
 def _verdict(repo, tool: str, tool_input: dict) -> dict:
-    args = argparse.Namespace(event="pre", format="plain", policy=None, url=None, on_failure="none")
-    payload = {"session_id": "sql-bounds", "cwd": str(repo), "hook_event_name": "PreToolUse", "tool_name": tool,
-               "tool_input": tool_input}
-    return decide(args, json.dumps(payload)).model_dump()
+    return verdict(repo, tool_input, tool)
 
 
 ASKED = [

@@ -10,13 +10,11 @@ by that text when the line then runs it (a script, SQL, Python). Mentions stay m
 
 from __future__ import annotations
 
-import argparse
-import json
 import subprocess
 
 import pytest
 
-from agentworld_mcp.server.hosts.hook import decide
+from ..hook_calls import verdict
 
 REMOTE, TREE, OUTSIDE = "no-remote-destruction", "no-recursive-force-delete", "no-delete-outside-workspace"
 
@@ -82,10 +80,7 @@ def project(tmp_path_factory):
 
 def _verdict(project, line: str) -> dict:
     repo, other = project
-    args = argparse.Namespace(event="pre", format="plain", policy=None, url=None, on_failure="none")
-    payload = {"session_id": "wrappers", "cwd": str(repo), "hook_event_name": "PreToolUse", "tool_name": "Bash",
-               "tool_input": {"command": line.replace("OTHER", str(other))}}
-    return decide(args, json.dumps(payload)).model_dump()
+    return verdict(repo, line.replace("OTHER", str(other)))
 
 
 # (rule that must stop it, line)

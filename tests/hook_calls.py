@@ -1,0 +1,37 @@
+"""A host's tool call judged through the `hook` command's own `decide` (server/hosts/hook.py), and the git project
+it runs in: what the guard tests share."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from agentworld_mcp.server.hosts.hook import decide
+
+
+def git_project(repo: Path, committed: dict[str, str], uncommitted: dict[str, str] | None = None) -> Path:
+    """`repo` as a git repository holding `committed` in one commit, then `uncommitted` written on top."""
+    repo.mkdir(parents=True, exist_ok=True)
+    for name, text in committed.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text)
+    for args in (["init", "-q", "-b", "main"], ["add", "."],
+                 ["-c", "user.email=d@e.x", "-c", "user.name=d", "commit", "-qm", "start", "--allow-empty"]):
+        subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True)
+    for name, text in (uncommitted or {}).items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text)
+    return repo
+
+
+def verdict(repo: Path, call: str | dict[str, Any], tool: str = "Bash", policy: Path | None = None) -> dict[str, Any]:
+    """The verdict on a Claude Code PreToolUse call run in `repo`: a Bash line, or another tool's input."""
+    args = argparse.Namespace(event="pre", format="plain", policy=str(policy) if policy else None, url=None,
+                              on_failure="none")
+    tool_input = {"command": call} if isinstance(call, str) else call
+    payload = {"session_id": "tests", "cwd": str(repo), "hook_event_name": "PreToolUse", "tool_name": tool,
+               "tool_input": tool_input}
+    return decide(args, json.dumps(payload)).model_dump()

@@ -66,6 +66,8 @@ def _decide_here(argv: list[str], stdin: str | None) -> int:
 def socket_path() -> str | None:
     """This user's socket for this interpreter and checkout, in a folder only they can enter; None where there is
     no such folder (then every call decides in its own process)."""
+    if os.name != "posix":
+        return None  # Unix sockets and file locks as this module uses them
     runtime = os.environ.get("XDG_RUNTIME_DIR") or os.environ.get("TMPDIR") or "/tmp"
     folder = os.path.join(runtime, f"agentworld-mcp-{os.getuid()}")
     try:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from dataclasses import replace
 from typing import Any
 
@@ -25,8 +26,9 @@ PATH_KEYS = frozenset({"path", "paths", "file", "files", "file_path", "filepath"
                        "folder", "source", "destination", "src", "dest", "target_path", "output_path", "input_path"})
 SQL_KEYS = frozenset({"sql", "sql_query", "statement", "statements"})
 COMMAND_KEYS = frozenset({"command", "cmd", "commands", "shell_command", "script"})
-# A tool that runs a shell command it is given (`exec`, `run_command`, `ssh_execute`, `kubectl_exec`).
-_RUNS_COMMANDS = re.compile(r"(?i)(^|[_.-])(exec|execute|run|shell|command|terminal|bash|ssh)([_.-]|$)")
+ARGUMENT_KEYS = frozenset({"args", "arguments", "argv"})  # an argv given beside its program: {"command": "kubectl", "args": [...]}
+# A tool that runs a shell command it is given (`exec`, `run_command`, `runCommand`, `ssh_execute`, `start_process`).
+_RUNS_COMMANDS = re.compile(r"(?i)(^|[_.-])(exec|execute|run|shell|command|terminal|bash|ssh|process)([_.-]|$)")
 _SQL_TOOL = re.compile(r"(?i)sql|database|execute|statement|(^|[_.-])(db|query)([_.-]|$)")
 _DELETES = re.compile(r"(?i)(^|[_.-])(delete|remove|rm|unlink|erase|trash)([_.-]|$)")
 _MOVES = re.compile(r"(?i)(^|[_.-])(move|rename|mv)([_.-]|$)")
@@ -47,8 +49,8 @@ def semantics(normalized: str, location: Location, state: PathState | None) -> S
         elif lowered in SQL_KEYS or (lowered == "query" and _SQL_TOOL.search(name)):
             for text in _texts(value):
                 effects += _sql_effects(text, program)
-        elif lowered in COMMAND_KEYS and _RUNS_COMMANDS.search(name):
-            for text in _texts(value):
+        elif lowered in COMMAND_KEYS and _RUNS_COMMANDS.search(_snake(name)):
+            for text in _command_lines(value, arguments):
                 effects += _command_effects(text, name, program)
     return Semantics(normalized, location.cwd, location.root, tuple(effects), (), (), (program,), location.cwd,
                      {0: frozenset()})
@@ -84,6 +86,22 @@ def _path_effects(tool: str, key: str, path: str, location: Location, state: Pat
         return [replace(effect, program=program) for effect in file_action(role, path, location, state).effects]
     resolved, where = Scope(location.cwd, location.home or location.cwd, location.root).path(Value(path))
     return [Effect(role, resolved, where, tree=role == "deleted", program=program)]  # type: ignore[arg-type]
+
+
+def _snake(name: str) -> str:
+    """`runCommand` as `run_Command`: camelCase words are words too."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name)
+
+
+def _command_lines(value: Any, arguments: dict[str, Any]) -> list[str]:
+    """The command lines a tool is given: a string is a line; a list of strings is one argv, as is a program with
+    its arguments beside it under `args`."""
+    extra = next((arguments[key] for key in ARGUMENT_KEYS if isinstance(arguments.get(key), list)), [])
+    if isinstance(value, list) and value and all(isinstance(item, str) for item in value):
+        return [shlex.join(value)]
+    if isinstance(value, str) and value.strip():
+        return [" ".join([value, *(shlex.quote(str(item)) for item in extra)])]
+    return []
 
 
 def _command_effects(text: str, tool: str, program: str) -> list[Effect]:

@@ -127,7 +127,7 @@ def _remote(call: Call) -> None:
 
 # HTTPie (`http`, `https`) and xh (`xh`, `xhs`): `PROGRAM [OPTIONS] [METHOD] URL [ITEM ...]`; the method is
 # the first operand when it is all letters, else GET (POST where data items are given).
-_HTTPIE = Spec(short_values="aAoPv", longs=("auth=", "auth-type=", "output=", "session=", "session-read-only=",
+_HTTPIE = Spec(short_values="aAopP", longs=("auth=", "auth-type=", "output=", "session=", "session-read-only=",
                                             "print=", "pretty=", "style=", "format-options=", "verify=", "cert=",
                                             "cert-key=", "proxy=", "timeout=", "max-redirects=", "raw=", "bearer=",
                                             "ssl=", "ciphers=", "default-scheme=", "unsorted", "offline"))

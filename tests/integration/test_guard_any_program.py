@@ -61,6 +61,11 @@ NO_TABLE = [
     ("bq rm -r -f -d analytics", "bq", "rm"), ("gem yank mygem -v 1.0.0", "gem", "yank"),
     ("npm unpublish pkg --force", "npm", "unpublish"), ("rails db:drop", "rails", "drop"),
     ("apt-get purge postgresql", "apt-get", "purge"), ("snap remove --purge lxd", "snap", "remove"),
+    # `-h` names the host to database tools; a package manager's other verbs are read as any program's.
+    ("dropdb -h db.prod -U postgres production", "dropdb", "drop"),
+    ("mysqladmin -h db.prod -u root drop production", "mysqladmin", "drop"),
+    ("dotnet ef database drop --force", "dotnet", "drop"),
+    ("mytool --region us-east-1 --profile prod --cluster main --env staging delete everything", "mytool", "delete"),
 ]
 NO_TABLE_READS = [
     "vault kv get secret/app", "consul members", "nomad job status api", "kafka-topics --bootstrap-server k:9092 --list",
@@ -69,6 +74,10 @@ NO_TABLE_READS = [
     "stripe customers list --limit 3", "wrangler r2 bucket list", "vagrant status", "dropdb --help",
     "vault kv delete --help", "npm uninstall lodash", "pip uninstall -y requests", "cargo remove serde",
     "apt-get remove --dry-run nginx", "snap remove lxd", "rails db:migrate", "terraform-docs markdown .",
+    # What an install, a download or a rebuild brings back (remote/packages.py's LOCAL_VERBS).
+    "pip cache purge", "nvm uninstall 18", "pyenv uninstall 3.10.4", "code --uninstall-extension ms-python.python",
+    "ollama rm llama3", "next telemetry disable", "corepack disable", "pre-commit uninstall", "nx reset",
+    "turbo prune web", "pm2 flush", "dropdb -h",
 ]
 
 
@@ -109,6 +118,14 @@ ELSEWHERE = [
     "heroku run rails db:drop -a shop", "heroku run 'psql $DATABASE_URL -c \"DROP TABLE users\"'",
     "fly ssh console -C 'rm -rf /data'", "flyctl ssh console -a api --command 'rm -rf /data/uploads'",
     "ssh web1 \"$CLEANUP\"", "ssh web1 < cleanup.sh", "ssh web1 bash -s < deploy.sh",
+    # Standard input passed on (-i), the older `kubectl exec POD CMD`, `oc rsh`, ssh's own options after gcloud's `--`.
+    "kubectl exec -i db-0 -- psql -U app < wipe.sql", "docker exec -i web sh < deploy.sh",
+    "kubectl exec -i db-0 -- psql <<'EOF'\nDROP TABLE users;\nEOF", "kubectl exec web-1 rm -rf /data",
+    "oc rsh web-1 rm -rf /data", "gcloud compute ssh web -- sudo rm -rf /data",
+    "gcloud compute ssh web --zone us-central1-a -- -t rm -rf /data",
+    # A mount however its option is spelled, and value options the reading holds no list of.
+    "docker run --rm -v/:/host alpine rm -rf /host/etc", "docker run --rm --memory-swap 1g -v /:/host alpine rm -rf /host/etc",
+    "docker run --rm -a stdout -v /:/host alpine rm -rf /host/etc",
 ]
 ELSEWHERE_READS = [
     "ssh web1 uptime", "ssh web1 'ls -la /srv && df -h'", "ssh -N -L 5432:localhost:5432 bastion",
@@ -118,6 +135,8 @@ ELSEWHERE_READS = [
     "ansible all -a 'df -h'", "ansible-playbook site.yml --check", "ansible all -m file -a 'path=/srv state=absent' --check",
     "aws ssm send-command --document-name AWS-RunShellScript --instance-ids i-0abc --parameters 'commands=[\"df -h\"]'",
     "gcloud compute ssh vm1 --command uptime", "heroku run rm -rf /app/tmp", "fly ssh console -C 'ls /data'",
+    "kubectl exec web-1 -c app -- ls /data", "kubectl exec -it db-0 -- bash", "oc rsh web-1",
+    "docker run --rm -e A=1 --memory-swap 1g alpine rm -rf /tmp/x",
 ]
 
 
@@ -141,7 +160,8 @@ HTTP = ["curl -X DELETE https://api.example.com/v1/projects/42", "curl --request
         "curl -XDELETE -H 'Authorization: Bearer t' https://api.example.com/items/7",
         "curl -s -X PUT -d '{\"name\":\"x\"}' https://api.example.com/v1/items/7",
         "wget --method=DELETE -qO- https://api.example.com/v1/projects/42",
-        "http DELETE api.example.com/items/7", "https PUT api.example.com/items/7 name=x", "xh delete api.example.com/items/7"]
+        "http DELETE api.example.com/items/7", "https PUT api.example.com/items/7 name=x", "xh delete api.example.com/items/7",
+        "http -v DELETE api.example.com/items/7", "http -p Hh DELETE api.example.com/items/7"]
 HTTP_READS = ["curl https://api.example.com/v1/projects", "curl -X GET https://api.example.com/v1/projects",
               "curl -I https://example.com", "curl -X OPTIONS https://api.example.com/v1",
               "curl -X POST -d 'a=1' https://api.example.com/v1/search", "curl -X PATCH -d '{}' https://api.example.com/v1/x",
@@ -187,6 +207,10 @@ def test_the_hook_process_itself_reads_an_unknown_program_a_remote_command_and_a
     ("mcp__shell__run_command", {"command": "kubectl delete namespace prod"}),
     ("mcp__kubernetes__exec_in_pod", {"pod": "db-0", "command": "psql -c 'DROP TABLE users'"}),
     ("mcp__terminal__execute", {"cmd": "dropdb app"}),
+    ("mcp__shell__runCommand", {"command": "kubectl delete ns prod"}),
+    ("mcp__desktop-commander__start_process", {"command": "rm -rf /srv/app", "timeout_ms": 5000}),
+    ("mcp__k8s__exec_in_pod", {"pod": "db-0", "command": ["rm", "-rf", "/data"]}),
+    ("mcp__shell__execute", {"command": "kubectl", "args": ["delete", "ns", "prod"]}),
 ])
 def test_an_exec_style_mcp_tool_is_judged_by_the_command_it_runs(project, tool, arguments):
     result = verdict(project, arguments, tool)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from ..call import Call
 from .tables import destruction
+from .packages import LOCAL_VERBS
 from .verbs import DESTROYS, READS, REVOKES
 
 # Options named by a destroying verb select that action (`--delete`, `-purge`); `--rm` on a run is no verb.
@@ -28,9 +29,10 @@ _OPTION_VERBS = frozenset("delete drop purge destroy remove wipe erase prune uni
 _OPTION_READS = frozenset({"list", "describe", "get", "show", "status"})
 _NEGATIONS = frozenset({"no", "skip", "keep", "without", "ignore", "preserve", "not", "dry", "never", "disable"})
 _OFF = frozenset({"false", "no", "0", "none", "off"})
-# Options documented across CLIs to change nothing: dry runs, what-if previews, and help.
+# Options documented across CLIs to change nothing: dry runs, what-if previews, and help (`-h` only last: to
+# database tools it names the host, so a word follows it).
 _DRY_RUNS = frozenset({"dry-run", "dryrun", "dry_run", "what-if", "whatif", "noop", "no-op", "simulate", "preview",
-                       "check", "help", "h", "version"})
+                       "check", "help"})
 # Options that widen a destruction or skip its confirmation: named in the reason.
 _SCOPES = frozenset({"all", "all-namespaces", "recursive", "recurse", "r", "R", "force", "f", "yes", "y", "purge",
                      "cascade", "permanent", "hard", "skip-final-snapshot", "no-backup", "everything", "confirm",
@@ -67,13 +69,13 @@ def read_unknown(call: Call) -> bool:
     Returns whether the program only reads (its first verb is a read, or it was asked for a dry run or help)."""
     texts = [arg.text for arg in call.args if arg.literal]
     options = _options(texts)
-    if options & _DRY_RUNS:
+    if options & _DRY_RUNS or texts[-1:] == ["-h"]:  # `-h` with nothing after it to be its value asks for help
         return True
     _read_sql_arguments(call, texts)
     verb = decisive_verb(call.program, texts, options)
     if verb is None:
         return False
-    if not verb.destroys:
+    if not verb.destroys or _only_local(call.program, verb.word):
         return True
     scopes = sorted(f"--{name}" if len(name) > 1 else f"-{name}" for name in options & _SCOPES - {verb.word})
     kind = "takes away" if verb.word in REVOKES else "destroys"
@@ -108,6 +110,7 @@ def command_words(texts: list[str]) -> list[str]:
     """The leading operands a CLI reads as its command path: bare words, options and what may be their values
     skipped, up to the first word that is an argument (a path, a URL, a quoted phrase) or the fourth word."""
     words: list[str] = []
+    counted = 0
     option_before = False
     for text in texts:
         if text == "--":
@@ -120,9 +123,10 @@ def command_words(texts: list[str]) -> list[str]:
                 option_before = False
                 continue
             break
-        option_before = False
         words.append(text)
-        if len(words) == _MAX_COMMAND_WORDS:
+        counted += not option_before  # a word that may be an option's value (`--region us-east-1`) is not counted
+        option_before = False
+        if counted == _MAX_COMMAND_WORDS:
             break
     return words
 
@@ -136,6 +140,12 @@ def _verb_in(word: str) -> tuple[str, bool] | None:
         if candidate in READS:
             return candidate, False
     return None
+
+
+def _only_local(program: str, verb: str) -> bool:
+    """A verb the program's documentation gives for removing what an install or a download brings back."""
+    local = LOCAL_VERBS.get(program, frozenset())
+    return any(part in local for part in re.split(r"[-_:]", verb))
 
 
 def _option_verb(name: str) -> bool:

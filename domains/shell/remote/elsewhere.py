@@ -127,28 +127,40 @@ def ssh_command(call: Call) -> Elsewhere | None:
 
 
 # --- kubectl and oc --------------------------------------------------------------------------------
+_KUBECTL_EXEC = Spec(short_values="cfn", longs=("container=", "filename=", "namespace=", "pod-running-timeout=",
+                                                "stdin", "tty", "quiet"))
+
+
 def kubectl_exec(call: Call, args: Sequence[Value]) -> Elsewhere | None:
-    """`kubectl exec (POD | TYPE/NAME) [-c CONTAINER] [flags] -- COMMAND [args...]`; `kubectl debug` the same."""
-    words = [arg.text for arg in args]
-    verb = next((word for word in words if not word.startswith("-")), "")
-    if verb not in ("exec", "debug") or "--" not in words:
+    """`kubectl exec (POD | TYPE/NAME) [-c CONTAINER] [flags] -- COMMAND [args...]` (and its older form without
+    `--`), `kubectl debug ... -- COMMAND`, and `oc rsh POD [COMMAND]`; `-i` passes standard input on."""
+    if not args or args[0].text not in ("exec", "debug", "rsh"):
         return None
-    at = words.index("--")
-    before = [word for word in words[:at] if not word.startswith("-")]
-    pod = before[1] if len(before) > 1 else "a pod"
-    return Elsewhere(f"the pod {pod}", words=list(args[at + 1:]))
+    texts = [arg.text for arg in args]
+    if "--" in texts:
+        at = texts.index("--")
+        p, command = parse(args[1:at], _KUBECTL_EXEC), list(args[at + 1:])
+        pod = p.operands[0].text if p.operands else "a pod"
+    else:
+        p = parse(args[1:], Spec(short_values="cfn", longs=_KUBECTL_EXEC.longs, permute=False))
+        if not p.rest:
+            return None
+        pod, command = p.rest[0].text, list(p.rest[1:])
+    if not command:
+        return None  # `oc rsh POD`: an interactive shell, to which the agent's terminal sends nothing
+    stdin = call.stdin if p.has("i", "stdin") or args[0].text == "rsh" else Stdin()
+    return Elsewhere(f"the pod {pod}", words=command, stdin=stdin)
 
 
 # --- docker, podman, nerdctl and Compose -----------------------------------------------------------
 _DOCKER_EXEC = Spec(short_values="euw", longs=("env=", "env-file=", "user=", "workdir=", "detach-keys=", "detach",
                                                 "interactive", "tty", "privileged"), permute=False)
-_DOCKER_RUN_VALUES = frozenset("""
-    -e --env --env-file -u --user -w --workdir -v --volume --mount --name --network --net -p --publish --entrypoint
-    -l --label --label-file -h --hostname --platform --pull --restart -m --memory --cpus --cpu-shares -c --device
-    --add-host --dns --volumes-from --tmpfs --ulimit --log-driver --log-opt --cap-add --cap-drop --security-opt
-    --gpus --ipc --pid --shm-size --stop-signal --health-cmd --cidfile --expose --link --group-add --runtime
-    --userns --uts --mac-address --ip --ip6 --workdir --detach-keys
+# `docker run`'s options that take no value (docker run --help); every other one takes one.
+_DOCKER_RUN_FLAGS = frozenset("""
+    --rm -d --detach -i --interactive -t --tty --privileged --init -P --publish-all --read-only --sig-proxy
+    --no-healthcheck --oom-kill-disable --disable-content-trust --help -q --quiet --use-api-socket
 """.split())
+_DOCKER_RUN_SHORT_FLAGS = "dirtPq"
 _MOUNTS = ("-v", "--volume", "--mount", "--volumes-from")
 
 
@@ -163,13 +175,38 @@ def docker_command(call: Call, args: Sequence[Value]) -> Elsewhere | None:
         p = parse(args[1:], _DOCKER_EXEC)
         if len(p.rest) < 2:
             return None
-        return Elsewhere(f"the container {p.rest[0].text}", words=p.rest[1:])
-    rest, mounts = _after_options(args[1:], _DOCKER_RUN_VALUES)
+        stdin = call.stdin if p.has("i", "interactive") else Stdin()
+        return Elsewhere(f"the container {p.rest[0].text}", words=p.rest[1:], stdin=stdin)
+    rest, options = _docker_run_operands(args[1:])
     if len(rest) < 2:
         return None  # the image's own command: not in the line, and in a fresh container
-    stateful = any(option in _MOUNTS for option in mounts)
+    stateful = any(option in _MOUNTS for option in options)
     place = f"a new container of {rest[0].text}" + (" with mounted volumes" if stateful else "")
-    return Elsewhere(place, words=rest[1:], keeps_state=stateful)
+    stdin = call.stdin if {"-i", "--interactive"} & set(options) else Stdin()
+    return Elsewhere(place, words=rest[1:], keeps_state=stateful, stdin=stdin)
+
+
+def _docker_run_operands(args: Sequence[Value]) -> tuple[list[Value], list[str]]:
+    """The image and its command, and the options given (`-it` as `-i` and `-t`; `-v/:/h` as `-v`): a short
+    option that takes a value ends its bundle, and every long option but the flags takes one."""
+    index, seen = 0, []
+    while index < len(args) and args[index].text.startswith("-") and args[index].text != "-":
+        text = args[index].text
+        index += 1
+        if text == "--":
+            break
+        if text.startswith("--"):
+            name = text.split("=", 1)[0]
+            seen.append(name)
+            if name not in _DOCKER_RUN_FLAGS and "=" not in text:
+                index += 1
+            continue
+        for at, letter in enumerate(text[1:], start=1):
+            seen.append(f"-{letter}")
+            if letter not in _DOCKER_RUN_SHORT_FLAGS:
+                index += 0 if text[at + 1:] else 1  # its value: the rest of the bundle, else the next word
+                break
+    return list(args[index:]), seen
 
 
 _COMPOSE_RUN_VALUES = frozenset({"-e", "--env", "-u", "--user", "-w", "--workdir", "-v", "--volume", "-l", "--label",
@@ -184,7 +221,8 @@ def compose_command(call: Call, args: Sequence[Value]) -> Elsewhere | None:
     rest, _ = _after_options(args[1:], _COMPOSE_RUN_VALUES)
     if len(rest) < 2:
         return None
-    return Elsewhere(f"the {rest[0].text} service's container", words=rest[1:])
+    # Both keep standard input open by default (`--interactive`, default true), `-T` or not.
+    return Elsewhere(f"the {rest[0].text} service's container", words=rest[1:], stdin=call.stdin)
 
 
 def _after_options(args: Sequence[Value], values: frozenset[str]) -> tuple[list[Value], list[str]]:
@@ -199,22 +237,23 @@ def _after_options(args: Sequence[Value], values: frozenset[str]) -> tuple[list[
 
 # --- cloud CLIs: gcloud compute ssh, aws ssm and ecs, heroku run, fly ssh console ------------------
 def gcloud_ssh(call: Call, args: Sequence[Value]) -> Elsewhere | None:
-    """`gcloud compute ssh VM [--command=COMMAND] [-- SSH_ARGS... COMMAND]` (and `compute tpus tpu-vm ssh`)."""
+    """`gcloud compute ssh VM [--command=COMMAND] [-- SSH_ARGS... [COMMAND...]]` (and `compute tpus tpu-vm ssh`): the
+    words after `--` go to ssh, whose own options come before the command."""
     texts = [arg.text for arg in args]
-    words = [text for text in texts[:texts.index("--")] if "--" in texts] if "--" in texts else texts
-    bare = [text for text in words if not text.startswith("-")]
+    at = texts.index("--") if "--" in texts else len(texts)
+    bare = [text for text in texts[:at] if not text.startswith("-")]
     if "ssh" not in bare or "compute" not in bare:
         return None
     vm = bare[bare.index("ssh") + 1] if len(bare) > bare.index("ssh") + 1 else "a VM"
-    command = _option_value(args, "--command")
+    command = _option_value(args[:at], "--command")
     if command is not None:
         return _script_or_unknown(f"the VM {vm}", command)
-    if "--" in texts:
-        after = texts[texts.index("--") + 1:]
-        operands = [text for text in after if not text.startswith("-")]
-        if operands:
-            return _script_or_unknown(f"the VM {vm}", args[len(args) - len(operands)])
-    return None
+    after = parse(args[at + 1:], Spec(short_values=_SSH.short_values, permute=False)).rest
+    if not after:
+        return None
+    if not all(word.literal for word in after):
+        return Elsewhere(f"the VM {vm}", unknown=f"{' '.join(w.text for w in after)}, which the line does not spell out")
+    return Elsewhere(f"the VM {vm}", script=" ".join(word.text for word in after))
 
 
 def aws_remote(call: Call, args: Sequence[Value]) -> Elsewhere | None:

@@ -25,8 +25,6 @@ NODE = RemoteProgram(_REGISTRY, _NODE_FORMS, _NODE_VALUES, dry_runs=("--dry-run"
 GEM = RemoteProgram(_REGISTRY, (Form(("yank",), "deletes the version from RubyGems.org; its number cannot be "
                                                 "reused"),),
                     frozenset({"-v", "--version", "--host", "-k", "--key", "--otp", "--platform"}))
-# Installs and uninstalls only: nothing here is published or taken away for good.
-LOCAL = RemoteProgram("packages installed on this machine", ())
 SYSTEM = RemoteProgram(
     "software installed on this machine and its configuration",
     (Form(("purge",), "removes the packages with their configuration files, which a reinstall does not bring back"),
@@ -42,8 +40,29 @@ SNAP = RemoteProgram("snaps and their data", (Form(("remove",), "removes the sna
 register({
     **{name: NODE for name in ("npm", "pnpm", "yarn")},
     "gem": GEM,
-    **{name: LOCAL for name in ("pip", "pip3", "pipx", "uv", "poetry", "pipenv", "conda", "mamba", "micromamba",
-                                "cargo", "composer", "go", "rustup", "bundle", "bundler", "dotnet", "nuget")},
     **{name: SYSTEM for name in ("apt", "apt-get", "aptitude", "dnf", "yum", "zypper", "brew", "port")},
     "snap": SNAP,
 })
+
+# Programs with no table whose documented removal verbs take away only what an install, a download or a rebuild
+# brings back: packages, tool versions, editor extensions, local models, caches, hooks and settings. These verbs
+# pass the conventions' reading (remote/conventions.py); every other verb of the program is read as usual, so
+# `dotnet ef database drop` still asks.
+_PACKAGES = frozenset({"uninstall", "remove", "rm"})
+LOCAL_VERBS: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("pip", "pip3", "pipx", "uv", "poetry", "pipenv", "conda", "mamba", "micromamba", "composer",
+                     "bundle", "bundler", "cargo", "rustup", "dotnet", "nuget", "go"), _PACKAGES | {"purge"}),
+    # Version managers: a removed version installs again.
+    **dict.fromkeys(("nvm", "fnm", "volta", "n", "pyenv", "rbenv", "nodenv", "goenv", "jenv", "tfenv", "tgenv",
+                     "asdf", "mise", "rtx", "sdk", "juliaup", "ghcup"), _PACKAGES | {"prune"}),
+    # Editors' extensions (`code --uninstall-extension`), local models (`ollama rm`), Jupyter's kernels.
+    **dict.fromkeys(("code", "codium", "code-insiders", "cursor", "windsurf"), frozenset({"uninstall"})),
+    "ollama": _PACKAGES, "jupyter": _PACKAGES,
+    # Git hooks an installer writes, and build caches a build makes again.
+    "pre-commit": frozenset({"uninstall", "clean", "gc"}), "husky": frozenset({"uninstall"}),
+    "nx": frozenset({"reset"}), "turbo": frozenset({"prune"}),  # `turbo prune` writes a pruned copy; it deletes nothing
+    # Process managers' lists and logs (pm2(1): `flush` empties logs, `delete` forgets a process it can start again).
+    "pm2": frozenset({"flush", "delete", "del"}),
+    # Telemetry switches and package-manager shims: `disable` there turns a setting off, which `enable` turns on.
+    **dict.fromkeys(("next", "astro", "nuxt", "gatsby", "corepack", "turborepo", "expo"), frozenset({"disable"})),
+}

@@ -13,7 +13,8 @@ A MERGE's WHEN MATCHED THEN DELETE or UPDATE changes the target rows its ON matc
 a WHERE does; WHEN NOT MATCHED BY SOURCE THEN DELETE or UPDATE reaches rows no value names, so it never binds.
 
 Nothing is lost by what a ROLLBACK undoes: statements between BEGIN (START TRANSACTION) and ROLLBACK,
-or between SAVEPOINT s and ROLLBACK TO s, with no COMMIT between. DDL is transactional in PostgreSQL
+or between SAVEPOINT s and ROLLBACK TO s, with no COMMIT between (nor PREPARE TRANSACTION: a prepared
+transaction is no longer the session's, and a later ROLLBACK does not undo it). DDL is transactional in PostgreSQL
 and SQLite; MySQL (and MariaDB) commit implicitly before DDL (MySQL manual, "Statements That Cause an
 Implicit Commit"), so there, and where the dialect is unknown, only DML is undone. A transaction
 never ended is taken as committed. Nothing is lost by dropping, truncating or deleting from a table
@@ -176,6 +177,8 @@ def _read_statement(statement: Any, ledger: _Ledger, dialect: str | None, spelli
     elif isinstance(statement, exp.Rollback) or word == "rollback":
         savepoint = statement.args.get("savepoint") if isinstance(statement, exp.Rollback) else None
         ledger.rollback(savepoint.name.lower() if savepoint is not None else "")
+    elif _prepares_transaction(statement):
+        ledger.commit()  # two-phase commit: the transaction leaves the session, and no ROLLBACK in it undoes it
     elif not isinstance(statement, statement_types):
         return f"{shown!r} is not an SQL statement"
     elif isinstance(statement, exp.Command) and str(statement.this).upper() in ("SAVEPOINT", "RELEASE"):
@@ -187,6 +190,15 @@ def _read_statement(statement: Any, ledger: _Ledger, dialect: str | None, spelli
     else:
         ledger.record(_destroys(statement, ledger.temporary, spelling), _commits(statement, dialect))
     return ""
+
+
+def _prepares_transaction(statement: Any) -> bool:
+    """PostgreSQL's PREPARE TRANSACTION 'id' (not PREPARE name AS ..., a prepared statement), which sqlglot
+    keeps as a bare command."""
+    from sqlglot import exp
+
+    rest = str(statement.expression.this if statement.expression else "") if isinstance(statement, exp.Command) else ""
+    return str(statement.this).upper() == "PREPARE" and rest.upper().split()[:1] == ["TRANSACTION"]
 
 
 def _shown(node: Any, spelling: str | None) -> str:

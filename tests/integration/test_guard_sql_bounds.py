@@ -98,3 +98,9 @@ def test_a_merge_whose_on_binds_passes(project):
     line = 'psql -c "MERGE INTO users u USING staging s ON u.id = 7 WHEN MATCHED THEN DELETE"'
     verdict = _verdict(project, "Bash", {"command": line})
     assert verdict["decision"] == "none" and verdict["rules"] == [], verdict
+
+
+def test_a_rollback_after_prepare_transaction_undoes_nothing(project):
+    line = "psql -c \"BEGIN; DELETE FROM users; PREPARE TRANSACTION 'x'; ROLLBACK;\""
+    verdict = _verdict(project, "Bash", {"command": line})
+    assert verdict["decision"] == "ask" and "DELETE FROM users" in verdict["reason"], verdict

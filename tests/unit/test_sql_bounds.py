@@ -432,3 +432,13 @@ def test_an_error_while_reading_a_statement_makes_it_unknown_and_the_rest_is_sti
     reading = read_sql("DELETE FROM users WHERE id = 1; DROP TABLE audit", "postgres")
     assert "AttributeError" in reading.unknown and reading.destroys == ("DROP TABLE audit",), reading
 
+
+
+@pytest.mark.parametrize(("sql", "destroys"), [
+    ("BEGIN; DELETE FROM users; PREPARE TRANSACTION 'x'; ROLLBACK", True),  # prepared: no longer the session's
+    ("BEGIN; DELETE FROM users; ROLLBACK", False),
+    ("PREPARE fetch_user AS SELECT * FROM users WHERE id = $1", False),  # a prepared statement commits nothing
+])
+def test_a_prepared_transaction_is_not_undone_by_a_rollback(sql, destroys):
+    reading = read_sql(sql, "postgres")
+    assert bool(reading.destroys) is destroys, reading

@@ -483,6 +483,9 @@ def analyze(line: str, cwd: str, home: str = "", workspace: str = "", state: Pat
         reader.statement(root, scope, Stdin())
     except RecursionError:
         reader.opaque.append(Opaque("unparsable", line[:200], "the line nests too deeply to read", True))
+    except Exception as exc:  # noqa: BLE001 - a reader's bug must make the guard ask, never crash it open
+        reader.opaque.append(Opaque("unparsable", line[:200], f"the guard could not read this line: "
+                                    f"{type(exc).__name__}", True))
     return reader.semantics(line, start, scope)
 
 

@@ -9,9 +9,12 @@ every value the statement names, or NULL where it names none), it matches no row
 (domains/shell/sql_bounds.py reads it, atom by atom). So `WHERE id = 7` binds, and `WHERE 1 = 1`,
 `WHERE id > 0`, `WHERE expires < now()` do not. An upsert (ON CONFLICT DO UPDATE, ON DUPLICATE KEY
 UPDATE) overwrites the rows its source names: a VALUES list binds, a SELECT must bind as a WHERE does.
+A MERGE's WHEN MATCHED THEN DELETE or UPDATE changes the target rows its ON matches: its ON must bind as
+a WHERE does; WHEN NOT MATCHED BY SOURCE THEN DELETE or UPDATE reaches rows no value names, so it never binds.
 
 Nothing is lost by what a ROLLBACK undoes: statements between BEGIN (START TRANSACTION) and ROLLBACK,
-or between SAVEPOINT s and ROLLBACK TO s, with no COMMIT between. DDL is transactional in PostgreSQL
+or between SAVEPOINT s and ROLLBACK TO s, with no COMMIT between (nor PREPARE TRANSACTION: a prepared
+transaction is no longer the session's, and a later ROLLBACK does not undo it). DDL is transactional in PostgreSQL
 and SQLite; MySQL (and MariaDB) commit implicitly before DDL (MySQL manual, "Statements That Cause an
 Implicit Commit"), so there, and where the dialect is unknown, only DML is undone. A transaction
 never ended is taken as committed. Nothing is lost by dropping, truncating or deleting from a table
@@ -19,8 +22,9 @@ this same SQL created as TEMPORARY (a temporary table shadows a permanent one of
 MySQL's DROP TEMPORARY TABLE; a plain CREATE followed by DROP is not safe (a CREATE that fails because
 the table exists leaves the DROP to hit it, and psql goes on after an error).
 
-SELECT, SHOW, EXPLAIN, INSERT, CREATE and the rest pass. Text that does not parse, or a statement the
-parser only keeps as an opaque command, is unknown, never allowed by default. sqlglot is imported on
+SELECT, SHOW, EXPLAIN, INSERT, CREATE and the rest pass. Text that does not parse, a statement the
+parser only keeps as an opaque command, one whose target is not a table (`DELETE a`), and one whose tree
+the reader fails on, is unknown, never allowed by default. sqlglot is imported on
 first use: a line with no SQL pays nothing for it.
 """
 
@@ -137,33 +141,68 @@ class _Ledger:
 
 def _reading(statements: list[Any], dialect: str | None, spelling: str | None) -> SqlReading:
     """`dialect`: the one the client named (None: unknown); `spelling`: the one that parsed, for reasons."""
-    from sqlglot import exp
-
     ledger, unknown = _Ledger(dialect), ""
-    statement_types = tuple(getattr(exp, name) for name in _STATEMENTS if hasattr(exp, name))
     for statement in statements:
-        shown = " ".join(statement.sql(dialect=spelling).split())[:_SHOWN]
-        word = _TRANSACTION_WORDS.get(" ".join(statement.sql().upper().split()))
-        if isinstance(statement, exp.Transaction) or word == "begin":
-            ledger.begin()
-        elif isinstance(statement, exp.Commit) or word == "commit":
-            ledger.commit()
-        elif isinstance(statement, exp.Rollback) or word == "rollback":
-            savepoint = statement.args.get("savepoint") if isinstance(statement, exp.Rollback) else None
-            ledger.rollback(savepoint.name.lower() if savepoint is not None else "")
-        elif not isinstance(statement, statement_types):
-            unknown = unknown or f"{shown!r} is not an SQL statement"
-        elif isinstance(statement, exp.Command) and str(statement.this).upper() in ("SAVEPOINT", "RELEASE"):
-            words = str(statement.expression.this if statement.expression else "").lower().split()
-            name = (words[1:] if words[:1] == ["savepoint"] else words)[:1]
-            (ledger.savepoint if str(statement.this).upper() == "SAVEPOINT" else ledger.release)(
-                name[0] if name else "")
-        elif isinstance(statement, exp.Command) and str(statement.this).upper() not in _HARMLESS_COMMANDS:
-            unknown = unknown or f"{shown!r} is a statement the SQL parser cannot read"
-        else:
-            ledger.record(_destroys(statement, ledger.temporary, spelling), _commits(statement, dialect))
+        why = _guarded(statement, ledger, dialect, spelling)  # every statement reaches the ledger
+        unknown = unknown or why
     ledger.commit()  # a transaction never ended may still be committed: its losses count
     return SqlReading(tuple(ledger.lost), unknown)
+
+
+class _Unreadable(Exception):
+    """A statement whose shape the reader does not know (a target that is not a table): unknown, not allowed."""
+
+
+def _guarded(statement: Any, ledger: _Ledger, dialect: str | None, spelling: str | None) -> str:
+    """One statement read into the ledger; why it is unknown, or ''. An error of the reader's own (a tree shape
+    sqlglot gives that it does not expect) makes the statement unknown: read_sql never raises."""
+    try:
+        return _read_statement(statement, ledger, dialect, spelling)
+    except _Unreadable as exc:
+        return f"{_shown(statement, spelling)!r} is not read: {exc}"
+    except Exception as exc:  # noqa: BLE001 - an unexpected tree must ask, never let the line through
+        return f"a statement could not be read ({type(exc).__name__})"
+
+
+def _read_statement(statement: Any, ledger: _Ledger, dialect: str | None, spelling: str | None) -> str:
+    from sqlglot import exp
+
+    statement_types = tuple(getattr(exp, name) for name in _STATEMENTS if hasattr(exp, name))
+    shown = _shown(statement, spelling)
+    word = _TRANSACTION_WORDS.get(" ".join(statement.sql().upper().split()))
+    if isinstance(statement, exp.Transaction) or word == "begin":
+        ledger.begin()
+    elif isinstance(statement, exp.Commit) or word == "commit":
+        ledger.commit()
+    elif isinstance(statement, exp.Rollback) or word == "rollback":
+        savepoint = statement.args.get("savepoint") if isinstance(statement, exp.Rollback) else None
+        ledger.rollback(savepoint.name.lower() if savepoint is not None else "")
+    elif _prepares_transaction(statement):
+        ledger.commit()  # two-phase commit: the transaction leaves the session, and no ROLLBACK in it undoes it
+    elif not isinstance(statement, statement_types):
+        return f"{shown!r} is not an SQL statement"
+    elif isinstance(statement, exp.Command) and str(statement.this).upper() in ("SAVEPOINT", "RELEASE"):
+        words = str(statement.expression.this if statement.expression else "").lower().split()
+        name = (words[1:] if words[:1] == ["savepoint"] else words)[:1]
+        (ledger.savepoint if str(statement.this).upper() == "SAVEPOINT" else ledger.release)(name[0] if name else "")
+    elif isinstance(statement, exp.Command) and str(statement.this).upper() not in _HARMLESS_COMMANDS:
+        return f"{shown!r} is a statement the SQL parser cannot read"
+    else:
+        ledger.record(_destroys(statement, ledger.temporary, spelling), _commits(statement, dialect))
+    return ""
+
+
+def _prepares_transaction(statement: Any) -> bool:
+    """PostgreSQL's PREPARE TRANSACTION 'id' (not PREPARE name AS ..., a prepared statement), which sqlglot
+    keeps as a bare command."""
+    from sqlglot import exp
+
+    rest = str(statement.expression.this if statement.expression else "") if isinstance(statement, exp.Command) else ""
+    return str(statement.this).upper() == "PREPARE" and rest.upper().split()[:1] == ["TRANSACTION"]
+
+
+def _shown(node: Any, spelling: str | None) -> str:
+    return " ".join(node.sql(dialect=spelling).split())[:_SHOWN]
 
 
 def _destroys(statement: Any, temporary: set[str], spelling: str | None) -> list[str]:
@@ -171,11 +210,9 @@ def _destroys(statement: Any, temporary: set[str], spelling: str | None) -> list
     a CREATE TEMPORARY adds to them and a DROP of one takes it away."""
     from sqlglot import exp
 
-    from .sql_bounds import unbound, unbound_source
-
     if isinstance(statement, exp.Create) and _creates_temporary(statement):
         temporary.add(_table_name(statement.this.this if isinstance(statement.this, exp.Schema) else statement.this))
-    shown = " ".join(statement.sql(dialect=spelling).split())[:_SHOWN]
+    shown = _shown(statement, spelling)
     if isinstance(statement, exp.Drop):
         tables = [table for table in statement.args.get("tables") or () if isinstance(table, exp.Table)]
         if statement.args.get("temporary") or (str(statement.args.get("kind") or "").upper() == "TABLE" and tables
@@ -190,18 +227,68 @@ def _destroys(statement: Any, temporary: set[str], spelling: str | None) -> list
             isinstance(action, (exp.Drop, exp.DropPartition)) or type(action).__name__.startswith("Drop")
             for action in statement.args.get("actions") or ()):
         return [shown]
-    destroys = []
-    for node in statement.find_all(exp.Delete, exp.Update, exp.Insert):
-        shown = " ".join(node.sql(dialect=spelling).split())[:_SHOWN]
-        if isinstance(node, exp.Insert):
-            conflict = node.args.get("conflict")
-            updates = conflict is not None and "UPDATE" in str(conflict.args.get("action") or "").upper()
-            why = unbound_source(node.expression, spelling) if updates and node.expression is not None else ""
-            destroys += [f"{shown} (it overwrites the rows its SELECT yields; {why})"] if why else []
-        elif not all(_on_temporary(table, temporary) for table in _changed(node)):
-            why = unbound(node, spelling)
-            destroys += [f"{shown} ({why})"] if why else []
-    return destroys
+    return [loss for node in statement.find_all(exp.Delete, exp.Update, exp.Insert, exp.Merge)
+            for loss in _row_losses(node, temporary, spelling)]
+
+
+def _row_losses(node: Any, temporary: set[str], spelling: str | None) -> list[str]:
+    """What one DELETE, UPDATE, upsert or MERGE inside a statement loses of the rows it changes."""
+    from sqlglot import exp
+
+    from .sql_bounds import unbound, unbound_source
+
+    shown = _shown(node, spelling)
+    if isinstance(node, exp.Merge):
+        return _merge_losses(node, temporary, spelling)
+    if isinstance(node.parent, exp.When):
+        return []  # a MERGE's own action: read with its MERGE, whose ON chooses the rows
+    if isinstance(node, exp.Insert):
+        conflict = node.args.get("conflict")
+        updates = conflict is not None and "UPDATE" in str(conflict.args.get("action") or "").upper()
+        why = unbound_source(node.expression, spelling) if updates and node.expression is not None else ""
+        return [f"{shown} (it overwrites the rows its SELECT yields; {why})"] if why else []
+    if not isinstance(node.this, exp.Table) or not all(isinstance(table, exp.Table) for table in _changed(node)):
+        raise _Unreadable("what it changes is not a table")  # `DELETE a`, `DELETE FROM (SELECT ...)`
+    if all(_on_temporary(table, temporary) for table in _changed(node)):
+        return []
+    why = unbound(node, spelling)
+    return [f"{shown} ({why})"] if why else []
+
+
+def _merge_losses(merge: Any, temporary: set[str], spelling: str | None) -> list[str]:
+    """A MERGE's WHEN MATCHED THEN DELETE or UPDATE changes the target rows its ON matches (and the WHEN's own
+    AND), bound as a WHERE is; WHEN NOT MATCHED BY SOURCE reaches the rows no source row matches: any row."""
+    from sqlglot import exp
+
+    from .sql_bounds import unbound_merge
+
+    if not isinstance(merge.this, exp.Table):
+        raise _Unreadable("what it merges into is not a table")
+    if _on_temporary(merge.this, temporary):
+        return []
+    losses = []
+    whens = merge.args.get("whens")
+    for when in whens.expressions if whens is not None else ():
+        action = _merge_action(when.args.get("then"))
+        if not action:
+            continue
+        shown = f"MERGE INTO {_shown(merge.this, spelling)} ... {_shown(when, spelling)}"[:2 * _SHOWN]
+        if not when.args.get("matched"):
+            losses.append(f"{shown} (it {action.lower()}s every target row no source row matches)")
+        elif why := unbound_merge(merge, when.args.get("condition"), spelling):
+            losses.append(f"{shown} ({why})")
+    return losses
+
+
+def _merge_action(then: Any) -> str:
+    """'DELETE' or 'UPDATE' for a WHEN's action that changes target rows; '' for INSERT and DO NOTHING."""
+    from sqlglot import exp
+
+    if isinstance(then, exp.Update):
+        return "UPDATE"
+    if isinstance(then, exp.Delete) or (isinstance(then, exp.Var) and then.name.upper() == "DELETE"):
+        return "DELETE"
+    return ""
 
 
 def _commits(statement: Any, dialect: str | None) -> bool:

@@ -53,7 +53,17 @@ def unbound(statement: exp.Expression, dialect: Optional[str] = None) -> str:
     """Why a DELETE's or UPDATE's WHERE leaves its loss unbounded; '' where it binds."""
     reader = _Reader()
     scope, targets, joined = reader.statement_scope(statement)
-    return _why(statement.args.get("where"), reader, scope, targets, joined, dialect)
+    return _why(_condition(statement.args.get("where")), reader, scope, targets, joined, dialect)
+
+
+def unbound_merge(merge: exp.Merge, also: Optional[exp.Expression], dialect: Optional[str] = None) -> str:
+    """Why the target rows a MERGE's WHEN MATCHED action changes, those its ON matches and its own AND
+    (`also`) allows, are not bound to named values, by the rule a WHERE follows; '' where they are."""
+    reader = _Reader()
+    scope = reader._scope([merge.this, merge.args["using"]], None)
+    target = reader.owner_of_table(merge.this, scope)
+    condition = merge.args["on"] if also is None else exp.and_(merge.args["on"], also)
+    return _why(condition, reader, scope, [target], [], dialect, clause="ON")
 
 
 def unbound_source(query: exp.Expression, dialect: Optional[str] = None) -> str:
@@ -65,17 +75,20 @@ def unbound_source(query: exp.Expression, dialect: Optional[str] = None) -> str:
         return f"{_shown(query, dialect)} is not read as a bounded row source"
     reader = _Reader()
     scope, joined = reader.select_scope(query, None)
-    return _why(query.args.get("where"), reader, scope, list(scope.tables.values()), joined, dialect)
+    return _why(_condition(query.args.get("where")), reader, scope, list(scope.tables.values()), joined, dialect)
 
 
-def _why(where: Optional[exp.Where], reader: _Reader, scope: _Scope, targets: list[str],
-         joined: list[exp.Expression], dialect: Optional[str]) -> str:
-    if where is None:
-        return "no WHERE: every row"
-    condition = where.this
+def _condition(where: Optional[exp.Where]) -> Optional[exp.Expression]:
+    return where.this if where is not None else None
+
+
+def _why(condition: Optional[exp.Expression], reader: _Reader, scope: _Scope, targets: list[str],
+         joined: list[exp.Expression], dialect: Optional[str], clause: str = "WHERE") -> str:
+    if condition is None:
+        return f"no {clause}: every row"
     simplified = _simplified(condition)
     if isinstance(simplified, exp.Boolean) and simplified.this:
-        return f"WHERE {_shown(condition, dialect)} is always true"
+        return f"{clause} {_shown(condition, dialect)} is always true"
     alternatives = _both(reader.read(simplified, scope), reader.conditions(joined, scope))
     if reader.binds(alternatives, targets):
         return ""

@@ -76,3 +76,31 @@ def test_an_mcp_sql_tool_is_read_the_same_way(project, tool, arguments, why):
 def test_an_mcp_sql_tool_whose_sql_loses_nothing_passes(project, sql):
     verdict = _verdict(project, "mcp__postgres__query", {"sql": sql})
     assert verdict["decision"] == "none" and verdict["rules"] == [], verdict
+
+
+@pytest.mark.parametrize(("line", "why"), [
+    ('psql -c "MERGE INTO users u USING staging s ON u.id=s.id WHEN MATCHED THEN UPDATE SET name=s.name"',
+     "does not bind rows to named values"),
+    ('psql -c "MERGE INTO users u USING staging s ON 1=1 WHEN MATCHED THEN DELETE"', "ON 1 = 1 is always true"),
+    ('psql -c "DELETE a"', "what it changes is not a table"),
+])
+def test_a_merge_or_a_statement_the_reader_does_not_know_is_asked_about(project, line, why):
+    verdict = _verdict(project, "Bash", {"command": line})
+    assert verdict["decision"] == "ask" and why in verdict["reason"], verdict
+
+
+def test_a_statement_the_reader_does_not_know_leaves_the_rest_of_the_line_judged(project):
+    verdict = _verdict(project, "Bash", {"command": 'rm -rf ~/.ssh; psql -c "DELETE a"'})
+    assert verdict["decision"] == "deny", verdict
+
+
+def test_a_merge_whose_on_binds_passes(project):
+    line = 'psql -c "MERGE INTO users u USING staging s ON u.id = 7 WHEN MATCHED THEN DELETE"'
+    verdict = _verdict(project, "Bash", {"command": line})
+    assert verdict["decision"] == "none" and verdict["rules"] == [], verdict
+
+
+def test_a_rollback_after_prepare_transaction_undoes_nothing(project):
+    line = "psql -c \"BEGIN; DELETE FROM users; PREPARE TRANSACTION 'x'; ROLLBACK;\""
+    verdict = _verdict(project, "Bash", {"command": line})
+    assert verdict["decision"] == "ask" and "DELETE FROM users" in verdict["reason"], verdict

@@ -396,3 +396,49 @@ def test_what_a_rollback_undoes_loses_nothing(sql, dialect, destroys):
 ])
 def test_a_temporary_table_this_sql_created_loses_nothing(sql, dialect, destroys):
     assert bool(read_sql(sql, dialect).destroys) is destroys, read_sql(sql, dialect)
+
+
+@pytest.mark.parametrize(("sql", "dialect", "destroys"), [
+    ("MERGE INTO users u USING staging s ON u.id = s.id WHEN MATCHED THEN UPDATE SET name = s.name", "postgres", True),
+    ("MERGE INTO users u USING staging s ON u.id = s.id WHEN MATCHED THEN DELETE", None, True),
+    ("MERGE INTO users u USING staging s ON 1 = 1 WHEN MATCHED THEN DELETE", "tsql", True),
+    ("MERGE INTO users u USING staging s ON u.id = s.id AND s.id IN (1, 2) WHEN MATCHED THEN DELETE", "postgres",
+     False),  # the ties reach a pinned source row: as a WHERE binds
+    ("MERGE INTO users u USING staging s ON u.id = 7 WHEN MATCHED THEN DELETE", "postgres", False),
+    ("MERGE INTO users u USING staging s ON u.id = s.id WHEN MATCHED AND u.id = 3 THEN DELETE", "postgres", False),
+    ("MERGE INTO users u USING staging s ON u.id = s.id WHEN NOT MATCHED THEN INSERT (id) VALUES (s.id)", None,
+     False),
+    ("MERGE INTO users u USING staging s ON u.id = 7 WHEN NOT MATCHED BY SOURCE THEN DELETE", "tsql", True),
+    ("CREATE TEMP TABLE t (id int); MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN DELETE", "postgres", False),
+])
+def test_a_merge_loses_the_target_rows_its_on_matches_unless_it_binds(sql, dialect, destroys):
+    reading = read_sql(sql, dialect)
+    assert not reading.unknown and bool(reading.destroys) is destroys, reading
+
+
+@pytest.mark.parametrize(("sql", "dialect"), [("DELETE a", None), ("DELETE a", "postgres"),
+                                              ("DELETE FROM (SELECT 1) x", "postgres")])
+def test_a_statement_whose_target_is_not_a_table_is_unknown(sql, dialect):
+    assert read_sql(sql, dialect).unknown, read_sql(sql, dialect)
+
+
+def test_an_error_while_reading_a_statement_makes_it_unknown_and_the_rest_is_still_read(monkeypatch):
+    from agentworld_mcp.domains.shell import sql_bounds
+
+    def broken(*_args, **_kwargs):
+        raise AttributeError("an unexpected tree")
+
+    monkeypatch.setattr(sql_bounds, "unbound", broken)
+    reading = read_sql("DELETE FROM users WHERE id = 1; DROP TABLE audit", "postgres")
+    assert "AttributeError" in reading.unknown and reading.destroys == ("DROP TABLE audit",), reading
+
+
+
+@pytest.mark.parametrize(("sql", "destroys"), [
+    ("BEGIN; DELETE FROM users; PREPARE TRANSACTION 'x'; ROLLBACK", True),  # prepared: no longer the session's
+    ("BEGIN; DELETE FROM users; ROLLBACK", False),
+    ("PREPARE fetch_user AS SELECT * FROM users WHERE id = $1", False),  # a prepared statement commits nothing
+])
+def test_a_prepared_transaction_is_not_undone_by_a_rollback(sql, destroys):
+    reading = read_sql(sql, "postgres")
+    assert bool(reading.destroys) is destroys, reading

@@ -74,7 +74,7 @@ RUNNERS: dict[tuple[str, ...], Runner] = {
     ("bundle", "exec"): Runner(Spec(longs=("keep-file-descriptors", "gemfile="), permute=False)),
 }
 # The options each package manager takes before its verb (value options), and those that move where it runs.
-_GLOBALS: dict[str, Spec] = {
+MANAGER_OPTIONS: dict[str, Spec] = {
     "npm": Spec(short_values="w", longs=("prefix=", "registry=", "cache=", "userconfig=", "loglevel=", "workspace="),
                 permute=False),
     "pnpm": Spec(short_values="CF", longs=("dir=", "filter=", "workspace-root", "recursive"), permute=False),
@@ -87,7 +87,7 @@ _GLOBALS: dict[str, Spec] = {
     "pipx": Spec(permute=False),
     "bundle": Spec(short_values="r", longs=("retry=", "no-color", "verbose"), permute=False),
 }
-_DIRECTORY = ("C", "dir", "cwd", "directory")
+DIRECTORY_OPTIONS = ("C", "dir", "cwd", "directory")
 _VERSION = re.compile(r"^(@?[^@=<>!~\[\s]+)")  # a package spec's name: before its version, extras or range
 
 
@@ -95,7 +95,7 @@ def package_runner(call: Call) -> tuple[Runner, list[Value], str | None] | None:
     """The runner this call is, the arguments after its verb, and the folder it moves to; None for another call."""
     if (call.program,) in RUNNERS:
         return RUNNERS[(call.program,)], list(call.args), None
-    spec = _GLOBALS.get(call.program)
+    spec = MANAGER_OPTIONS.get(call.program)
     if spec is None:
         return None
     before = parse(call.args, spec)
@@ -103,7 +103,7 @@ def package_runner(call: Call) -> tuple[Runner, list[Value], str | None] | None:
     for length in (2, 1):
         verb = tuple(word.text for word in words[:length])
         if (call.program, *verb) in RUNNERS and all(word.literal for word in words[:length]):
-            return RUNNERS[(call.program, *verb)], list(words[length:]), before.value(*_DIRECTORY)
+            return RUNNERS[(call.program, *verb)], list(words[length:]), before.value(*DIRECTORY_OPTIONS)
     return None
 
 

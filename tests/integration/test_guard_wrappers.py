@@ -55,6 +55,11 @@ patterned: main.o
 """
 SUB_MAKEFILE = "clean:\n\tkubectl delete ns prod\n\nlist:\n\tls\n"
 OTHER_MAKEFILE = "wipe:\n\trm -rf /srv/data\n"
+PACKAGE_JSON = """{"name": "app", "packageManager": "yarn@4.1.0", "scripts": {
+  "nuke": "kubectl delete ns prod", "db:reset": "prisma migrate reset --force", "test": "jest", "build": "tsc",
+  "predeploy": "kubectl delete ns staging", "deploy": "echo deploying", "lint": "eslint ."}}"""
+# a project that turns pnpm's pre/post scripts on in its .npmrc
+PNPM_HOOKS = """{"scripts": {"prebuild": "rm -rf /srv/data", "build": "tsc"}}"""
 
 
 def _git(folder, *args: str) -> None:
@@ -65,11 +70,14 @@ def _git(folder, *args: str) -> None:
 def project(tmp_path_factory):
     root = tmp_path_factory.mktemp("wrappers")
     repo, other = root / "project", root / "other"
-    (repo / "sub").mkdir(parents=True)
+    for folder in ("sub", "broken", "pnpm-hooks"):
+        (repo / folder).mkdir(parents=True)
     other.mkdir()
     _git(root, "init", "-q", "-b", "main", str(repo))
     files = {"Makefile": MAKEFILE, "sub/Makefile": SUB_MAKEFILE, "tasks.mk": "drop:\n\tpsql -c 'DROP TABLE users'\n",
-             "Pipfile": '[scripts]\nreset = "kubectl delete ns prod"\ntest = "pytest -q"\n', "notes.txt": "plan\n"}
+             "Pipfile": '[scripts]\nreset = "kubectl delete ns prod"\ntest = "pytest -q"\n', "notes.txt": "plan\n",
+             "package.json": PACKAGE_JSON, "broken/package.json": "{not json", "pnpm-hooks/package.json": PNPM_HOOKS,
+             "pnpm-hooks/.npmrc": "enable-pre-post-scripts=true\n"}
     for name, text in files.items():
         (repo / name).write_text(text)
     _git(repo, "add", ".")
@@ -110,6 +118,13 @@ STOPPED = [
     (REMOTE, "uv --directory sub run kubectl delete ns prod"), (REMOTE, "poetry run kubectl delete ns prod"),
     (REMOTE, "pipenv run kubectl delete ns prod"), (REMOTE, "pipenv run reset"),
     (REMOTE, "bundle exec kubectl delete ns prod"),
+    # package.json scripts, with npm's pre scripts, arguments after the name, and binaries of yarn and pnpm
+    (REMOTE, "npm run nuke"), (REMOTE, "npm run-script nuke"), (REMOTE, "npm run db:reset"), (REMOTE, "pnpm nuke"),
+    (REMOTE, "pnpm run nuke"), (REMOTE, "yarn nuke"), (REMOTE, "yarn run nuke"), (REMOTE, "bun run nuke"),
+    (REMOTE, "bun nuke"), (REMOTE, "npm run deploy"), (REMOTE, "npm --silent run nuke -- --wait=false"),
+    (REMOTE, "cd sub && npm run nuke"), (REMOTE, "npm --prefix sub run nuke"), (REMOTE, "yarn --cwd sub nuke"),
+    (REMOTE, "yarn kubectl delete ns prod"), (REMOTE, "pnpm kubectl delete ns prod"), (TREE, "pnpm -C pnpm-hooks build"),
+    (REMOTE, "pnpm run '/^nu/'"), (REMOTE, "bun x kubectl delete ns prod"),
     # a program looked up by name
     (REMOTE, '"$(command -v kubectl)" delete ns prod'), (REMOTE, "$(which kubectl) delete ns prod"),
     (REMOTE, "`which kubectl` delete ns prod"), (REMOTE, '"$(type -P kubectl)" delete ns prod'),
@@ -138,7 +153,9 @@ PASSED = [
     "make --dry-run nested",  # its $(MAKE) line runs, and the sub-make inherits -n "make --just-print deploy-clean", "make --recon deploy-clean",
     "make -C sub list", "make --version", "npx prettier --check .", "npx kubectl get pods", "uvx ruff check .",
     "uv run pytest", "uv run kubectl get pods", "poetry run pytest -q", "pipenv run test", "bundle exec rspec",
-    "pnpm dlx create-vite app", "\"$(command -v kubectl)\" get pods", "$(which kubectl) version",
+    "pnpm dlx create-vite app", "npm install", "npm ci", "npm test", "npm t -- --watch", "pnpm build", "pnpm test",
+    "yarn build", "yarn deploy", "pnpm deploy --help", "npm run", "npm run lint", "npm run missing", "bun run build",
+    "npm run deploy --ignore-scripts", "pnpm -C pnpm-hooks test", "\"$(command -v kubectl)\" get pods", "$(which kubectl) version",
     "cat > build.sh <<'EOF'\nls -la\nEOF\nbash build.sh", "echo 'SELECT 1' > q.sql && psql -f q.sql",
     "echo 'DROP TABLE t;' > q.sql; echo 'SELECT 1;' > q.sql; psql -f q.sql app",
     "cat > show.py <<'EOF'\nprint('rm -rf /')\nEOF\npython3 show.py",
@@ -146,7 +163,7 @@ PASSED = [
     "python3 -c \"import subprocess; print(subprocess.run(['git', 'status'], capture_output=True, text=True).stdout)\"",
     "python3 -c \"import os; print(os.popen('ls').read())\"", "xargs -n1 kubectl get ns",
     # mentions are not calls
-    'echo "make deploy-clean"', "grep -r parallel .", "grep -rn 'npx kubectl delete' docs", "echo 'alias k=kubectl'",
+    'echo "make deploy-clean"', 'echo "npm run nuke"', "grep -rn 'pnpm nuke' docs", "grep -r parallel .", "grep -rn 'npx kubectl delete' docs", "echo 'alias k=kubectl'",
     "cat > notes.md <<'EOF'\nrm -rf /srv/data\nEOF",
 ]
 # What the reading cannot follow: the guard asks (the rule cannot be decided).
@@ -154,7 +171,7 @@ UNDECIDED = [
     "make patterned", "make -f missing.mk", "make $GOAL",
     "cat > run.sh <<EOF\nrm -rf $DIR\nEOF\nbash run.sh", "echo \"rm -rf $X\" > s.sh; bash s.sh",
     "python3 -c \"import subprocess; cmd = ['rm', '-rf', '/srv']; subprocess.run(cmd)\"",
-    "python3 -c \"import os; os.remove('notes.txt')\"", "alias x=$CMD; x /srv/data",
+    "python3 -c \"import os; os.remove('notes.txt')\"", "alias x=$CMD; x /srv/data", "npm run $TASK", "npm --prefix broken run nuke", "yarn --cwd broken nuke",
 ]
 
 

@@ -79,7 +79,7 @@ def dispatch(call: Call, program_value: Value) -> None:
         _shell(call)
     elif run_node_script(call):  # `npm run NAME`, `yarn NAME`, `bun run NAME`: the package.json script's command
         pass
-    elif (runner := package_runner(call)) is not None:  # npx, uvx, `npm exec`, `bun x`, `uv run`: the program they start
+    elif (runner := package_runner(call)) is not None:  # npx, uvx, `npm exec`, `bun x`, `uv run`: what they start
         run_package(call, *runner)
     elif re.fullmatch(r"python[0-9.]*|pypy[0-9]*", program) or program in INTERPRETERS:
         _interpreter(call)

@@ -8,6 +8,7 @@ import json
 import posixpath
 import re
 from dataclasses import dataclass
+from typing import Literal
 
 from .call import Call
 from .words import Value
@@ -20,7 +21,7 @@ class Manifest:
     package_manager: str = ""  # its "packageManager" field (corepack): `yarn@4.1.0`
 
 
-def nearest_manifest(call: Call, start: str) -> Manifest | None | bool:
+def nearest_manifest(call: Call, start: str) -> Manifest | Literal[False] | None:
     """The package.json that governs `start`; False where no folder up from it holds one (npm errors), None
     where the world cannot tell."""
     state = call.reader.state

@@ -123,8 +123,8 @@ STOPPED = [
     (REMOTE, "pnpm run nuke"), (REMOTE, "yarn nuke"), (REMOTE, "yarn run nuke"), (REMOTE, "bun run nuke"),
     (REMOTE, "bun nuke"), (REMOTE, "npm run deploy"), (REMOTE, "npm --silent run nuke -- --wait=false"),
     (REMOTE, "cd sub && npm run nuke"), (REMOTE, "npm --prefix sub run nuke"), (REMOTE, "yarn --cwd sub nuke"),
-    (REMOTE, "yarn kubectl delete ns prod"), (REMOTE, "pnpm kubectl delete ns prod"), (TREE, "pnpm -C pnpm-hooks build"),
-    (REMOTE, "pnpm run '/^nu/'"), (REMOTE, "bun x kubectl delete ns prod"),
+    (REMOTE, "yarn kubectl delete ns prod"), (REMOTE, "pnpm kubectl delete ns prod"),
+    (TREE, "pnpm -C pnpm-hooks build"), (REMOTE, "pnpm run '/^nu/'"), (REMOTE, "bun x kubectl delete ns prod"),
     # a program looked up by name
     (REMOTE, '"$(command -v kubectl)" delete ns prod'), (REMOTE, "$(which kubectl) delete ns prod"),
     (REMOTE, "`which kubectl` delete ns prod"), (REMOTE, '"$(type -P kubectl)" delete ns prod'),
@@ -155,7 +155,8 @@ PASSED = [
     "uv run pytest", "uv run kubectl get pods", "poetry run pytest -q", "pipenv run test", "bundle exec rspec",
     "pnpm dlx create-vite app", "npm install", "npm ci", "npm test", "npm t -- --watch", "pnpm build", "pnpm test",
     "yarn build", "yarn deploy", "pnpm deploy --help", "npm run", "npm run lint", "npm run missing", "bun run build",
-    "npm run deploy --ignore-scripts", "pnpm -C pnpm-hooks test", "\"$(command -v kubectl)\" get pods", "$(which kubectl) version",
+    "npm run deploy --ignore-scripts", "pnpm -C pnpm-hooks test",
+    "\"$(command -v kubectl)\" get pods", "$(which kubectl) version",
     "cat > build.sh <<'EOF'\nls -la\nEOF\nbash build.sh", "echo 'SELECT 1' > q.sql && psql -f q.sql",
     "echo 'DROP TABLE t;' > q.sql; echo 'SELECT 1;' > q.sql; psql -f q.sql app",
     "cat > show.py <<'EOF'\nprint('rm -rf /')\nEOF\npython3 show.py",
@@ -163,7 +164,8 @@ PASSED = [
     "python3 -c \"import subprocess; print(subprocess.run(['git', 'status'], capture_output=True, text=True).stdout)\"",
     "python3 -c \"import os; print(os.popen('ls').read())\"", "xargs -n1 kubectl get ns",
     # mentions are not calls
-    'echo "make deploy-clean"', 'echo "npm run nuke"', "grep -rn 'pnpm nuke' docs", "grep -r parallel .", "grep -rn 'npx kubectl delete' docs", "echo 'alias k=kubectl'",
+    'echo "make deploy-clean"', 'echo "npm run nuke"',
+    "grep -rn 'pnpm nuke' docs", "grep -r parallel .", "grep -rn 'npx kubectl delete' docs", "echo 'alias k=kubectl'",
     "cat > notes.md <<'EOF'\nrm -rf /srv/data\nEOF",
 ]
 # What the reading cannot follow: the guard asks (the rule cannot be decided).
@@ -171,7 +173,8 @@ UNDECIDED = [
     "make patterned", "make -f missing.mk", "make $GOAL",
     "cat > run.sh <<EOF\nrm -rf $DIR\nEOF\nbash run.sh", "echo \"rm -rf $X\" > s.sh; bash s.sh",
     "python3 -c \"import subprocess; cmd = ['rm', '-rf', '/srv']; subprocess.run(cmd)\"",
-    "python3 -c \"import os; os.remove('notes.txt')\"", "alias x=$CMD; x /srv/data", "npm run $TASK", "npm --prefix broken run nuke", "yarn --cwd broken nuke",
+    "python3 -c \"import os; os.remove('notes.txt')\"", "alias x=$CMD; x /srv/data",
+    "npm run $TASK", "npm --prefix broken run nuke", "yarn --cwd broken nuke",
 ]
 
 

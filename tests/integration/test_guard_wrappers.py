@@ -125,6 +125,21 @@ STOPPED = [
     (REMOTE, "cd sub && npm run nuke"), (REMOTE, "npm --prefix sub run nuke"), (REMOTE, "yarn --cwd sub nuke"),
     (REMOTE, "yarn kubectl delete ns prod"), (REMOTE, "pnpm kubectl delete ns prod"),
     (TREE, "pnpm -C pnpm-hooks build"), (REMOTE, "pnpm run '/^nu/'"), (REMOTE, "bun x kubectl delete ns prod"),
+    # environment wrappers: the command they run in the environment they set up
+    (REMOTE, "conda run -n env aws s3 rb s3://b --force"), (REMOTE, "mamba run -n env kubectl delete ns prod"),
+    (REMOTE, "micromamba run -p /opt/env kubectl delete ns prod"), (REMOTE, "direnv exec . kubectl delete ns prod"),
+    (REMOTE, "nix-shell -p awscli2 --run 'aws s3 rb s3://b --force'"),
+    (REMOTE, "nix-shell -p awscli2 --command 'aws s3 rb s3://b --force'"),
+    (REMOTE, "nix shell nixpkgs#awscli2 -c aws s3 rb s3://b --force"),
+    (REMOTE, "nix develop -c kubectl delete ns prod"), (REMOTE, "aws-vault exec prod -- aws s3 rb s3://b --force"),
+    (REMOTE, "aws-vault exec -d 1h prod aws s3 rb s3://b --force"),
+    (REMOTE, "op run --env-file .env -- kubectl delete ns prod"), (REMOTE, "doppler run -- kubectl delete ns prod"),
+    (REMOTE, "doppler run --command 'kubectl delete ns prod'"),
+    (REMOTE, "dotenv -e .env.prod -- kubectl delete ns prod"),
+    (REMOTE, "mise exec -- kubectl delete ns prod"), (REMOTE, "mise x node@20 -- kubectl delete ns prod"),
+    (REMOTE, "asdf exec kubectl delete ns prod"), (REMOTE, "infisical run --env=prod -- kubectl delete ns prod"),
+    (REMOTE, "chamber exec app db -- kubectl delete ns prod"), (REMOTE, "envchain aws kubectl delete ns prod"),
+    (REMOTE, "retry -- kubectl delete ns prod"), (REMOTE, "retry -t 3 'kubectl delete ns prod'"),
     # a program looked up by name
     (REMOTE, '"$(command -v kubectl)" delete ns prod'), (REMOTE, "$(which kubectl) delete ns prod"),
     (REMOTE, "`which kubectl` delete ns prod"), (REMOTE, '"$(type -P kubectl)" delete ns prod'),
@@ -156,6 +171,10 @@ PASSED = [
     "pnpm dlx create-vite app", "npm install", "npm ci", "npm test", "npm t -- --watch", "pnpm build", "pnpm test",
     "yarn build", "yarn deploy", "pnpm deploy --help", "npm run", "npm run lint", "npm run missing", "bun run build",
     "npm run deploy --ignore-scripts", "pnpm -C pnpm-hooks test",
+    "conda run -n env pytest", "direnv exec . ls", "nix-shell -p awscli2", "nix-shell -p awscli2 --run 'aws s3 ls'",
+    "nix shell nixpkgs#hello -c hello", "nix develop", "aws-vault exec prod -- aws s3 ls", "op run -- npm test",
+    "doppler run -- ls", "mise x node@20 -- node -v", "mise exec node@20", "asdf exec node -v",
+    "envchain --set aws AWS_KEY", "retry -- ls", "infisical run -- ls", "dotenv -- ls",
     "\"$(command -v kubectl)\" get pods", "$(which kubectl) version",
     "cat > build.sh <<'EOF'\nls -la\nEOF\nbash build.sh", "echo 'SELECT 1' > q.sql && psql -f q.sql",
     "echo 'DROP TABLE t;' > q.sql; echo 'SELECT 1;' > q.sql; psql -f q.sql app",
@@ -165,7 +184,8 @@ PASSED = [
     "python3 -c \"import os; print(os.popen('ls').read())\"", "xargs -n1 kubectl get ns",
     # mentions are not calls
     'echo "make deploy-clean"', 'echo "npm run nuke"',
-    "grep -rn 'pnpm nuke' docs", "grep -r parallel .", "grep -rn 'npx kubectl delete' docs", "echo 'alias k=kubectl'",
+    "grep -rn 'pnpm nuke' docs", "echo 'doppler run -- kubectl delete ns prod'",
+    "grep -r parallel .", "grep -rn 'npx kubectl delete' docs", "echo 'alias k=kubectl'",
     "cat > notes.md <<'EOF'\nrm -rf /srv/data\nEOF",
 ]
 # What the reading cannot follow: the guard asks (the rule cannot be decided).

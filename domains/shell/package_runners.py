@@ -2,9 +2,9 @@
 awscli aws ...`, `npm exec`, `pnpm dlx`, `yarn dlx`, `bunx`, `pipx run`) or inside a project's environment
 (`uv run`, `poetry run`, `pipenv run`, `bundle exec`), and the environment wrappers of
 domains/shell/environment_wrappers.py (`conda run`, `aws-vault exec`, `nix shell -c`). Each reads its own
-options up to the command (their documentation: npm-exec(1), pnpm.io/cli/dlx and /exec, yarnpkg.com/cli/dlx and /exec, bun.sh/docs/cli/bunx,
-docs.astral.sh/uv/reference/cli, pipx.pypa.io, python-poetry.org/docs/cli, pipenv.pypa.io,
-bundler.io/man/bundle-exec.1), then the command runs as that program with its arguments: `npx kubectl
+options up to the command (their documentation: npm-exec(1), pnpm.io/cli/dlx and /exec, yarnpkg.com/cli/dlx
+and /exec, bun.sh/docs/cli/bunx, docs.astral.sh/uv/reference/cli, pipx.pypa.io, python-poetry.org/docs/cli,
+pipenv.pypa.io, bundler.io/man/bundle-exec.1), then the command runs as that program with its arguments: `npx kubectl
 delete ns prod` is kubectl's. A package given with a version (`prisma@5`, `ruff==0.4`) runs its program.
 """
 

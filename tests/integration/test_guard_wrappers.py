@@ -101,7 +101,8 @@ STOPPED = [
     (TREE, "parallel rm -rf {} :::: dirs.txt"), (REMOTE, "parallel ::: 'kubectl delete ns prod' 'ls'"),
     (TREE, "parallel --xargs rm -rf ::: /srv/a /srv/b"), (TREE, "ls | xargs -i rm -rf /srv/{}"), (TREE, "parallel rm -rf ::: $DIRS"),
     (REMOTE, "alias k=kubectl; k delete ns prod"), (TREE, "alias rmr='rm -rf'; rmr /srv/data"),
-    (REMOTE, "alias k=kubectl\nk delete ns prod"), (TREE, "f() { rm -rf /srv/data; }; f"),
+    (REMOTE, "alias k=kubectl\nk delete ns prod"), (REMOTE, "alias k='kubectl '; alias d=delete; k d ns prod"),
+    (TREE, "alias s='sudo '; alias r='rm -rf'; s r /srv/data"), (TREE, "f() { rm -rf /srv/data; }; f"),
     # make: a recipe, through prerequisites, `+` lines and $(MAKE) under -n, sub-makes, -f, --file=, -C
     (REMOTE, "make deploy-clean"), (REMOTE, "make -k -j 4 deploy-clean"), (REMOTE, "make NS=staging deploy-clean"),
     (REMOTE, "make -n wipe-ns"), (REMOTE, "make nested"),
@@ -164,6 +165,7 @@ STOPPED = [
 PASSED = [
     "script -q out.log -c 'ls -la'", "script -qc 'ls -la' /dev/null", "parallel echo ::: a b", "parallel --dry-run rm -rf ::: /srv/a",
     "parallel gzip -k ::: notes.txt", "alias ll='ls -la'; ll", "alias k=kubectl; k get pods",
+    "alias k=kubectl; alias d=delete; k d",
     "make", "make list", "make check", "make -n deploy-clean",
     "make --dry-run nested",  # its $(MAKE) line runs, and the sub-make inherits -n "make --just-print deploy-clean", "make --recon deploy-clean",
     "make -C sub list", "make --version", "npx prettier --check .", "npx kubectl get pods", "uvx ruff check .",

@@ -46,8 +46,22 @@ def alias_named(name: Node, aliases: dict[str, str | None]) -> str | None:
     return text if text in aliases and "\\" not in text else None
 
 
-def with_alias(command: Node, name: Node, value: str) -> str:
-    """The command's text with the alias's value in place of its name."""
+def with_alias(command: Node, name: Node, value: str, aliases: dict[str, str | None] | None = None) -> str:
+    """The command's text with the alias's value in place of its name. bash(1), ALIASES: "If the last character
+    of the alias value is a blank, then the next command word following the alias is also checked for alias
+    expansion", so each following unquoted word that names an alias of known value is expanded while the value
+    before it ends in a blank."""
     whole = command.text or b""
-    start, end = name.start_byte - command.start_byte, name.end_byte - command.start_byte
-    return (whole[:start] + value.encode() + whole[end:]).decode("utf-8", "replace")
+    swaps = [(name, value)]
+    words = [child for child in command.children if child.start_byte > name.start_byte and child.type == "word"]
+    for word in words:
+        if not swaps[-1][1][-1:].isspace() or aliases is None:
+            break
+        text = word.text.decode("utf-8", "replace") if word.text else ""
+        if "\\" in text or aliases.get(text) is None:
+            break
+        swaps.append((word, aliases[text] or ""))
+    for node, text in reversed(swaps):
+        start, end = node.start_byte - command.start_byte, node.end_byte - command.start_byte
+        whole = whole[:start] + text.encode() + whole[end:]
+    return whole.decode("utf-8", "replace")

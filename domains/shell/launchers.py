@@ -15,6 +15,7 @@ from .effects import WRITE_KINDS
 from .git import git
 from .known_code import interpreter_of, language_of, read_python, run_written
 from .options import Spec, parse
+from .node_scripts import run_node_script
 from .package_runners import package_runner, run_package
 from .reads import note_reads, read_operands
 from .remote.conventions import read_unknown
@@ -76,6 +77,10 @@ def dispatch(call: Call, program_value: Value) -> None:
         _privileged(call)
     elif program in SHELLS:
         _shell(call)
+    elif run_node_script(call):  # `npm run NAME`, `yarn NAME`, `bun run NAME`: the package.json script's command
+        pass
+    elif (runner := package_runner(call)) is not None:  # npx, uvx, `npm exec`, `bun x`, `uv run`: what they start
+        run_package(call, *runner)
     elif re.fullmatch(r"python[0-9.]*|pypy[0-9]*", program) or program in INTERPRETERS:
         _interpreter(call)
     elif program == "find":
@@ -84,8 +89,6 @@ def dispatch(call: Call, program_value: Value) -> None:
         _xargs(call)
     elif program == "git":
         git(call)
-    elif (runner := package_runner(call)) is not None:  # npx, uvx, `npm exec`, `uv run`, ...: the program they start
-        run_package(call, *runner)
     elif program in HANDLERS:
         HANDLERS[program](call)
         note_reads(call, read_operands(call))

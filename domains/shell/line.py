@@ -344,7 +344,8 @@ class Reader:
         del self.aliases[program]
         self.depth += 1
         try:
-            return self.statement(parse_tree(with_alias(node, name, alias)), scope, stdin, redirects)
+            return self.statement(parse_tree(with_alias(node, name, alias, self.aliases)), scope, stdin,
+                                  redirects)
         finally:
             self.aliases[program] = alias
             self.depth -= 1

@@ -1,9 +1,10 @@
 """Package runners: programs that start another program from a package (`npx prisma ...`, `uvx --from
 awscli aws ...`, `npm exec`, `pnpm dlx`, `yarn dlx`, `bunx`, `pipx run`) or inside a project's environment
-(`uv run`, `poetry run`, `pipenv run`, `bundle exec`). Each reads its own options up to the command (their
-documentation: npm-exec(1), pnpm.io/cli/dlx and /exec, yarnpkg.com/cli/dlx and /exec, bun.sh/docs/cli/bunx,
-docs.astral.sh/uv/reference/cli, pipx.pypa.io, python-poetry.org/docs/cli, pipenv.pypa.io,
-bundler.io/man/bundle-exec.1), then the command runs as that program with its arguments: `npx kubectl
+(`uv run`, `poetry run`, `pipenv run`, `bundle exec`), and the environment wrappers of
+domains/shell/environment_wrappers.py (`conda run`, `aws-vault exec`, `nix shell -c`). Each reads its own
+options up to the command (their documentation: npm-exec(1), pnpm.io/cli/dlx and /exec, yarnpkg.com/cli/dlx
+and /exec, bun.sh/docs/cli/bunx, docs.astral.sh/uv/reference/cli, pipx.pypa.io, python-poetry.org/docs/cli,
+pipenv.pypa.io, bundler.io/man/bundle-exec.1), then the command runs as that program with its arguments: `npx kubectl
 delete ns prod` is kubectl's. A package given with a version (`prisma@5`, `ruff==0.4`) runs its program.
 """
 
@@ -11,22 +12,12 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass
 
 from .call import Call
-from .options import Spec, parse
+from .environment_wrappers import ENVIRONMENT_WRAPPERS
+from .options import Parsed, Spec, parse
+from .runner import Runner
 from .words import Value
-
-
-@dataclass(frozen=True)
-class Runner:
-    spec: Spec  # its own options, read up to the command
-    shell: tuple[str, ...] = ()  # options whose value is shell code (`npx -c CMD`), or, as flags, make the command so
-    shell_flags: bool = False  # `shell` names flags: the command's words are joined into shell code
-    always_shell: bool = False  # the command's words are shell code (yarn exec)
-    packages: tuple[str, ...] = ()  # options naming the package that holds the command (then the command is a name)
-    python: bool = False  # a `.py` file, `-m MODULE` or `-` runs with Python (uv run)
-    scripts: str = ""  # a project file whose [scripts] table names commands first (pipenv's Pipfile)
 
 
 _NODE_EXEC = Runner(Spec(short_values="pcw", longs=(
@@ -72,9 +63,10 @@ RUNNERS: dict[tuple[str, ...], Runner] = {
     ("poetry", "run"): _PLAIN,
     ("pipenv", "run"): Runner(Spec(longs=("python=",), permute=False), scripts="Pipfile"),
     ("bundle", "exec"): Runner(Spec(longs=("keep-file-descriptors", "gemfile="), permute=False)),
+    **ENVIRONMENT_WRAPPERS,
 }
 # The options each package manager takes before its verb (value options), and those that move where it runs.
-_GLOBALS: dict[str, Spec] = {
+MANAGER_OPTIONS: dict[str, Spec] = {
     "npm": Spec(short_values="w", longs=("prefix=", "registry=", "cache=", "userconfig=", "loglevel=", "workspace="),
                 permute=False),
     "pnpm": Spec(short_values="CF", longs=("dir=", "filter=", "workspace-root", "recursive"), permute=False),
@@ -87,7 +79,7 @@ _GLOBALS: dict[str, Spec] = {
     "pipx": Spec(permute=False),
     "bundle": Spec(short_values="r", longs=("retry=", "no-color", "verbose"), permute=False),
 }
-_DIRECTORY = ("C", "dir", "cwd", "directory")
+DIRECTORY_OPTIONS = ("C", "dir", "cwd", "directory")
 _VERSION = re.compile(r"^(@?[^@=<>!~\[\s]+)")  # a package spec's name: before its version, extras or range
 
 
@@ -95,27 +87,35 @@ def package_runner(call: Call) -> tuple[Runner, list[Value], str | None] | None:
     """The runner this call is, the arguments after its verb, and the folder it moves to; None for another call."""
     if (call.program,) in RUNNERS:
         return RUNNERS[(call.program,)], list(call.args), None
-    spec = _GLOBALS.get(call.program)
-    if spec is None:
+    if not any(key[0] == call.program for key in RUNNERS):
         return None
+    spec = MANAGER_OPTIONS.get(call.program, Spec(permute=False))
     before = parse(call.args, spec)
     words = before.rest
     for length in (2, 1):
         verb = tuple(word.text for word in words[:length])
         if (call.program, *verb) in RUNNERS and all(word.literal for word in words[:length]):
-            return RUNNERS[(call.program, *verb)], list(words[length:]), before.value(*_DIRECTORY)
+            return RUNNERS[(call.program, *verb)], list(words[length:]), before.value(*DIRECTORY_OPTIONS)
     return None
 
 
 def run_package(call: Call, runner: Runner, args: list[Value], directory: str | None) -> None:
     scope = call.scope.copy()
+    own, command_after_word = _split_at_command_word(runner, args)
+    p = parse(own, runner.spec)
+    if p.has(*runner.no_command_with):
+        return
+    for name in runner.folder_options:
+        directory = p.value(name) or directory
+    if runner.folder_operand and p.rest:
+        directory = p.rest[0].text
+    command = command_after_word if command_after_word is not None else [] if runner.no_operand_command else \
+        _command(p, runner)
     if directory is not None:
         scope.cwd = call.scope.path(call.literal(directory))[0]
-    p = parse(args, runner.spec)
     for name in runner.shell if not runner.shell_flags else ():
         for code in p.flags.get(name, []):
             call.run_script(code, scope=scope)
-    command = list(p.rest)
     if not command:
         return
     if runner.always_shell or (runner.shell_flags and p.has(*runner.shell)):
@@ -138,6 +138,22 @@ def run_package(call: Call, runner: Runner, args: list[Value], directory: str | 
         spec = _VERSION.match(first.text)
         first = Value(spec.group(1).rsplit("/", 1)[-1] if spec else first.text)
     call.run([first, *command[1:]], scope=scope)
+
+
+def _split_at_command_word(runner: Runner, args: list[Value]) -> tuple[list[Value], list[Value] | None]:
+    """The runner's own words, and the command after a word that starts it (`nix shell PKGS -c CMD ARGS`)."""
+    for at, word in enumerate(args):
+        if word.literal and word.text in runner.command_words:
+            return args[:at], args[at + 1:]
+    return args, None
+
+
+def _command(p: Parsed, runner: Runner) -> list[Value]:
+    """The command's words: after `--` only where operands before it are the wrapper's own (`mise exec TOOLS --
+    CMD`), else after the operands it skips (a profile, a namespace)."""
+    if runner.after_dashes:
+        return list(p.rest)  # its options permute: only `--` sets the rest
+    return list(p.rest[runner.skip:])
 
 
 def _project_script(call: Call, file: str, name: str) -> str | None:

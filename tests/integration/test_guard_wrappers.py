@@ -55,6 +55,11 @@ patterned: main.o
 """
 SUB_MAKEFILE = "clean:\n\tkubectl delete ns prod\n\nlist:\n\tls\n"
 OTHER_MAKEFILE = "wipe:\n\trm -rf /srv/data\n"
+PACKAGE_JSON = """{"name": "app", "packageManager": "yarn@4.1.0", "scripts": {
+  "nuke": "kubectl delete ns prod", "db:reset": "prisma migrate reset --force", "test": "jest", "build": "tsc",
+  "predeploy": "kubectl delete ns staging", "deploy": "echo deploying", "lint": "eslint ."}}"""
+# a project that turns pnpm's pre/post scripts on in its .npmrc
+PNPM_HOOKS = """{"scripts": {"prebuild": "rm -rf /srv/data", "build": "tsc"}}"""
 
 
 def _git(folder, *args: str) -> None:
@@ -65,11 +70,14 @@ def _git(folder, *args: str) -> None:
 def project(tmp_path_factory):
     root = tmp_path_factory.mktemp("wrappers")
     repo, other = root / "project", root / "other"
-    (repo / "sub").mkdir(parents=True)
+    for folder in ("sub", "broken", "pnpm-hooks"):
+        (repo / folder).mkdir(parents=True)
     other.mkdir()
     _git(root, "init", "-q", "-b", "main", str(repo))
     files = {"Makefile": MAKEFILE, "sub/Makefile": SUB_MAKEFILE, "tasks.mk": "drop:\n\tpsql -c 'DROP TABLE users'\n",
-             "Pipfile": '[scripts]\nreset = "kubectl delete ns prod"\ntest = "pytest -q"\n', "notes.txt": "plan\n"}
+             "Pipfile": '[scripts]\nreset = "kubectl delete ns prod"\ntest = "pytest -q"\n', "notes.txt": "plan\n",
+             "package.json": PACKAGE_JSON, "broken/package.json": "{not json", "pnpm-hooks/package.json": PNPM_HOOKS,
+             "pnpm-hooks/.npmrc": "enable-pre-post-scripts=true\n"}
     for name, text in files.items():
         (repo / name).write_text(text)
     _git(repo, "add", ".")
@@ -93,7 +101,8 @@ STOPPED = [
     (TREE, "parallel rm -rf {} :::: dirs.txt"), (REMOTE, "parallel ::: 'kubectl delete ns prod' 'ls'"),
     (TREE, "parallel --xargs rm -rf ::: /srv/a /srv/b"), (TREE, "ls | xargs -i rm -rf /srv/{}"), (TREE, "parallel rm -rf ::: $DIRS"),
     (REMOTE, "alias k=kubectl; k delete ns prod"), (TREE, "alias rmr='rm -rf'; rmr /srv/data"),
-    (REMOTE, "alias k=kubectl\nk delete ns prod"), (TREE, "f() { rm -rf /srv/data; }; f"),
+    (REMOTE, "alias k=kubectl\nk delete ns prod"), (REMOTE, "alias k='kubectl '; alias d=delete; k d ns prod"),
+    (TREE, "alias s='sudo '; alias r='rm -rf'; s r /srv/data"), (TREE, "f() { rm -rf /srv/data; }; f"),
     # make: a recipe, through prerequisites, `+` lines and $(MAKE) under -n, sub-makes, -f, --file=, -C
     (REMOTE, "make deploy-clean"), (REMOTE, "make -k -j 4 deploy-clean"), (REMOTE, "make NS=staging deploy-clean"),
     (REMOTE, "make -n wipe-ns"), (REMOTE, "make nested"),
@@ -110,6 +119,28 @@ STOPPED = [
     (REMOTE, "uv --directory sub run kubectl delete ns prod"), (REMOTE, "poetry run kubectl delete ns prod"),
     (REMOTE, "pipenv run kubectl delete ns prod"), (REMOTE, "pipenv run reset"),
     (REMOTE, "bundle exec kubectl delete ns prod"),
+    # package.json scripts, with npm's pre scripts, arguments after the name, and binaries of yarn and pnpm
+    (REMOTE, "npm run nuke"), (REMOTE, "npm run-script nuke"), (REMOTE, "npm run db:reset"), (REMOTE, "pnpm nuke"),
+    (REMOTE, "pnpm run nuke"), (REMOTE, "yarn nuke"), (REMOTE, "yarn run nuke"), (REMOTE, "bun run nuke"),
+    (REMOTE, "bun nuke"), (REMOTE, "npm run deploy"), (REMOTE, "npm --silent run nuke -- --wait=false"),
+    (REMOTE, "cd sub && npm run nuke"), (REMOTE, "npm --prefix sub run nuke"), (REMOTE, "yarn --cwd sub nuke"),
+    (REMOTE, "yarn kubectl delete ns prod"), (REMOTE, "pnpm kubectl delete ns prod"),
+    (TREE, "pnpm -C pnpm-hooks build"), (REMOTE, "pnpm run '/^nu/'"), (REMOTE, "bun x kubectl delete ns prod"),
+    # environment wrappers: the command they run in the environment they set up
+    (REMOTE, "conda run -n env aws s3 rb s3://b --force"), (REMOTE, "mamba run -n env kubectl delete ns prod"),
+    (REMOTE, "micromamba run -p /opt/env kubectl delete ns prod"), (REMOTE, "direnv exec . kubectl delete ns prod"),
+    (REMOTE, "nix-shell -p awscli2 --run 'aws s3 rb s3://b --force'"),
+    (REMOTE, "nix-shell -p awscli2 --command 'aws s3 rb s3://b --force'"),
+    (REMOTE, "nix shell nixpkgs#awscli2 -c aws s3 rb s3://b --force"),
+    (REMOTE, "nix develop -c kubectl delete ns prod"), (REMOTE, "aws-vault exec prod -- aws s3 rb s3://b --force"),
+    (REMOTE, "aws-vault exec -d 1h prod aws s3 rb s3://b --force"),
+    (REMOTE, "op run --env-file .env -- kubectl delete ns prod"), (REMOTE, "doppler run -- kubectl delete ns prod"),
+    (REMOTE, "doppler run --command 'kubectl delete ns prod'"),
+    (REMOTE, "dotenv -e .env.prod -- kubectl delete ns prod"),
+    (REMOTE, "mise exec -- kubectl delete ns prod"), (REMOTE, "mise x node@20 -- kubectl delete ns prod"),
+    (REMOTE, "asdf exec kubectl delete ns prod"), (REMOTE, "infisical run --env=prod -- kubectl delete ns prod"),
+    (REMOTE, "chamber exec app db -- kubectl delete ns prod"), (REMOTE, "envchain aws kubectl delete ns prod"),
+    (REMOTE, "retry -- kubectl delete ns prod"), (REMOTE, "retry -t 3 'kubectl delete ns prod'"),
     # a program looked up by name
     (REMOTE, '"$(command -v kubectl)" delete ns prod'), (REMOTE, "$(which kubectl) delete ns prod"),
     (REMOTE, "`which kubectl` delete ns prod"), (REMOTE, '"$(type -P kubectl)" delete ns prod'),
@@ -134,11 +165,19 @@ STOPPED = [
 PASSED = [
     "script -q out.log -c 'ls -la'", "script -qc 'ls -la' /dev/null", "parallel echo ::: a b", "parallel --dry-run rm -rf ::: /srv/a",
     "parallel gzip -k ::: notes.txt", "alias ll='ls -la'; ll", "alias k=kubectl; k get pods",
+    "alias k=kubectl; alias d=delete; k d",
     "make", "make list", "make check", "make -n deploy-clean",
     "make --dry-run nested",  # its $(MAKE) line runs, and the sub-make inherits -n "make --just-print deploy-clean", "make --recon deploy-clean",
     "make -C sub list", "make --version", "npx prettier --check .", "npx kubectl get pods", "uvx ruff check .",
     "uv run pytest", "uv run kubectl get pods", "poetry run pytest -q", "pipenv run test", "bundle exec rspec",
-    "pnpm dlx create-vite app", "\"$(command -v kubectl)\" get pods", "$(which kubectl) version",
+    "pnpm dlx create-vite app", "npm install", "npm ci", "npm test", "npm t -- --watch", "pnpm build", "pnpm test",
+    "yarn build", "yarn deploy", "pnpm deploy --help", "npm run", "npm run lint", "npm run missing", "bun run build",
+    "npm run deploy --ignore-scripts", "pnpm -C pnpm-hooks test",
+    "conda run -n env pytest", "direnv exec . ls", "nix-shell -p awscli2", "nix-shell -p awscli2 --run 'aws s3 ls'",
+    "nix shell nixpkgs#hello -c hello", "nix develop", "aws-vault exec prod -- aws s3 ls", "op run -- npm test",
+    "doppler run -- ls", "mise x node@20 -- node -v", "mise exec node@20", "asdf exec node -v",
+    "envchain --set aws AWS_KEY", "retry -- ls", "infisical run -- ls", "dotenv -- ls",
+    "\"$(command -v kubectl)\" get pods", "$(which kubectl) version",
     "cat > build.sh <<'EOF'\nls -la\nEOF\nbash build.sh", "echo 'SELECT 1' > q.sql && psql -f q.sql",
     "echo 'DROP TABLE t;' > q.sql; echo 'SELECT 1;' > q.sql; psql -f q.sql app",
     "cat > show.py <<'EOF'\nprint('rm -rf /')\nEOF\npython3 show.py",
@@ -146,7 +185,9 @@ PASSED = [
     "python3 -c \"import subprocess; print(subprocess.run(['git', 'status'], capture_output=True, text=True).stdout)\"",
     "python3 -c \"import os; print(os.popen('ls').read())\"", "xargs -n1 kubectl get ns",
     # mentions are not calls
-    'echo "make deploy-clean"', "grep -r parallel .", "grep -rn 'npx kubectl delete' docs", "echo 'alias k=kubectl'",
+    'echo "make deploy-clean"', 'echo "npm run nuke"',
+    "grep -rn 'pnpm nuke' docs", "echo 'doppler run -- kubectl delete ns prod'",
+    "grep -r parallel .", "grep -rn 'npx kubectl delete' docs", "echo 'alias k=kubectl'",
     "cat > notes.md <<'EOF'\nrm -rf /srv/data\nEOF",
 ]
 # What the reading cannot follow: the guard asks (the rule cannot be decided).
@@ -155,6 +196,7 @@ UNDECIDED = [
     "cat > run.sh <<EOF\nrm -rf $DIR\nEOF\nbash run.sh", "echo \"rm -rf $X\" > s.sh; bash s.sh",
     "python3 -c \"import subprocess; cmd = ['rm', '-rf', '/srv']; subprocess.run(cmd)\"",
     "python3 -c \"import os; os.remove('notes.txt')\"", "alias x=$CMD; x /srv/data",
+    "npm run $TASK", "npm --prefix broken run nuke", "yarn --cwd broken nuke",
 ]
 
 

@@ -96,7 +96,7 @@ def _snake(name: str) -> str:
 def _command_lines(value: Any, arguments: dict[str, Any]) -> list[str]:
     """The command lines a tool is given: a string is a line; a list of strings is one argv, as is a program with
     its arguments beside it under `args`."""
-    extra = next((arguments[key] for key in ARGUMENT_KEYS if isinstance(arguments.get(key), list)), [])
+    extra: list[Any] = next((arguments[key] for key in ARGUMENT_KEYS if isinstance(arguments.get(key), list)), [])
     if isinstance(value, list) and value and all(isinstance(item, str) for item in value):
         return [shlex.join(value)]
     if isinstance(value, str) and value.strip():

@@ -62,7 +62,8 @@ def unbound_merge(merge: exp.Merge, also: Optional[exp.Expression], dialect: Opt
     reader = _Reader()
     scope = reader._scope([merge.this, merge.args["using"]], None)
     target = reader.owner_of_table(merge.this, scope)
-    condition = merge.args["on"] if also is None else exp.and_(merge.args["on"], also)
+    on: exp.Expression = merge.args["on"]
+    condition: exp.Expression = on if also is None else exp.And(this=on, expression=also)
     return _why(condition, reader, scope, [target], [], dialect, clause="ON")
 
 

@@ -116,9 +116,9 @@ class Call:
     def text_of(self, value: Value) -> str | None:
         """What the file at `value` holds when this command runs: what the line itself wrote there, else what the
         world can read; None where neither tells."""
-        if not value.literal or not (self.scope.cwd_known or value.text.startswith("/")):
+        path = self._known_path(value)
+        if path is None:
             return None
-        path = self.scope.path(value)[0]
         wrote, text = self.reader.written.lookup(path)
         if wrote:
             return text
@@ -127,9 +127,14 @@ class Call:
 
     def written_text(self, value: Value) -> str | None:
         """What the line itself wrote into the file at `value` and spelled out; None for anything else."""
+        path = self._known_path(value)
+        return None if path is None else self.reader.written.lookup(path)[1]
+
+    def _known_path(self, value: Value) -> str | None:
+        """The absolute path `value` names, where the line spells it out and knows the folder it is relative to."""
         if not value.literal or not (self.scope.cwd_known or value.text.startswith("/")):
             return None
-        return self.reader.written.lookup(self.scope.path(value)[0])[1]
+        return self.scope.path(value)[0]
 
     def is_dir(self, value: Value) -> bool | None:
         state = self.reader.state

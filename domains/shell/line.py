@@ -14,7 +14,7 @@ from tree_sitter import Node
 
 from .aliases import alias_named, with_alias
 from .call import Call, FileContents, PathState, Stdin, no_file
-from .effects import MADE_BY_LINE, Effect, Opaque, Requirement, Semantics
+from .effects import MADE_BY_LINE, Effect, Opaque, OpaqueWhat, Requirement, Semantics
 from .grammar import broken, node_text, parse_tree
 from .lookup import looked_up_program
 from .reads import note_reads
@@ -322,11 +322,15 @@ class Reader:
         """The rest of a line that expands past MAX_COMMANDS: one risky unknown part, the commands in it unread."""
         if self.commands_read > MAX_COMMANDS + 1:
             return []
+        return self._unread_command("code", node_text(node), "the line expands to more commands than the guard reads "
+                                    f"({MAX_COMMANDS}): what the rest runs is unknown")
+
+    def _unread_command(self, what: OpaqueWhat, text: str, reason: str) -> list[int]:
+        """A simple command the reader does not read: it counts as a command, and is one risky unknown part."""
         index = len(self.programs)
         self.programs.append("")
         self.depends_on[index] = self._after
-        self._opaque_at(index, "code", node_text(node), "the line expands to more commands than the guard reads "
-                        f"({MAX_COMMANDS}): what the rest runs is unknown", risky=True)
+        self._opaque_at(index, what, text, reason, risky=True)
         return [index]
 
     def _aliased(self, node: Node, name: Node, alias: str | None, scope: Scope, stdin: Stdin,
@@ -335,12 +339,8 @@ class Reader:
         ALIASES). The alias is not expanded again inside its own value, as bash does not."""
         program = node_text(name)
         if alias is None or self.depth >= MAX_DEPTH:
-            index = len(self.programs)
-            self.programs.append("")
-            self.depends_on[index] = self._after
-            self._opaque_at(index, "program", node_text(node), f"{program} is an alias whose value the line does not "
-                            "set, or one nested too deep: what runs is unknown", risky=True)
-            return [index]
+            return self._unread_command("program", node_text(node), f"{program} is an alias whose value the line does "
+                                        "not set, or one nested too deep: what runs is unknown")
         del self.aliases[program]
         self.depth += 1
         try:

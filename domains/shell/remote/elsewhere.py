@@ -21,7 +21,7 @@ from ..effects import Effect, Opaque
 from ..options import Spec, parse
 from ..registry import handles
 from ..words import Scope, Value
-from .tables import destruction
+from .tables import after_options, destruction
 
 # Effects that lose what was there: on another machine, each is a destruction nobody here can undo.
 _LOSSES = ("deleted", "overwritten", "truncated", "modified", "moved-to", "permissions", "git-discard", "git-clean",
@@ -218,21 +218,11 @@ def compose_command(call: Call, args: Sequence[Value]) -> Elsewhere | None:
     the volumes the project gives it."""
     if not args or args[0].text not in ("exec", "run"):
         return None
-    rest, _ = _after_options(args[1:], _COMPOSE_RUN_VALUES)
+    rest = after_options(args[1:], _COMPOSE_RUN_VALUES)
     if len(rest) < 2:
         return None
     # Both keep standard input open by default (`--interactive`, default true), `-T` or not.
     return Elsewhere(f"the {rest[0].text} service's container", words=rest[1:], stdin=call.stdin)
-
-
-def _after_options(args: Sequence[Value], values: frozenset[str]) -> tuple[list[Value], list[str]]:
-    """The operands from the first one on (options before it skipped, with their values), and the options seen."""
-    index, seen = 0, []
-    while index < len(args) and args[index].text.startswith("-") and args[index].text != "-":
-        name = args[index].text.split("=", 1)[0]
-        seen.append(name)
-        index += 2 if name in values and "=" not in args[index].text else 1
-    return list(args[index:]), seen
 
 
 # --- cloud CLIs: gcloud compute ssh, aws ssm and ecs, heroku run, fly ssh console ------------------
@@ -309,8 +299,8 @@ def heroku_run(call: Call, args: Sequence[Value]) -> Elsewhere | None:
     """`heroku run [-a APP] COMMAND...`: a one-off dyno, whose own files nobody keeps; what it reaches counts."""
     if not args or args[0].text not in ("run", "run:detached", "run:inside"):
         return None
-    rest, _ = _after_options(args[1:], frozenset({"-a", "--app", "-r", "--remote", "-s", "--size", "-e", "--env",
-                                                  "--type"}))
+    rest = after_options(args[1:], frozenset({"-a", "--app", "-r", "--remote", "-s", "--size", "-e", "--env",
+                                              "--type"}))
     if args[0].text == "run:inside" and rest:
         rest = rest[1:]  # the dyno's name comes first
     if not rest:

@@ -119,13 +119,17 @@ def _verb_unknown(program: RemoteProgram, command: Command) -> bool:
     return any(form.anywhere for form in program.forms) or command.dynamic_at < reach
 
 
-def _after_globals(args: Sequence[Value], value_options: frozenset[str]) -> Sequence[Value]:
-    """The arguments from the first command word on: global options before it (with their values) dropped."""
+def after_options(args: Sequence[Value], value_options: frozenset[str]) -> list[Value]:
+    """The arguments from the first operand on: the options before it (with the values of those in `value_options`)
+    dropped, and a `--` that ends them."""
     index = 0
-    while index < len(args) and args[index].text.startswith("-") and args[index].text != "--":
+    while index < len(args) and args[index].text.startswith("-") and args[index].text != "-":
         given = args[index].text
-        index += 2 if given in value_options and "=" not in given else 1
-    return args[index:]
+        index += 1
+        if given == "--":
+            break
+        index += 1 if given in value_options and "=" not in given else 0
+    return list(args[index:])
 
 
 def destruction(call: Call, what: str, why: str, loss: Loss = "") -> None:
@@ -146,7 +150,7 @@ def read_table(call: Call, program: RemoteProgram) -> None:
         program = program.sub_tables[command.words[0]]
         args = call.args[at + 1:]
         command = split(texts[at + 1:], program.value_options, literal[at + 1:])
-    if program.runs_elsewhere(call, _after_globals(args, program.value_options)):
+    if program.runs_elsewhere(call, after_options(args, program.value_options)):
         return
     found = destroys(program, command)
     if found is not None:

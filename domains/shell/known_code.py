@@ -13,14 +13,14 @@ from .inline_python import commands_started
 from .registry import SHELLS
 from .words import Value
 
-_PYTHON = re.compile(r"python[0-9.]*|pypy[0-9]*")
+PYTHON = re.compile(r"python[0-9.]*|pypy[0-9]*")  # the names Python's interpreters are run by
 
 
 def language_of(program: str) -> str | None:
     """The language a program reads a script file in: 'shell', 'python', or None for one not read here."""
     if program in SHELLS or program in ("source", "."):
         return "shell"
-    return "python" if _PYTHON.fullmatch(program) else None
+    return "python" if PYTHON.fullmatch(program) else None
 
 
 def interpreter_of(text: str) -> str | None:

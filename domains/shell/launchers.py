@@ -13,7 +13,7 @@ from .call import Call, Stdin
 from .environment import environment_read
 from .effects import WRITE_KINDS
 from .git import git
-from .known_code import interpreter_of, language_of, read_python, run_written
+from .known_code import PYTHON, interpreter_of, language_of, read_python, run_written
 from .options import Spec, parse
 from .node_scripts import run_node_script
 from .package_runners import package_runner, run_package
@@ -81,7 +81,7 @@ def dispatch(call: Call, program_value: Value) -> None:
         pass
     elif (runner := package_runner(call)) is not None:  # npx, uvx, `npm exec`, `bun x`, `uv run`: what they start
         run_package(call, *runner)
-    elif re.fullmatch(r"python[0-9.]*|pypy[0-9]*", program) or program in INTERPRETERS:
+    elif PYTHON.fullmatch(program) or program in INTERPRETERS:
         _interpreter(call)
     elif program == "find":
         _find(call)

@@ -22,6 +22,12 @@ _NODE_FORMS = (_UNPUBLISH,
 _NODE_VALUES = frozenset({"--registry", "--otp", "--workspace", "-w", "--prefix", "--userconfig", "--cache",
                           "--loglevel", "--filter", "-F", "--dir", "-C", "--cwd"})
 NODE = RemoteProgram(_REGISTRY, _NODE_FORMS, _NODE_VALUES, dry_runs=("--dry-run",))
+# yarn has no unpublish: its classic `tag`, `owner` and `team` commands, and berry's `npm tag`.
+YARN = RemoteProgram(_REGISTRY, (
+    Form(("tag", "rm|remove"), "removes the tag that installs resolve through"),
+    Form(("npm", "tag", "remove"), "removes the tag that installs resolve through"),
+    Form(("owner", "rm|remove"), "takes the user's publishing rights away"),
+    Form(("team", "destroy"), "deletes the team and its access grants")), _NODE_VALUES)
 GEM = RemoteProgram(_REGISTRY, (Form(("yank",), "deletes the version from RubyGems.org; its number cannot be "
                                                 "reused"),),
                     frozenset({"-v", "--version", "--host", "-k", "--key", "--otp", "--platform"}))
@@ -38,7 +44,7 @@ SNAP = RemoteProgram("snaps and their data", (Form(("remove",), "removes the sna
                                                                "snapshot", needs=("--purge",)),))
 
 register({
-    **{name: NODE for name in ("npm", "pnpm", "yarn")},
+    "npm": NODE, "pnpm": NODE, "yarn": YARN,
     "gem": GEM,
     **{name: SYSTEM for name in ("apt", "apt-get", "aptitude", "dnf", "yum", "zypper", "brew", "port")},
     "snap": SNAP,

@@ -5,7 +5,8 @@ NotComputable.
 
 Saved divergences (tests/data/computed_divergences.json, every one ever found) replay first; then new
 scenarios run from a seed for a fixed time: AGENTWORLD_DIFF_SEED (default CI_SEED; `random` draws one, and
-a failure names it), AGENTWORLD_DIFF_SECONDS (default 60).
+a failure names it), AGENTWORLD_DIFF_SECONDS (default 60), once with real steps between the computed ones and once
+with the model's steps between, as a model that says nonsense predicts them: a prediction is no fact to compute from.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from agentworld_mcp.domains.shell import analyze
-from agentworld_mcp.domains.shell.learning import learn_uncomputed
+from agentworld_mcp.domains.shell.learning import learn_step, learn_uncomputed
 from agentworld_mcp.domains.shell.virtual.gate import NotComputable
 
 from ..real_bash import RealBash, check_files, laid_out, real_cwd
@@ -40,8 +41,14 @@ class Tally:
     divergences: list[str] | None = None
 
 
-def run_scenario(made: Scenario, root: Path, tally: Tally) -> list[str]:
-    """The divergences of one scenario (empty when every computed line matched real bash)."""
+# What a model that says nonsense answers for a line the virtual shell leaves to it.
+NONSENSE = ("", "Segmentation fault (core dumped)\n", "done.\nok\n", "cat: a.txt: No such file or directory\n",
+            "dev@sandbox:/srv$ ", "total 0\n")
+
+
+def run_scenario(made: Scenario, root: Path, tally: Tally, predicted: bool = False) -> list[str]:
+    """The divergences of one scenario (empty when every computed line matched real bash). `predicted`: a line
+    the virtual shell leaves to the model is learned as a prediction of nonsense, never as reality."""
     home, project, shell = laid_out(made, root)
     real = RealBash(project, home)
     found: list[str] = []
@@ -56,9 +63,14 @@ def run_scenario(made: Scenario, root: Path, tally: Tally) -> list[str]:
                 found.append(f"{line!r} raised {type(error).__name__}: {error}")
                 return found
             stdout, stderr, code = real.run(line)
+            if outcome is None and predicted:
+                semantics = analyze(line, shell.knowledge.cwd, str(home))
+                learn_step(shell.knowledge, semantics, random.Random(line).choice(NONSENSE), real=False, exact=True)
+                continue
             if outcome is None:
                 semantics = analyze(line, shell.knowledge.cwd, str(home))
-                learn_uncomputed(shell.knowledge, semantics, shell.knowledge.cwd, real_cwd(real), stdout + stderr)
+                learn_uncomputed(shell.knowledge, semantics, shell.knowledge.cwd, real_cwd(real), stdout + stderr,
+                                 real=True)
                 continue
             tally.computed += 1
             shell.accept(outcome)
@@ -93,7 +105,8 @@ def test_saved_divergences_stay_fixed(tmp_path):
     assert not failures, "\n".join(failures)
 
 
-def test_generated_lines_compute_as_real_bash(tmp_path):
+@pytest.mark.parametrize("predicted", [False, True], ids=["real steps between", "nonsense predicted between"])
+def test_generated_lines_compute_as_real_bash(tmp_path, predicted):
     chosen = os.environ.get("AGENTWORLD_DIFF_SEED", str(CI_SEED))
     seed = random.SystemRandom().randrange(2**32) if chosen == "random" else int(chosen)
     seconds = float(os.environ.get("AGENTWORLD_DIFF_SECONDS", "60"))
@@ -101,11 +114,11 @@ def test_generated_lines_compute_as_real_bash(tmp_path):
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         made = scenario(seed * 1_000_003 + scenarios)
-        if found := run_scenario(made, tmp_path / str(scenarios), tally):
+        if found := run_scenario(made, tmp_path / str(scenarios), tally, predicted):
             failures.append(_report(made, found))
         shutil.rmtree(tmp_path / str(scenarios), ignore_errors=True)
         scenarios += 1
-    summary = (f"seed {seed}: {scenarios} scenarios, {tally.lines} lines generated, {tally.computed} computed, "
+    summary = (f"seed {seed}{' (nonsense predicted between)' * predicted}: {scenarios} scenarios, {tally.lines} lines generated, {tally.computed} computed, "
                f"{len(failures)} divergences (AGENTWORLD_DIFF_SEED={seed} replays them)")
     print(summary)
     assert not failures, summary + "\n" + "\n".join(failures[:30])

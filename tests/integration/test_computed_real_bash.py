@@ -149,7 +149,8 @@ def test_computed_lines_equal_real_bash(tmp_path, start, lines):
             stdout, stderr, code = real.run(line)
             if outcome is None:  # as a world learns from a step it did not compute: from its semantics and screen
                 semantics = analyze(line, shell.knowledge.cwd, str(home))
-                learn_uncomputed(shell.knowledge, semantics, shell.knowledge.cwd, real_cwd(real), stdout + stderr)
+                learn_uncomputed(shell.knowledge, semantics, shell.knowledge.cwd, real_cwd(real), stdout + stderr,
+                                 real=True)
                 continue
             shell.accept(outcome)
             COMPUTED.append(line)

@@ -83,7 +83,7 @@ def test_each_computed_screen_is_the_terminals(tmp_path):
                 if outcome is None:
                     shown = after[len(before):]
                     real_cwd = terminal.type("pwd").rsplit("\n", 2)[-2]
-                    learn_uncomputed(shell.knowledge, analyze(line, cwd, str(home)), cwd, real_cwd, shown)
+                    learn_uncomputed(shell.knowledge, analyze(line, cwd, str(home)), cwd, real_cwd, shown, real=True)
                     continue
                 shell.accept(outcome)
                 step = ShellStep(line, outcome.stdout + outcome.stderr, outcome.exit_code, cwd, outcome.cwd, str(home))

@@ -59,6 +59,19 @@ def folder_shown(cwd: str, home: str) -> str:
     return cwd
 
 
+def prompt_folder(screen: str, home: str) -> str | None:
+    """The folder the last prompt of a screen shows, in the usual `user@host:folder$` form (`~` read as the
+    home); None where the screen ends with no such prompt or its folder is not spelled out whole."""
+    last = screen.rstrip("\n").rsplit("\n", 1)[-1] if screen else ""
+    match = _PROMPT.match(last.rstrip())
+    if match is None:
+        return None
+    where = match.group("where")
+    if where == "~" or where.startswith("~/"):
+        return posixpath.normpath(home + where[1:]) if home else None
+    return posixpath.normpath(where) if where.startswith("/") else None
+
+
 def computed_screen(previous: str, state: str, step: ShellStep) -> str | None:
     """The whole screen after the step, or None when the prompt cannot be known."""
     line, printed, cwd_before, cwd_after, home = step.line, step.printed, step.cwd_before, step.cwd_after, step.home

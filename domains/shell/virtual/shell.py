@@ -77,6 +77,8 @@ class VirtualShell:
     def compute(self, line: str) -> Outcome:
         """The exact result of `line` from what the world knows, or NotComputable saying why it is the model's."""
         known = self.knowledge
+        if not known.cwd_known:
+            raise NotComputable("a predicted step may have moved the shell: where it stands is not known exactly")
         if known.status(known.cwd) != "present" or known.cwd in known.files:
             raise NotComputable("the working folder is not one the world knows")
         if known.shell_changed:
@@ -190,7 +192,7 @@ class VirtualShell:
                             if name not in known.exported)
         if prelude:
             bash.execute_sync(prelude)
-        if known.oldpwd:
+        if known.oldpwd:  # (None, unknown, is refused by the gate wherever a line reads it)
             bash.execute_sync(f"OLDPWD={shlex.quote(known.oldpwd)}")
         result = bash.execute_sync(line)
         state = bash.shell_state()

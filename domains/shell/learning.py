@@ -240,8 +240,11 @@ def _predicted_effect(known: Knowledge, effect: Effect) -> None:
         known.forget_under(path)
     elif effect.kind == "deleted" and effect.program == "rmdir" and status == "present":
         return  # a file, or a folder with entries: rmdir refuses it
-    elif effect.kind == "created" and effect.program == "mkdir" and status == "present":
-        return  # there already: `mkdir -p` leaves it, `mkdir` refuses
+    elif effect.kind == "created" and effect.program in ("mkdir", "touch") and status == "present":
+        return  # there already: `mkdir -p` leaves it, `mkdir` refuses; `touch` changes its times alone
+    elif effect.kind == "created" and effect.program == "touch" and status == "absent" and \
+            posixpath.dirname(path) in known.folders:
+        known.files[path] = b""
     elif effect.kind == "created" and effect.program == "mkdir" and status == "absent" and (
             posixpath.dirname(path) in known.folders or effect.forced and _nearest_known(known, path) in known.folders):
         known.add_folder(path, True)

@@ -129,3 +129,11 @@ def test_reality_that_contradicts_a_computed_answer_takes_the_exact_facts_behind
     assert tracker.compute(read).stdout == "old\n"
     tracker.advance(read, "$ cat a\nnew\n$ ", real=True)  # the real file said otherwise
     assert tracker.compute(read) is None  # the model's to predict now, never the stale "old"
+
+
+def test_a_path_an_earlier_command_of_the_line_makes_is_no_missing_operand():
+    tracker = _replay(("ls", "$ ls\nnotes.txt\n$ "))  # site is known absent
+    for line in ("mkdir site && cd site", "mkdir -p site/src; cd site", "touch site.txt; cat site.txt"):
+        assert tracker.missing(tracker.semantics(TERMINAL.normalize_action(line))) == [], line
+    assert [r.path for r in tracker.missing(tracker.semantics(TERMINAL.normalize_action("cd site; mkdir site")))] == [
+        "/home/dev/project/site"]  # needed before it is made

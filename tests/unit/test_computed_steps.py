@@ -143,6 +143,17 @@ def test_the_screen_is_the_prompt_the_line_its_output_and_the_next_prompt():
     assert moved == first + " cd /tmp\ndev@sandbox:/tmp$"
 
 
+@pytest.mark.parametrize("model_screen", [
+    "dev@sandbox:~/project$ make\nbuilding...\n",  # no prompt after its output
+    "dev@sandbox:~/project$ make\nbuilding...\n$ ",  # a bare prompt
+    "dev@sandbox:~/project$ make\nbuilding...\nroot@box:/srv# ",  # another shell's prompt
+])
+def test_a_computed_screen_continues_the_worlds_own_prompt_whatever_a_model_screen_ended_with(model_screen):
+    screen = computed_screen(model_screen, FRESH, ShellStep("echo hi", "hi\n", 0, PROJECT, PROJECT, HOME))
+    assert screen == "dev@sandbox:~/project$ make\nbuilding...\ndev@sandbox:~/project$ echo hi\nhi\n" \
+        "dev@sandbox:~/project$"
+
+
 def test_no_prompt_no_screen():
     assert computed_screen("", "a state without a prompt", ShellStep("echo hi", "hi\n", 0, PROJECT, PROJECT, HOME)) is None
 

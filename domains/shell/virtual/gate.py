@@ -91,7 +91,7 @@ def read_line(line: str, cwd: str, home: str, variables: dict[str, str]) -> Read
     reading = Reading(cwds=[posixpath.normpath(cwd)])
     _statement(root, scope, reading, in_pipeline=False, fed=False)
     try:
-        listings.check_line(reading.forms, reading.outputs)
+        listings.check_line(reading.facts, reading.forms, reading.outputs)
     except listings.Refusal as refusal:
         raise NotComputable(str(refusal)) from None
     if reading.moves and reading.glob_folders:
@@ -293,6 +293,22 @@ def _check_listing(program: str, values: list[Value], scope: Scope, reading: Rea
     if program in ("realpath", "readlink") and not set(listings.letters(arguments)) & {"m"}:
         for word in operands(program, arguments):
             facts.resolved |= listings.resolved_folders(word, scope.cwd)
+    if program in ("ls", "find"):
+        for word in operands(program, arguments) if program == "ls" else listings.find_paths(arguments):
+            if word.endswith("/"):
+                facts.resolved |= {posixpath.normpath(posixpath.join(scope.cwd, word))}
+            facts.not_files |= listings.resolved_folders(word, scope.cwd) - {posixpath.normpath(scope.cwd)}
+    if program == "find" or program == "grep":
+        searched = [value for value in _file_words(program, values) if not value.text.startswith("-")]
+        if program == "find" and not searched:
+            searched = [Value(".")]
+        tops = {posixpath.normpath(posixpath.join(scope.cwd, value.text)) for value in searched if not value.glob}
+        if program == "find":
+            facts.listed |= tops
+        else:
+            facts.searched |= tops
+        facts.searched_in |= {posixpath.normpath(posixpath.join(scope.cwd, posixpath.dirname(value.known_prefix)))
+                              for value in searched if value.glob}
 
 
 def _check_sed_scripts(values: list[Value]) -> None:

@@ -20,6 +20,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 
+from ..knowledge import under
 from .allowlist import PROGRAMS, operands
 
 Stage = tuple[str, list[str], str]  # a command's program, its arguments, where its output goes: screen|file|null
@@ -46,6 +47,12 @@ class Facts:
     compared: frozenset[str] = frozenset()  # paths cmp or diff read: known files (known bytes) or known absent
     diffed: frozenset[str] = frozenset()  # paths diff reads: their known bytes must end in a newline
     resolved: frozenset[str] = frozenset()  # folders that must exist for realpath or readlink -f
+    not_files: frozenset[str] = frozenset()  # paths above what find and ls name: a file there is worded otherwise
+    # What grep and find search: all at and below must be known in full (a filled-in unknown entry or content
+    # need not match the pattern, and would leave the result as if nothing were unknown).
+    searched: frozenset[str] = frozenset()
+    listed: frozenset[str] = frozenset()  # what find walks: its folders' listings must be known in full
+    searched_in: frozenset[str] = frozenset()  # folders whose files a glob gives grep: their contents must be known
 
 
 def letters(arguments: list[str]) -> str:
@@ -76,6 +83,10 @@ def implies_cwd(program: str, arguments: list[str]) -> bool:
 def check_command(program: str, arguments: list[str], globbed: bool) -> None:
     """The forms of these programs the virtual shell renders otherwise than GNU."""
     given = operands(program, arguments) if program != "find" else find_paths(arguments)
+    if program == "find" and globbed:
+        raise Refusal("find given a glob: unquoted, bash expands find's own patterns")
+    if program == "grep" and "r" in letters(arguments) and len(given) < 2:
+        raise Refusal("grep -r without a folder named")
     if program == "ls":
         if len(given) > 1 and (globbed or given != sorted(given)):
             raise Refusal("ls of operands not in sorted order: GNU sorts them, the virtual shell keeps their order")
@@ -110,10 +121,11 @@ def _check_find(expression: list[str]) -> None:
                 raise Refusal(f"find {word} of other than a whole number")
 
 
-def check_line(forms: set[str], outputs: set[str]) -> None:
-    """A line that compares files or resolves paths may not change files (`outputs`: those it redirects into):
-    what they read is decided by the world's facts before the line."""
-    if forms & {"diff", "cmp", "realpath", "readlink"} and (forms & _TREE_CHANGERS or outputs):
+def check_line(facts: Facts, forms: set[str], outputs: set[str]) -> None:
+    """A line that compares, searches or resolves paths may not change files (`outputs`: those it redirects
+    into): what they read is decided by the world's facts before the line."""
+    if (facts.compared or facts.resolved or facts.not_files or facts.searched or facts.listed or facts.searched_in) and \
+            (forms & _TREE_CHANGERS or outputs):
         raise Refusal("a comparison or path resolution in a line that also changes files or folders")
 
 
@@ -180,5 +192,19 @@ def problem_with_world(facts: Facts, files: dict[str, bytes | None], folders: di
             return "diff of a file without a final newline: the virtual shell drops GNU's marker"
     for folder in facts.resolved:
         if folder not in folders:
-            return f"realpath through {folder}, which the world does not know is a folder"
+            return f"realpath or a final / through {folder}, which the world does not know is a folder"
+    for path in facts.not_files:
+        if path in files or path not in folders and status(path) != "absent":
+            return f"a path through {path}, which may be a file: GNU says 'Not a directory'"
+    for top in facts.searched:
+        if status(top) == "unknown" or any(
+                content is None for path, content in files.items() if under(path, (top,))) or any(
+                not complete for path, complete in folders.items() if under(path, (top,))):
+            return f"a search through {top}, which the world does not know in full"
+    for top in facts.listed:
+        if status(top) == "unknown" or any(not complete for path, complete in folders.items() if under(path, (top,))):
+            return f"a find through {top}, whose listings the world does not know in full"
+    for folder in facts.searched_in:
+        if any(content is None for path, content in files.items() if posixpath.dirname(path) == folder):
+            return f"a search of files in {folder} whose content the world does not know"
     return None

@@ -34,7 +34,7 @@ _SENTINEL = b"a path unknown to the world\n"
 _SCRIPT_LINE = re.compile(r"^bash: line \d+: ", re.MULTILINE)
 # Messages of the virtual shell that GNU words otherwise (found by the real-bash tests), and missing features.
 _UNPROVEN = re.compile(r"not yet implemented|not supported|io error|^cp: cannot copy|^mv: cannot move", re.MULTILINE)
-_SILENT_FAILURES = frozenset({"grep", "test", "[", "false", "cmp", "diff"})  # diff -q, cmp -s: 1 when unlike  # they may exit non-zero and print nothing
+_SILENT_FAILURES = frozenset({"grep", "test", "[", "false", "cmp", "diff"})  # they may exit 1 silently (cmp -s)
 MAX_OUTPUT = 64 * 1024  # a computed step prints at most this much; more is the model's to summarize
 _TIMEOUT = 2.0
 

@@ -467,6 +467,9 @@ def _name(value: Value, scope: Scope, reading: Reading) -> str:
     text = value.text
     if not text or len(text) > MAX_PATH or text.startswith("-") and len(text) > 1:
         return ""
+    parts = text.split("/")
+    if any(part == ".." and parts[index - 1] not in ("", ".", "..") for index, part in enumerate(parts) if index):
+        raise NotComputable(f"{text}: the virtual shell drops `name/..` by its letters, GNU fails where name is no folder")
     for cwd in reading.cwds:
         reading.paths.add(posixpath.normpath(posixpath.join(cwd, text)))
     return posixpath.normpath(posixpath.join(scope.cwd, text))

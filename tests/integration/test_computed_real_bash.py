@@ -121,9 +121,10 @@ PREPARED_SCENARIOS = [
      "find . -name notes.txt -o -name none", "find docs -iname README.MD", "find . -type f -a -name '*.md'",
      "find . \\( -name '*.csv' -o -name '*.md' \\) | sort", "find missing", "find .", "find . -delete",
      "find . -type f -name '*.txt' -print | sort"],
-    ["cp notes.txt copy.txt", "diff notes.txt copy.txt", "diff notes.txt copy.txt && echo same", "diff -q notes.txt data.csv",
-     "diff -q notes.txt copy.txt", "diff notes.txt data.csv", "cmp notes.txt copy.txt", "cmp notes.txt data.csv",
-     "cmp -s notes.txt data.csv || echo differ", "cmp empty.txt notes.txt", "cmp notes.txt missing", "cmp -s notes.txt missing",
+    ["cp notes.txt copy.txt", "diff notes.txt copy.txt", "diff notes.txt copy.txt && echo same",
+     "diff -q notes.txt data.csv", "diff -q notes.txt copy.txt", "diff notes.txt data.csv", "cmp notes.txt copy.txt", "cmp notes.txt data.csv",
+     "cmp -s notes.txt data.csv || echo differ", "cmp empty.txt notes.txt", "cmp notes.txt missing",
+     "cmp -s notes.txt missing",
      "realpath notes.txt", "realpath -s src/main.py", "realpath -m nodir/x", "realpath nodir/x", "readlink -f src",
      "readlink -m a/b/c", "readlink notes.txt", "test notes.txt -nt data.csv", "test -x notes.txt"],
 ]

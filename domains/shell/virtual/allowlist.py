@@ -53,8 +53,8 @@ PROGRAMS: dict[str, OptionSpec] = {
     "seq": OptionSpec(),
     # Listings, finds, comparisons, paths: listings.py holds what else they need to match GNU.
     "ls": OptionSpec(flags="A1Rd"),
-    "find": OptionSpec(expression=True, primaries=frozenset({"-name", "-iname", "-path", "-type", "-maxdepth",
-                                                             "-mindepth", "-not", "!", "-o", "-a", "-print", "(", ")"})),
+    "find": OptionSpec(expression=True, primaries=frozenset({
+        "-name", "-iname", "-path", "-type", "-maxdepth", "-mindepth", "-not", "!", "-o", "-a", "-print", "(", ")"})),
     "diff": OptionSpec(flags="q"),
     "cmp": OptionSpec(flags="s"),
     "realpath": OptionSpec(flags="ms"),

@@ -246,7 +246,8 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
                 reading.operands.add(path)
         given = operands(program, arguments)
         # cmp stops at the first file it cannot open, as GNU's does: its one message is all there is.
-        reading.several = reading.several or len(given) > 1 and program != "cmp" or any(value.glob for value in words[1:])
+        reading.several = reading.several or len(given) > 1 and program != "cmp" or any(
+            value.glob for value in words[1:])
 
 
 def _check_divergent_forms(program: str, values: list[Value], redirected: bool) -> None:
@@ -469,7 +470,8 @@ def _name(value: Value, scope: Scope, reading: Reading) -> str:
         return ""
     parts = text.split("/")
     if any(part == ".." and parts[index - 1] not in ("", ".", "..") for index, part in enumerate(parts) if index):
-        raise NotComputable(f"{text}: the virtual shell drops `name/..` by its letters, GNU fails where name is no folder")
+        raise NotComputable(f"{text}: the virtual shell drops `name/..` by its letters; GNU fails where name is no "
+                            "folder")
     for cwd in reading.cwds:
         reading.paths.add(posixpath.normpath(posixpath.join(cwd, text)))
     return posixpath.normpath(posixpath.join(scope.cwd, text))

@@ -124,8 +124,9 @@ def _check_find(expression: list[str]) -> None:
 def check_line(facts: Facts, forms: set[str], outputs: set[str]) -> None:
     """A line that compares, searches or resolves paths may not change files (`outputs`: those it redirects
     into): what they read is decided by the world's facts before the line."""
-    if (facts.compared or facts.resolved or facts.not_files or facts.searched or facts.listed or facts.searched_in) and \
-            (forms & _TREE_CHANGERS or outputs):
+    reads_tree = facts.compared or facts.resolved or facts.not_files or facts.searched or facts.listed or \
+        facts.searched_in
+    if reads_tree and (forms & _TREE_CHANGERS or outputs):
         raise Refusal("a comparison or path resolution in a line that also changes files or folders")
 
 

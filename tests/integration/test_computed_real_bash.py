@@ -113,6 +113,20 @@ PREPARED_SCENARIOS = [
      "cat src/app.py", "cat src/main.py", "rm src/*.py", "rmdir src", "test -d src || echo gone"],
     ["cd docs", "echo more >> readme.md", "cat readme.md", "cd ..", "cat docs/readme.md", "grep -c . docs/readme.md",
      "cd docs && rm readme.md", "pwd", "cd /tmp", "cd ~/project", "pwd", "test -f docs/readme.md || echo removed"],
+    # Listings, finds, comparisons and paths (domains/shell/virtual/listings.py).
+    ["grep -rl def . | sort", "grep -rn print src", "grep -rc a . | sort", "grep -l beta notes.txt", "grep -r beta .",
+     "ls", "ls -A", "ls -1 src", "ls -R", "ls -d src", "ls data.csv docs src", "ls missing", "ls -a", "ls src docs",
+     "find . | sort", "find . -name '*.py' | sort", "find src -type f | wc -l", "find . -maxdepth 1 -type d | sort",
+     "find . -mindepth 2 -print | sort", "find . -path './src/*' -not -name main.py", "find . ! -type d | wc -l",
+     "find . -name notes.txt -o -name none", "find docs -iname README.MD", "find . -type f -a -name '*.md'",
+     "find . \\( -name '*.csv' -o -name '*.md' \\) | sort", "find missing", "find .", "find . -delete",
+     "find . -type f -name '*.txt' -print | sort"],
+    ["cp notes.txt copy.txt", "diff notes.txt copy.txt", "diff notes.txt copy.txt && echo same",
+     "diff -q notes.txt data.csv", "diff -q notes.txt copy.txt", "diff notes.txt data.csv", "cmp notes.txt copy.txt", "cmp notes.txt data.csv",
+     "cmp -s notes.txt data.csv || echo differ", "cmp empty.txt notes.txt", "cmp notes.txt missing",
+     "cmp -s notes.txt missing",
+     "realpath notes.txt", "realpath -s src/main.py", "realpath -m nodir/x", "realpath nodir/x", "readlink -f src",
+     "readlink -m a/b/c", "readlink notes.txt", "test notes.txt -nt data.csv", "test -x notes.txt"],
 ]
 
 
@@ -171,10 +185,10 @@ def test_every_allowlist_entry_is_proven():
     assert all_forms() - USED == set()
 
 
-@pytest.mark.parametrize("line", ["ls", "ls -la", "python3 -c 'print(1)'", "git status", "cat $(echo a)",
-                                  "echo $RANDOM", "echo $?", "exit 1", "find . -name x", "cat <<EOF\nx\nEOF",
+@pytest.mark.parametrize("line", ["ls -a", "ls -la", "python3 -c 'print(1)'", "git status", "cat $(echo a)",
+                                  "echo $RANDOM", "echo $?", "exit 1", "find . -name x -delete", "cat <<EOF\nx\nEOF",
                                   "rm -v a", "sort -k2 f", "ls > out", "for f in a b; do echo $f; done",
-                                  "(cd /tmp)", "echo hi &", "cat a | cd b", "grep -r x .", "X=1 cat a",
+                                  "(cd /tmp)", "echo hi &", "cat a | cd b", "grep -r x", "X=1 cat a",
                                   "rmdir .", "rm -rf ..", "cp -r . x", "cat", "tr a b", "grep x", "sort -", "export",
                                   "echo {a,b}", "echo {1..3}", "cat ?.txt", "cat [ab].txt",
                                   "seq 1 100000", "seq 1.5 3", "seq -s , 3", "seq 1 0 5", "sed -i.bak s/a/b/ f",

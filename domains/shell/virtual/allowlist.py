@@ -19,6 +19,7 @@ class OptionSpec:
     longs: frozenset[str] = frozenset()  # long options, with '=' for those taking a value ("lines=")
     numeric: bool = False  # `-5` as a count (head, tail)
     expression: bool = False  # every word is an operand (test, [): its operators look like options
+    primaries: frozenset[str] = frozenset()  # an expression's proven words, each a form of its own (find -name)
 
 
 # Builtins and programs. An option not named here sends the line to the world model.
@@ -38,7 +39,7 @@ PROGRAMS: dict[str, OptionSpec] = {
     "sort": OptionSpec(flags="rnu"),
     "uniq": OptionSpec(flags="c"),
     "tr": OptionSpec(flags="d"),
-    "grep": OptionSpec(flags="ivncx"),
+    "grep": OptionSpec(flags="ivncxrl"),
     "sed": OptionSpec(flags="ni", valued="e"),
     "mkdir": OptionSpec(flags="p"),
     "touch": OptionSpec(),
@@ -50,6 +51,14 @@ PROGRAMS: dict[str, OptionSpec] = {
     "dirname": OptionSpec(),
     "tee": OptionSpec(flags="a"),
     "seq": OptionSpec(),
+    # Listings, finds, comparisons, paths: listings.py holds what else they need to match GNU.
+    "ls": OptionSpec(flags="A1Rd"),
+    "find": OptionSpec(expression=True, primaries=frozenset({
+        "-name", "-iname", "-path", "-type", "-maxdepth", "-mindepth", "-not", "!", "-o", "-a", "-print", "(", ")"})),
+    "diff": OptionSpec(flags="q"),
+    "cmp": OptionSpec(flags="s"),
+    "realpath": OptionSpec(flags="ms"),
+    "readlink": OptionSpec(flags="fm"),
 }
 MAX_SEQUENCE = 10_000  # the virtual shell caps long sequences silently: longer ones are the model's
 
@@ -57,7 +66,7 @@ MAX_SEQUENCE = 10_000  # the virtual shell caps long sequences silently: longer 
 # operands), and those that always do. At a terminal that input is what is typed next: such a line is
 # computed only when a pipe or `<` feeds it.
 STDIN_READERS: dict[str, int | None] = {"cat": 0, "head": 0, "tail": 0, "wc": 0, "sort": 0, "uniq": 0, "grep": 1,
-                                        "sed": 1, "tr": None, "tee": None}
+                                        "sed": 1, "tr": None, "tee": None, "diff": 0, "cmp": 0}
 MAX_OPERANDS = {"uniq": 1}  # `uniq IN OUT` writes OUT: not proven
 
 # Builtins that change the shell itself: they may not run inside a pipeline's stage (a subshell).
@@ -81,6 +90,10 @@ PROVEN_ERRORS: tuple[re.Pattern[str], ...] = tuple(re.compile(form) for form in 
     rf"mv: cannot stat '{_NAME}': {_MISSING}",
     rf"bash: cd: {_NAME}: (?:{_MISSING}|Not a directory)",
     rf"bash: {_NAME}: {_MISSING}",
+    rf"ls: cannot access '{_NAME}': {_MISSING}",
+    rf"find: '{_NAME}': {_MISSING}",
+    rf"cmp: {_NAME}: {_MISSING}",
+    rf"cmp: EOF on {_NAME} (?:which is empty|after byte \d+, line \d+)",
 ))
 
 
@@ -146,6 +159,8 @@ def reads_terminal(program: str, words: list[str]) -> bool:
     leading = STDIN_READERS[program]
     if leading is None:
         return True
+    if program == "grep" and any(word.startswith("-") and not word.startswith("--") and "r" in word for word in words):
+        return False  # grep -r without a file searches the working folder
     given = operands(program, words)
     if program == "sed" and any(word == "-e" or word.startswith("-e") for word in words):
         leading = 0  # the script came with -e
@@ -158,7 +173,7 @@ def used_forms(program: str, words: list[str]) -> set[str]:
     spec = PROGRAMS[program]
     forms = {program}
     if spec.expression:
-        return forms
+        return forms | {f"{program} {word}" for word in words if word in spec.primaries}
     for word in words:
         if word.startswith("-") and not word.startswith("--") and len(word) > 1:
             if spec.numeric and word[1:].isdigit():
@@ -179,4 +194,5 @@ def all_forms() -> set[str]:
         forms |= {f"{program} -{letter}" for letter in spec.flags + spec.valued}
         if spec.numeric:
             forms.add(f"{program} -N")
+        forms |= {f"{program} {word}" for word in spec.primaries}
     return forms

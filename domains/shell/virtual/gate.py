@@ -18,6 +18,7 @@ from tree_sitter import Node
 from ..grammar import broken, node_text, parse_tree
 from ..sed import sed_scripts
 from ..words import Scope, Value, expand
+from . import listings
 from .allowlist import (
     MAX_OPERANDS,
     MAX_SEQUENCE,
@@ -38,6 +39,9 @@ _REDIRECTS = {">", ">>", "<", ">&"}
 # messages proven so far (shell.py), and a program that failed on one operand may have done less than GNU's.
 _HIDES_ERRORS = {"&>", "2>", "2>>", "2>&", "&>>"}
 _PRINT_ONLY = frozenset({"echo", "printf", "export", "true", "false", "pwd"})  # their words are never files
+# test operators on what the world does not record: times, permissions, owners, links, devices, terminals.
+_UNKNOWABLE_TESTS = frozenset({"-nt", "-ot", "-ef", "-x", "-r", "-w", "-u", "-g", "-k", "-O", "-G", "-N", "-L", "-h",
+                               "-S", "-p", "-b", "-c", "-t"})
 _FILE_CHANGERS = frozenset({"rm", "rmdir", "mv", "cp", "mkdir", "touch"})
 # Variables that change what the shell or its programs do (which program a name runs, word splitting,
 # cd's search, globbing, the locale, the home): the virtual shell is not proven under other values.
@@ -63,6 +67,8 @@ class Reading:
     glob_folders: set[str] = field(default_factory=set)
     cwds: list[str] = field(default_factory=list)  # where the line starts, then each folder it may cd to
     forms: set[str] = field(default_factory=set)  # the allowlist entries it uses: "sort", "sort -r"
+    facts: listings.Facts = field(default_factory=listings.Facts)  # what shell.py checks for listings, comparisons
+    stage: listings.Stage | None = None  # the command last read: program, arguments, where its output goes
 
     @property
     def moves(self) -> bool:
@@ -84,6 +90,10 @@ def read_line(line: str, cwd: str, home: str, variables: dict[str, str]) -> Read
     scope.variables.setdefault("HOME", home)
     reading = Reading(cwds=[posixpath.normpath(cwd)])
     _statement(root, scope, reading, in_pipeline=False, fed=False)
+    try:
+        listings.check_line(reading.facts, reading.forms, reading.outputs)
+    except listings.Refusal as refusal:
+        raise NotComputable(str(refusal)) from None
     if reading.moves and reading.glob_folders:
         raise NotComputable("a glob and a cd in one line: which folder it lists depends on the cd")
     return reading
@@ -104,8 +114,13 @@ def _statement(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fe
     if kind == "pipeline":
         if any(node_text(child) not in ("|",) for child in node.children if not child.is_named):
             raise NotComputable("a pipe other than |")
-        for position, stage in enumerate(child for child in node.named_children if child.type != "comment"):
+        stages = [child for child in node.named_children if child.type != "comment"]
+        flowing = ""  # what the previous stage pipes on: lines in directory order, diff's hunks
+        for position, stage in enumerate(stages):
+            reading.stage = None
             _statement(stage, scope, reading, True, fed or position > 0)
+            if reading.stage is not None:
+                flowing = _follow(flowing, reading.stage, position == len(stages) - 1, reading)
         return
     if kind == "redirected_statement":
         redirects = [child for child in node.named_children if child.type.endswith("_redirect")]
@@ -182,6 +197,13 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
     problem = option_problem(program, arguments)
     if problem:
         raise NotComputable(problem)
+    outputs = [node_text(child.child_by_field_name("destination") or child) for child in redirects
+               if _operator(child) in (">", ">>")]
+    reading.stage = (program, arguments, "file" if any(out != "/dev/null" for out in outputs) else
+                     "null" if outputs else "screen")
+    if not in_pipeline:
+        _follow("", reading.stage, True, reading)
+    _check_listing(program, words[1:], scope, reading)
     reading.forms |= used_forms(program, arguments)
     if not fed and reads_terminal(program, arguments):
         raise NotComputable(f"{program} reads the terminal here: what is typed next decides")
@@ -223,7 +245,9 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
             if path := _name(value, scope, reading):
                 reading.operands.add(path)
         given = operands(program, arguments)
-        reading.several = reading.several or len(given) > 1 or any(value.glob for value in words[1:])
+        # cmp stops at the first file it cannot open, as GNU's does: its one message is all there is.
+        reading.several = reading.several or len(given) > 1 and program != "cmp" or any(
+            value.glob for value in words[1:])
 
 
 def _check_divergent_forms(program: str, values: list[Value], redirected: bool) -> None:
@@ -240,6 +264,52 @@ def _check_divergent_forms(program: str, values: list[Value], redirected: bool) 
         raise NotComputable(f"{program} over a glob, or -N with several files: GNU's headers and errors differ")
     if program in ("test", "[") and "-s" in (value.text for value in values):
         raise NotComputable(f"{program} -s: a folder's size differs in the virtual shell")
+    if program in ("test", "[") and _UNKNOWABLE_TESTS & {value.text for value in values}:
+        raise NotComputable(f"{program} of times, permissions, links or devices: the world knows none of them")
+
+
+def _follow(flowing: str, stage: listings.Stage, last: bool, reading: Reading) -> str:
+    try:
+        return listings.follow(flowing, stage, last, reading.facts)
+    except listings.Refusal as refusal:
+        raise NotComputable(str(refusal)) from None
+
+
+def _check_listing(program: str, values: list[Value], scope: Scope, reading: Reading) -> None:
+    """ls, find, grep -r, diff, cmp, realpath and readlink: the forms the virtual shell renders unlike GNU, the
+    working folder they list when they name none, and the facts shell.py must find in the world for them."""
+    arguments = [value.text for value in values]
+    try:
+        listings.check_command(program, arguments, any(value.glob for value in values))
+    except listings.Refusal as refusal:
+        raise NotComputable(str(refusal)) from None
+    if program in ("ls", "find", "grep") and listings.implies_cwd(program, arguments):
+        reading.operands.add(_name(Value("."), scope, reading))
+    named = [posixpath.normpath(posixpath.join(scope.cwd, word)) for word in operands(program, arguments)]
+    facts = reading.facts
+    if program in ("diff", "cmp"):
+        facts.compared |= set(named)
+    if program == "diff":
+        facts.diffed |= set(named)
+    if program in ("realpath", "readlink") and not set(listings.letters(arguments)) & {"m"}:
+        for word in operands(program, arguments):
+            facts.resolved |= listings.resolved_folders(word, scope.cwd)
+    if program in ("ls", "find"):
+        for word in operands(program, arguments) if program == "ls" else listings.find_paths(arguments):
+            if word.endswith("/"):
+                facts.resolved |= {posixpath.normpath(posixpath.join(scope.cwd, word))}
+            facts.not_files |= listings.resolved_folders(word, scope.cwd) - {posixpath.normpath(scope.cwd)}
+    if program == "find" or program == "grep":
+        searched = [value for value in _file_words(program, values) if not value.text.startswith("-")]
+        if program == "find" and not searched:
+            searched = [Value(".")]
+        tops = {posixpath.normpath(posixpath.join(scope.cwd, value.text)) for value in searched if not value.glob}
+        if program == "find":
+            facts.listed |= tops
+        else:
+            facts.searched |= tops
+        facts.searched_in |= {posixpath.normpath(posixpath.join(scope.cwd, posixpath.dirname(value.known_prefix)))
+                              for value in searched if value.glob}
 
 
 def _check_sed_scripts(values: list[Value]) -> None:
@@ -255,6 +325,8 @@ def _file_words(program: str, values: list[Value]) -> list[Value]:
     (`sed -n '/debug/p' f` names f alone)."""
     if program == "tr":
         return []
+    if program == "find":
+        return values[:len(listings.find_paths([value.text for value in values]))]
     if program not in ("grep", "sed") or any(value.text.startswith("-e") for value in values):
         return values
     words, index, skipped = [], 0, False
@@ -396,6 +468,10 @@ def _name(value: Value, scope: Scope, reading: Reading) -> str:
     text = value.text
     if not text or len(text) > MAX_PATH or text.startswith("-") and len(text) > 1:
         return ""
+    parts = text.split("/")
+    if any(part == ".." and parts[index - 1] not in ("", ".", "..") for index, part in enumerate(parts) if index):
+        raise NotComputable(f"{text}: the virtual shell drops `name/..` by its letters; GNU fails where name is no "
+                            "folder")
     for cwd in reading.cwds:
         reading.paths.add(posixpath.normpath(posixpath.join(cwd, text)))
     return posixpath.normpath(posixpath.join(scope.cwd, text))

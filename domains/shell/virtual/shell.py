@@ -24,6 +24,7 @@ from bashkit import Bash, ExecutionProfile
 from ..knowledge import Knowledge, ancestors, system_folders, under
 from ..location import Location
 from .allowlist import proven_errors
+from .listings import problem_with_result, problem_with_world
 from .gate import NotComputable, Reading, read_line
 
 UNKNOWN_ENTRY = "zz-entry-unknown-to-the-world"  # the extra entry of a folder whose listing is incomplete
@@ -33,7 +34,7 @@ _SENTINEL = b"a path unknown to the world\n"
 _SCRIPT_LINE = re.compile(r"^bash: line \d+: ", re.MULTILINE)
 # Messages of the virtual shell that GNU words otherwise (found by the real-bash tests), and missing features.
 _UNPROVEN = re.compile(r"not yet implemented|not supported|io error|^cp: cannot copy|^mv: cannot move", re.MULTILINE)
-_SILENT_FAILURES = frozenset({"grep", "test", "[", "false"})  # they may exit non-zero and print nothing
+_SILENT_FAILURES = frozenset({"grep", "test", "[", "false", "cmp", "diff"})  # they may exit 1 silently (cmp -s)
 MAX_OUTPUT = 64 * 1024  # a computed step prints at most this much; more is the model's to summarize
 _TIMEOUT = 2.0
 
@@ -95,6 +96,8 @@ class VirtualShell:
         for folder in reading.glob_folders:
             if not known.folders.get(folder):
                 raise NotComputable(f"a glob over {folder}, whose listing the world does not know in full")
+        if problem := problem_with_world(reading.facts, known.files, known.folders, known.status):
+            raise NotComputable(problem)
         reach = _Reach.of(known, reading)
         if not _plain_text(line.encode("utf-8", "surrogateescape")) or not all(
                 _plain_text(known.files.get(path) or b"") for path in (*reach.above, *reach.below)):
@@ -119,6 +122,8 @@ class VirtualShell:
             raise NotComputable("an error from a program given several operands: GNU goes on with the others")
         if stdout and stderr:
             raise NotComputable("it prints on both output streams: their order on the screen is unknown")
+        if problem := problem_with_result(reading.facts, stdout, stderr, reading.forms):
+            raise NotComputable(problem)
         if len(stdout) + len(stderr) > MAX_OUTPUT:
             raise NotComputable("its output is longer than a computed step shows")
         after = self._knowledge_after(first)

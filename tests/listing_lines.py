@@ -78,7 +78,7 @@ def _find(rng: random.Random) -> str:
     if rng.random() < 0.15:
         tests.insert(0, f"-mindepth {rng.choice((1, 2))}")
     if rng.random() < 0.1:
-        tests.append("-print")
+        tests.append(rng.choice(("-print", "-delete")))  # -delete: the model's, and what the world learns after it
     return f"find {starts} {' '.join(tests)}".replace("  ", " ").rstrip() + _consumer(rng)
 
 

@@ -164,7 +164,14 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
     for path in targets:
         known.make_unknown(path)  # written or not (a failed redirection writes nothing): unknown
     for effect in semantics.files():
-        if effect.path and not effect.pattern and effect.where != "unknown":
+        if effect.kind == "deleted" and effect.program == "find" and effect.path:
+            # What it matched below the folder it walks; the folder too, unless it is the shell's own
+            path = posixpath.normpath(effect.path)
+            if effect.tree and path != cwd_before:
+                known.make_unknown(path)
+            else:
+                _forget_below(known, path)
+        elif effect.path and not effect.pattern and effect.where != "unknown":
             (_real_effect if real else _predicted_effect)(known, effect)
     if (changed := _CHANGES_SHELL.search(semantics.line)) is not None:
         known.shell_changed = known.shell_changed or changed.group(0).strip()
@@ -249,6 +256,15 @@ def _predicted_effect(known: Knowledge, effect: Effect) -> None:
             posixpath.dirname(path) in known.folders or effect.forced and _nearest_known(known, path) in known.folders):
         known.add_folder(path, True)
     elif not (effect.kind == "moved-from" and status == "absent"):
+        known.make_unknown(path)
+
+
+def _forget_below(known: Knowledge, path: str) -> None:
+    """What lies below `path` becomes unknown; the folder itself stays where the world knows it."""
+    if path in known.folders:
+        known.forget_under(path)
+        known.add_folder(path, False)
+    else:
         known.make_unknown(path)
 
 

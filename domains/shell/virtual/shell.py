@@ -24,8 +24,8 @@ from bashkit import Bash, ExecutionProfile
 from ..knowledge import Knowledge, ancestors, system_folders, under
 from ..location import Location
 from .allowlist import proven_errors
-from .listings import problem_with_result, problem_with_world
 from .gate import NotComputable, Reading, read_line
+from .listings import problem_with_result, problem_with_world
 
 UNKNOWN_ENTRY = "zz-entry-unknown-to-the-world"  # the extra entry of a folder whose listing is incomplete
 # Three fillings for a file whose content is unknown: different first bytes, lengths and line counts.

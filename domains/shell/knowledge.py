@@ -75,6 +75,11 @@ class Knowledge:
         self.location = self.location.moved_to(cwd)
 
     @property
+    def previous_folder(self) -> str | None:
+        """Where `cd -` goes back to, where the exact facts know it (the semantics read it: call.ShellHistory)."""
+        return self.oldpwd or None
+
+    @property
     def workspace(self) -> str:
         """The folder the world started in."""
         return self.location.root

@@ -267,3 +267,11 @@ def test_a_step_that_changes_the_shell_itself_stops_computing(terminal, line, st
     tracker.advance(terminal.normalize_action(line), f"dev@sandbox:~/project$ {line}\ndev@sandbox:~/project$",
                     real=False)
     assert (tracker.compute(terminal.normalize_action("pwd")) is None) == stops
+
+
+def test_a_predicted_cd_back_follows_the_previous_folder_the_world_knows(terminal):
+    back = Tracker.replay(terminal, FRESH, [], computed=True, start=_empty())
+    for line in ("mkdir lib", "cd lib"):
+        back.shell.accept(back.shell.compute(line))
+    back.advance(terminal.normalize_action("cd -"), "", real=False)
+    assert back.compute(terminal.normalize_action("pwd")).stdout == f"{PROJECT}\n"

@@ -113,6 +113,26 @@ PREPARED_SCENARIOS = [
      "cat src/app.py", "cat src/main.py", "rm src/*.py", "rmdir src", "test -d src || echo gone"],
     ["cd docs", "echo more >> readme.md", "cat readme.md", "cd ..", "cat docs/readme.md", "grep -c . docs/readme.md",
      "cd docs && rm readme.md", "pwd", "cd /tmp", "cd ~/project", "pwd", "test -f docs/readme.md || echo removed"],
+    # Text tools.
+    ["cut -d, -f1 data.csv", "cut -d , -f 2- data.csv", "cut -f1 -d, data.csv", "cut -s -d, -f2 notes.txt",
+     "cut -c1-3 notes.txt", "cut -b2,4 notes.txt", "cut -d, --complement -f1 data.csv", "cut -c1 missing",
+     "paste -d, notes.txt data.csv", "paste -s notes.txt", "paste -sd: notes.txt", "nl notes.txt",
+     "nl -b a docs/readme.md",
+     "nl -w 2 -s ': ' notes.txt", "rev notes.txt", "fold -w 3 notes.txt", "fold -s -w 4 docs/readme.md",
+     "printf 'a\\tbb\\tc\\n' > t", "expand t", "expand -t 3 t", "cut -f2 t", "wc -m t", "md5sum notes.txt",
+     "sha1sum notes.txt empty.txt", "cat notes.txt | sha256sum", "base64 notes.txt", "base64 -w 8 notes.txt",
+     "base64 notes.txt > b64", "base64 -d b64", "printf 'a\\nb\\nc\\n' > s1", "printf 'b\\nd\\n' > s2",
+     "comm s1 s2", "comm -12 s1 s2", "comm -3 s1 s2", "comm -23 s1 s2", "comm -13 s1 s2 > only2", "cat only2"],
+    ["sort -t, -k2 -n data.csv", "sort -k1,1 -t, data.csv", "sort -s -t, -k2,2 data.csv", "sort -f notes.txt",
+     "sort -o sorted.txt notes.txt", "cat sorted.txt", "grep -E 'al|ga' notes.txt", "grep -w beta notes.txt",
+     "grep -o 'a.' notes.txt", "grep -l beta notes.txt data.csv", "grep -L beta notes.txt data.csv",
+     "grep -h a notes.txt data.csv", "grep -H beta notes.txt", "grep -q beta notes.txt && echo found",
+     "grep -s beta missing || echo none", "grep -F 'a.' notes.txt", "grep -e al -e ga notes.txt",
+     "tr -s 'a' < notes.txt", "tr -c 'a-z\\n' _ < data.csv", "tr '[:lower:]' '[:upper:]' < notes.txt",
+     "sort notes.txt | uniq -d", "sort notes.txt | uniq -u", "printf 'a\\nA\\n' | uniq -i",
+     "basename -s .py src/main.py", "basename -a src/main.py docs/readme.md", "head -c 5 notes.txt",
+     "tail -c 4 notes.txt", "sed 's|a|b|g' notes.txt", "sed 's#,#;#' data.csv", "test -s notes.txt && echo full",
+     "test -s empty.txt || echo empty"],
 ]
 
 

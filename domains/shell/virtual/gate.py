@@ -219,7 +219,10 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         _check_copy(words[1:], scope)
     if program == "sed":
         _check_sed_scripts(words[1:])
-    for path_word, check in needs_known_content(program, arguments):
+    checked = needs_known_content(program, arguments)
+    if checked and any(value.glob for value in words[1:]):
+        raise NotComputable(f"{program} over a glob: what the world must know of each operand is decided when it runs")
+    for path_word, check in checked:
         if path_word == "-":
             raise NotComputable(f"{program} reading its standard input: the world cannot check what it reads")
         for cwd in reading.cwds:  # a cd before it may have failed: each folder it may stand in
@@ -256,8 +259,6 @@ def _check_divergent_forms(program: str, values: list[Value], redirected: bool) 
     if program in ("head", "tail") and (any(value.glob for value in values) or len(operands(program, [
             value.text for value in values])) > 1 and any(value.text[1:].isdigit() for value in values)):
         raise NotComputable(f"{program} over a glob, or -N with several files: GNU's headers and errors differ")
-    if program == "test" and "-s" in (value.text for value in values) and any(value.glob for value in values):
-        raise NotComputable(f"{program} -s over a glob: a folder's size differs in the virtual shell")
 
 
 def _check_sed_scripts(values: list[Value]) -> None:

@@ -167,7 +167,7 @@ class VirtualShell:
                 raise NotComputable(f"{path}: the world does not know whether it is there")
             if check == "no folder":
                 if path in known.folders:
-                    raise NotComputable("test -s of a folder: its size differs in the virtual shell")
+                    raise NotComputable("test -s or grep -s of a folder: GNU sizes, counts or lists it otherwise")
                 continue
             if path in known.folders or path in known.files and known.files[path] is None:
                 raise NotComputable(f"{path}: the world does not know what it holds")

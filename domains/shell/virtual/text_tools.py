@@ -34,12 +34,17 @@ def value_problem(program: str, words: list[str]) -> str | None:
 
 def needs_known_content(program: str, words: list[str]) -> list[tuple[str, str]]:
     """The operands whose content the world must know to compute the line, and what of it: GNU's comm reports
-    input out of order, its base64 -d stops at the first byte that is not canonical base64, and a folder is not
-    empty to GNU's `test -s`; the virtual shell does none of these. ("-" stands for the standard input.)"""
+    input out of order, its base64 -d stops at the first byte that is not canonical base64, a folder is not
+    empty to GNU's `test -s`, and grep -s counts and lists a folder; the virtual shell does none of these.
+    ("-" stands for the standard input.)"""
+    options = parsed_options(program, words)
     if program == "comm":
         return [(word, "sorted") for word in operands(program, words)]
-    if program == "base64" and any(letter == "d" for letter, _ in parsed_options(program, words)):
+    if program == "base64" and any(letter == "d" for letter, _ in options):
         return [(word, "base64") for word in operands(program, words) or ["-"]]
+    if program == "grep" and any(letter == "s" for letter, _ in options):
+        given = operands(program, words)  # GNU still counts and lists a folder whose error -s hides
+        return [(word, "no folder") for word in given[0 if any(letter == "e" for letter, _ in options) else 1:]]
     if program == "test":
         return [(words[index + 1], "no folder") for index, word in enumerate(words[:-1]) if word == "-s"]
     return []
@@ -131,7 +136,7 @@ def _sort(given: list[tuple[str, str]], letters: list[str], words: list[str]) ->
 
 def _sort_key(text: str) -> bool:
     match = _SORT_KEY.fullmatch(text)
-    return bool(match) and all(number is None or int(number) > 0 for number in match.groups())
+    return match is not None and all(number is None or int(number) > 0 for number in match.groups())
 
 
 def _tr(given: list[tuple[str, str]], letters: list[str], words: list[str]) -> str | None:
@@ -144,9 +149,17 @@ def _tr(given: list[tuple[str, str]], letters: list[str], words: list[str]) -> s
     return None
 
 
+def _grep(given: list[tuple[str, str]], letters: list[str], words: list[str]) -> str | None:
+    # GNU lets the last of -l and -L win and -l or -L overrule -c, and refuses -E with -F; the virtual shell prints
+    # for each of them.
+    if {"l", "L"} <= set(letters) or "c" in letters and {"l", "L"} & set(letters) or {"E", "F"} <= set(letters):
+        return "-l with -L, -c with -l or -L, or -E with -F"
+    return None
+
+
 def _count(text: str, least: int, most: int) -> bool:
     return text.isdigit() and least <= int(text) <= most and (text == "0" or not text.startswith("0"))
 
 
 _CHECKS = {"cut": _cut, "paste": _paste, "nl": _nl, "fold": _fold, "expand": _expand, "base64": _base64,
-           "sort": _sort, "tr": _tr}
+           "sort": _sort, "tr": _tr, "grep": _grep}

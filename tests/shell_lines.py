@@ -103,8 +103,8 @@ def _flags(rng: random.Random, letters: str) -> str:
     return f"-{chosen} " if chosen else ""
 
 
-def command(rng: random.Random) -> str:
-    program = rng.choice(("echo", "printf", "cat", "head", "tail", "wc", "sort", "uniq", "grep", "sed", "mkdir",
+def command(rng: random.Random, program: str = "") -> str:
+    program = program or rng.choice(("echo", "printf", "cat", "head", "tail", "wc", "sort", "uniq", "grep", "sed", "mkdir",
                           "touch", "rm", "rmdir", "cp", "mv", "basename", "dirname", "tee", "seq", "test", "[", "cd",
                           "pwd", "true", "false", "export", "ls", "tr", *TEXT_PROGRAMS))
     if program == "echo":

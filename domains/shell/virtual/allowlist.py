@@ -72,8 +72,9 @@ STDIN_READERS: dict[str, int | None] = {"cat": 0, "head": 0, "tail": 0, "wc": 0,
                                         "sed": 1, "tr": None, "tee": None, "cut": 0, "paste": 0, "comm": 0, "nl": 0,
                                         "rev": 0, "fold": 0, "expand": 0, "md5sum": 0, "sha1sum": 0, "sha256sum": 0,
                                         "base64": 0}
-# `uniq IN OUT` writes OUT: not proven; GNU's "extra operand" adds a line the virtual shell does not print.
-MAX_OPERANDS = {"uniq": 1, "base64": 1, "comm": 2}
+# `uniq IN OUT` writes OUT: not proven; GNU's "extra operand" adds a line the virtual shell does not print;
+# GNU's rev ends each file's last line apart, the virtual shell joins a file without a final newline to the next.
+MAX_OPERANDS = {"uniq": 1, "base64": 1, "comm": 2, "rev": 1}
 # Option values that are paths the program writes (`sort -o out`).
 OUTPUT_OPTIONS = {"sort": "o"}
 

@@ -141,6 +141,9 @@ def _sort_key(text: str) -> bool:
 
 def _tr(given: list[tuple[str, str]], letters: list[str], words: list[str]) -> str | None:
     sets = [word for word in words if not word.startswith("-") or word == "-"]
+    deleting, squeezing = "d" in letters, "s" in letters
+    if len(sets) not in ((2,) if deleting and squeezing else (1,) if deleting else (1, 2) if squeezing else (2,)):
+        return "sets too few or too many: GNU refuses them, the virtual shell reads on"
     if any("[" in _TR_CLASS.sub("", word) for word in sets):
         return "[ outside a [:class:] (repeats, equivalence classes): GNU reads them otherwise"
     if len(sets) > 1 and _TR_CLASS.search(sets[1]) and not (

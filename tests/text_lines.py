@@ -37,7 +37,7 @@ def text_command(rng: random.Random, program: str, paths: Callable[..., str], op
         chosen = rng.choice(("", "-1", "-2", "-3", "-12", "-23", "-13", "-1 -3", "-123", "--check-order",
                              "--nocheck-order", "--output-delimiter=,"))
         two = f"{operand(rng)} {operand(rng)}" if rng.random() < 0.8 else \
-            rng.choice((operand(rng), f"- {operand(rng)}"))
+            rng.choice((operand(rng), f"- {operand(rng)} < {operand(rng)}"))  # `-` fed: a terminal would wait
         return f"comm {chosen} {two}"
     if program == "join":
         return f"join {rng.choice(JOIN_OPTIONS)} {operand(rng)} {operand(rng)}"
@@ -51,7 +51,8 @@ def text_command(rng: random.Random, program: str, paths: Callable[..., str], op
         return f"expand {rng.choice(EXPAND_OPTIONS)} {paths(rng)}"
     if program == "base64":
         return f"base64 {rng.choice(BASE64_OPTIONS)} {paths(rng)}"
-    return f"{program} {rng.choice(SUM_OPTIONS)} {paths(rng, 3)}"
+    chosen = rng.choice(SUM_OPTIONS)
+    return f"{program} {chosen} {paths(rng, 3)}" + (f" < {operand(rng)}" if chosen == "-" else "")
 
 
 def text_reader(rng: random.Random) -> str:

@@ -22,13 +22,16 @@ from . import listings
 from .allowlist import (
     MAX_OPERANDS,
     MAX_SEQUENCE,
+    OUTPUT_OPTIONS,
     PROGRAMS,
     SHELL_STATE,
     operands,
     option_problem,
+    parsed_options,
     reads_terminal,
     used_forms,
 )
+from .text_tools import needs_known_content, value_problem
 
 _STRUCTURE = {"program", "list", "pipeline", "command", "redirected_statement", "variable_assignment",
               "variable_assignments", "declaration_command", "comment"}
@@ -49,8 +52,11 @@ _SHELL_VARIABLE = re.compile(r"PATH|IFS|CDPATH|GLOBIGNORE|HOME|PWD|OLDPWD|TMPDIR
                              r"BASH_ENV|ENV|LANG|LANGUAGE|LC_\w+|TZ|GREP_\w+|TERM|COLUMNS")
 _SED_ADDRESS = r"(?:\d+|\$|/(?:[^/\\\n]|\\.)*/)"
 _SED_PART = r"(?:[^/\\\n]|\\.)*"
-_SED_COMMAND = (rf"(?:{_SED_ADDRESS}(?:,{_SED_ADDRESS})?)?!?\s*(?:[pdq=]|s/{_SED_PART}/{_SED_PART}/[gpI0-9]*|"
-                rf"y/{_SED_PART}/{_SED_PART}/)")
+# `s` with another delimiter (`s|a|b|`), none escaped inside: an escaped delimiter's meaning is not proven.
+_SED_OTHER_S = "|".join(rf"s{d}(?:[^{d}\\\n]|\\[^{d}\n])*{d}(?:[^{d}\\\n]|\\[^{d}\n])*{d}"
+                        for d in map(re.escape, "|#,:!@%_"))
+_SED_COMMAND = (rf"(?:{_SED_ADDRESS}(?:,{_SED_ADDRESS})?)?!?\s*(?:[pdq=]|(?:s/{_SED_PART}/{_SED_PART}/|{_SED_OTHER_S})"
+                rf"[gpI0-9]*|y/{_SED_PART}/{_SED_PART}/)")
 SED_SCRIPT = re.compile(rf"\s*{_SED_COMMAND}(?:\s*;\s*{_SED_COMMAND})*\s*;?\s*")
 MAX_PATH = 1024  # longer words are no file a line names
 
@@ -69,6 +75,9 @@ class Reading:
     forms: set[str] = field(default_factory=set)  # the allowlist entries it uses: "sort", "sort -r"
     facts: listings.Facts = field(default_factory=listings.Facts)  # what shell.py checks for listings, comparisons
     stage: listings.Stage | None = None  # the command last read: program, arguments, where its output goes
+    # (path, what the world must know of it for the result to be GNU's: "sorted", "base64", "no folder"), checked
+    # by the shell on the world's record before the line runs.
+    content_checks: set[tuple[str, str]] = field(default_factory=set)
 
     @property
     def moves(self) -> bool:
@@ -194,7 +203,7 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         raise NotComputable(f"{program} inside a pipeline")
     _check_divergent_forms(program, words[1:], bool(redirects))
     arguments = [value.text for value in words[1:]]
-    problem = option_problem(program, arguments)
+    problem = option_problem(program, arguments) or value_problem(program, arguments)
     if problem:
         raise NotComputable(problem)
     outputs = [node_text(child.child_by_field_name("destination") or child) for child in redirects
@@ -232,6 +241,14 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         _check_copy(words[1:], scope)
     if program == "sed":
         _check_sed_scripts(words[1:])
+    checked = needs_known_content(program, arguments)
+    if checked and any(value.glob for value in words[1:]):
+        raise NotComputable(f"{program} over a glob: what the world must know of each operand is decided when it runs")
+    for path_word, check in checked:
+        if path_word == "-":
+            raise NotComputable(f"{program} reading its standard input: the world cannot check what it reads")
+        for cwd in reading.cwds:  # a cd before it may have failed: each folder it may stand in
+            reading.content_checks.add((posixpath.normpath(posixpath.join(cwd, path_word)), check))
     if program in _PRINT_ONLY:
         for value in words[1:]:
             if value.glob:
@@ -244,6 +261,10 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         for value in _file_words(program, words[1:]):
             if path := _name(value, scope, reading):
                 reading.operands.add(path)
+        for letter, written in parsed_options(program, arguments):
+            if letter in OUTPUT_OPTIONS.get(program, "") and written:
+                if path := _name(Value(written), scope, reading):
+                    reading.outputs.add(path)
         given = operands(program, arguments)
         # cmp stops at the first file it cannot open, as GNU's does: its one message is all there is.
         reading.several = reading.several or len(given) > 1 and program != "cmp" or any(
@@ -262,8 +283,6 @@ def _check_divergent_forms(program: str, values: list[Value], redirected: bool) 
     if program in ("head", "tail") and (any(value.glob for value in values) or len(operands(program, [
             value.text for value in values])) > 1 and any(value.text[1:].isdigit() for value in values)):
         raise NotComputable(f"{program} over a glob, or -N with several files: GNU's headers and errors differ")
-    if program in ("test", "[") and "-s" in (value.text for value in values):
-        raise NotComputable(f"{program} -s: a folder's size differs in the virtual shell")
     if program in ("test", "[") and _UNKNOWABLE_TESTS & {value.text for value in values}:
         raise NotComputable(f"{program} of times, permissions, links or devices: the world knows none of them")
 
@@ -321,31 +340,29 @@ def _check_sed_scripts(values: list[Value]) -> None:
 
 
 def _file_words(program: str, values: list[Value]) -> list[Value]:
-    """The words that may name files: not tr's sets, nor the pattern or script grep and sed read first
-    (`sed -n '/debug/p' f` names f alone)."""
+    """The words that may name files: not tr's sets, nor option values (`sort -o`'s output is named apart), nor
+    the pattern or script grep and sed read first when no -e gave it (`sed -n '/debug/p' f` names f alone)."""
     if program == "tr":
         return []
     if program == "find":
         return values[:len(listings.find_paths([value.text for value in values]))]
-    if program not in ("grep", "sed") or any(value.text.startswith("-e") for value in values):
-        return values
-    words, index, skipped = [], 0, False
     spec = PROGRAMS[program]
+    pattern_first = program in ("grep", "sed") and not any(
+        letter == "e" for letter, _ in parsed_options(program, [value.text for value in values]))
+    words, index = [], 0
     while index < len(values):
         value = values[index]
         index += 1
         text = value.text
-        if text.startswith("-") and text != "-":
+        if spec.expression or not text.startswith("-") or text == "-" or spec.numeric and text[1:].isdigit():
+            if pattern_first:
+                pattern_first = False
+            else:
+                words.append(value)
+        elif not text.startswith("--"):
             letters = text[1:]
             valued = next((at for at, letter in enumerate(letters) if letter in spec.valued), None)
-            if valued is not None and valued == len(letters) - 1 and index < len(values):
-                words.append(values[index])  # an option's value (`-e` is handled above)
-                index += 1
-            continue
-        if not skipped:
-            skipped = True  # the pattern or script
-            continue
-        words.append(value)
+            index += valued is not None and valued == len(letters) - 1  # its value is the next word
     return words
 
 

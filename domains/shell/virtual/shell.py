@@ -26,6 +26,7 @@ from ..location import Location
 from .allowlist import proven_errors
 from .gate import NotComputable, Reading, read_line
 from .listings import problem_with_result, problem_with_world
+from .text_tools import content_problem
 
 UNKNOWN_ENTRY = "zz-entry-unknown-to-the-world"  # the extra entry of a folder whose listing is incomplete
 # Three fillings for a file whose content is unknown: different first bytes, lengths and line counts.
@@ -34,6 +35,8 @@ _SENTINEL = b"a path unknown to the world\n"
 _SCRIPT_LINE = re.compile(r"^bash: line \d+: ", re.MULTILINE)
 # Messages of the virtual shell that GNU words otherwise (found by the real-bash tests), and missing features.
 _UNPROVEN = re.compile(r"not yet implemented|not supported|io error|^cp: cannot copy|^mv: cannot move", re.MULTILINE)
+# Programs and options that change files: the world's record of a file is then not what a later program reads.
+_CHANGES_FILES = frozenset({"rm", "rmdir", "mv", "cp", "mkdir", "touch", "tee", "sed -i", "sort -o"})
 _SILENT_FAILURES = frozenset({"grep", "test", "[", "false", "cmp", "diff"})  # they may exit 1 silently (cmp -s)
 MAX_OUTPUT = 64 * 1024  # a computed step prints at most this much; more is the model's to summarize
 _TIMEOUT = 2.0
@@ -87,6 +90,7 @@ class VirtualShell:
                                 "functions, aliases or its search path the virtual shell does not follow")
         reading = read_line(line, known.cwd, known.home, known.variables)
         self._check_region(reading)
+        self._check_contents(reading)
         if any(path in known.folders for path in reading.outputs):
             raise NotComputable("output redirected into a folder: the virtual shell does not refuse it as bash does")
         if any(posixpath.dirname(path) not in known.folders for path in reading.outputs):
@@ -157,6 +161,25 @@ class VirtualShell:
             for path in reading.paths:
                 if path in roots or reading.cwds[0].startswith(path.rstrip("/") + "/"):
                     raise NotComputable(f"it may remove or move {path}, a folder the system or the shell holds")
+
+    def _check_contents(self, reading: Reading) -> None:
+        """What the world must know of a file before the line reads it (text_tools.needs_known_content): the
+        record is of the file before the line, so a line that may change files first is refused."""
+        known = self.knowledge
+        if reading.forms & _CHANGES_FILES and reading.content_checks or any(
+                path in reading.outputs for path, _ in reading.content_checks):
+            raise NotComputable("it may change a file before a program checks what it reads")
+        for path, check in reading.content_checks:
+            if known.status(path) == "unknown":
+                raise NotComputable(f"{path}: the world does not know whether it is there")
+            if check == "no folder":
+                if path in known.folders:
+                    raise NotComputable("test -s or grep -s of a folder: GNU sizes, counts or lists it otherwise")
+                continue
+            if path in known.folders or path in known.files and known.files[path] is None:
+                raise NotComputable(f"{path}: the world does not know what it holds")
+            if path in known.files and (problem := content_problem(check, known.files[path] or b"")):
+                raise NotComputable(problem)
 
     def _run(self, line: str, variant: int, unknown: set[str], reading: Reading, reach: _Reach) -> _Run:
         known = self.knowledge

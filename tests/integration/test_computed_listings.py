@@ -3,32 +3,16 @@ checked as tests/integration/test_computed_generated.py checks its own (same see
 
 from __future__ import annotations
 
-import os
-import random
 import shutil
-import time
 
 import pytest
 
+from ..differential import explore
 from ..listing_lines import scenario
-from . import test_computed_generated as generated
+from .test_computed_generated import CI_SEED
 
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="needs a real bash")
 
 
 def test_generated_listings_compute_as_real_bash(tmp_path):
-    chosen = os.environ.get("AGENTWORLD_DIFF_SEED", str(generated.CI_SEED))
-    seed = random.SystemRandom().randrange(2**32) if chosen == "random" else int(chosen)
-    seconds = float(os.environ.get("AGENTWORLD_DIFF_SECONDS", "60"))
-    tally, failures, scenarios = generated.Tally(), [], 0
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        made = scenario(seed * 1_000_003 + scenarios)
-        if found := generated.run_scenario(made, tmp_path / str(scenarios), tally):
-            failures.append(generated._report(made, found))
-        shutil.rmtree(tmp_path / str(scenarios), ignore_errors=True)
-        scenarios += 1
-    summary = (f"listings, seed {seed}: {scenarios} scenarios, {tally.lines} lines generated, {tally.computed} "
-               f"computed, {len(failures)} divergences (AGENTWORLD_DIFF_SEED={seed} replays them)")
-    print(summary)
-    assert not failures, summary + "\n" + "\n".join(failures[:30])
+    explore(scenario, tmp_path, "listings", CI_SEED, 60)

@@ -14,6 +14,7 @@ import re
 from .effects import WRITE_KINDS, Effect, Opaque, Semantics
 from .grammar import node_text, parse_tree
 from .knowledge import Knowledge, ancestors
+from .registry import INTERPRETERS, READ_ONLY, SHELLS, WRITES_NAMED
 from .sed import sed_scripts
 from .virtual.gate import SED_SCRIPT
 from .virtual.screen import prompt_folder
@@ -156,6 +157,9 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
         known.forget_all()
     for part in semantics.opaque:
         forget_opaque(known, semantics, part)
+    if any(program not in WRITES_NAMED | READ_ONLY | SHELLS | INTERPRETERS.keys()
+           for program in semantics.programs if program):
+        known.forget_all()  # a program read for what it destroys, not for all it writes (`npm ci`, `sqlite3 db`)
     targets, unbounded = _redirects_and_unbounded_words(semantics.line, cwd_before)
     if unbounded:
         # What a glob gave a program (`uniq *.txt` writes its second match), or a sed script's `w` wrote,

@@ -26,6 +26,8 @@ EXPAND_OPTIONS = ("", "-t 4", "-t4", "-t 2,5", "-t 1", "-t 0", "-t 4,2", "-t 2,2
 SUM_OPTIONS = ("", "", "-", "-b", "-t", "-c", "--tag")
 BASE64_OPTIONS = ("", "-w 10", "-w0", "-w 0", "-d", "-d", "--decode", "-di", "-w -1", "-w 4 -d")
 JOIN_OPTIONS = ("", "-t,", "-1 1 -2 1", "-a1")
+_OPTIONS_THEN_FILES = {"nl": NL_OPTIONS, "rev": ("",), "fold": FOLD_OPTIONS, "expand": EXPAND_OPTIONS,
+                       "base64": BASE64_OPTIONS}
 
 
 def text_command(rng: random.Random, program: str, paths: Callable[..., str], operand: Callable[..., str]) -> str:
@@ -41,16 +43,8 @@ def text_command(rng: random.Random, program: str, paths: Callable[..., str], op
         return f"comm {chosen} {two}"
     if program == "join":
         return f"join {rng.choice(JOIN_OPTIONS)} {operand(rng)} {operand(rng)}"
-    if program == "nl":
-        return f"nl {rng.choice(NL_OPTIONS)} {paths(rng)}"
-    if program == "rev":
-        return f"rev {paths(rng)}"
-    if program == "fold":
-        return f"fold {rng.choice(FOLD_OPTIONS)} {paths(rng)}"
-    if program == "expand":
-        return f"expand {rng.choice(EXPAND_OPTIONS)} {paths(rng)}"
-    if program == "base64":
-        return f"base64 {rng.choice(BASE64_OPTIONS)} {paths(rng)}"
+    if program in _OPTIONS_THEN_FILES:
+        return f"{program} {rng.choice(_OPTIONS_THEN_FILES[program])} {paths(rng)}".replace("  ", " ")
     chosen = rng.choice(SUM_OPTIONS)
     return f"{program} {chosen} {paths(rng, 3)}" + (f" < {operand(rng)}" if chosen == "-" else "")
 

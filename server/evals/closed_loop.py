@@ -90,16 +90,22 @@ def _screen(line: str, printed: str) -> str:
     return f"{prompt} {line}\n{printed}{prompt}"
 
 
-def replay(session: Session, pack: DomainPack, root: Path, nonsense_seed: int | None = None,
-           tally: Tally | None = None) -> Tally:
-    """One session in a real bash under `root` and in a world of the terminal `pack`; adds to `tally`."""
-    tally = tally if tally is not None else Tally()
+def lay_out(session: Session, root: Path) -> tuple[Path, Path]:
+    """The session's home and project folder under `root`, with the project's starting files."""
     home = root / "home" / "dev"
     project = home / "project"
     project.mkdir(parents=True)
     for name, text in session.files.items():
         (project / name).parent.mkdir(parents=True, exist_ok=True)
         (project / name).write_text(text)
+    return home, project
+
+
+def replay(session: Session, pack: DomainPack, root: Path, nonsense_seed: int | None = None,
+           tally: Tally | None = None) -> Tally:
+    """One session in a real bash under `root` and in a world of the terminal `pack`; adds to `tally`."""
+    tally = tally if tally is not None else Tally()
+    home, project = lay_out(session, root)
     snapshot = take_snapshot(str(project))
     snapshot.home = str(home)  # the session's own home, not this process's
     tracker = Tracker.replay(pack, snapshot.state_text(), [], computed=True, start=snapshot.shell())
@@ -129,7 +135,7 @@ def replay(session: Session, pack: DomainPack, root: Path, nonsense_seed: int | 
             if wrong is not None:
                 tally.wrong.append(wrong)
                 return tally  # what follows builds on a world already wrong
-            tracker.advance(action, _screen(line, stdout + stderr), real=False, effects={"source": "computed"},
+            tracker.advance(action, _screen(line, stdout + stderr), real=False,
                             outcome=outcome)
     finally:
         bash.close()

@@ -101,16 +101,22 @@ def lay_out(session: Session, root: Path) -> tuple[Path, Path]:
     return home, project
 
 
+def world_of(pack: DomainPack, project: Path, home: Path) -> Tracker:
+    """The world of the folder as `from_dir` opens one: a snapshot of it, with the session's own home."""
+    snapshot = take_snapshot(str(project))
+    snapshot.home = str(home)  # not this process's home
+    tracker = Tracker.replay(pack, snapshot.state_text(), [], computed=True, start=snapshot.shell())
+    assert tracker.knowledge is not None and tracker.shell is not None
+    tracker.knowledge.location = Location(str(project), str(home))
+    return tracker
+
+
 def replay(session: Session, pack: DomainPack, root: Path, nonsense_seed: int | None = None,
            tally: Tally | None = None) -> Tally:
     """One session in a real bash under `root` and in a world of the terminal `pack`; adds to `tally`."""
     tally = tally if tally is not None else Tally()
     home, project = lay_out(session, root)
-    snapshot = take_snapshot(str(project))
-    snapshot.home = str(home)  # the session's own home, not this process's
-    tracker = Tracker.replay(pack, snapshot.state_text(), [], computed=True, start=snapshot.shell())
-    assert tracker.knowledge is not None and tracker.shell is not None
-    tracker.knowledge.location = Location(str(project), str(home))
+    tracker = world_of(pack, project, home)
     draw = random.Random(session.seed if nonsense_seed is None else nonsense_seed)
     bash, outputs = GnuBash(project, home, root / "scratch"), []
     tally.sessions += 1

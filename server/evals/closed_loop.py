@@ -61,8 +61,8 @@ class Tally:
         return self.computed / self.steps if self.steps else 0.0
 
     def summary(self, top: int = 12) -> str:
-        lines = [f"{self.sessions} sessions, {self.steps} steps, {self.computed} computed ({self.share:.1%}), "
-                 f"{len(self.wrong)} wrong"]
+        lines = [(f"{self.sessions} sessions, {self.steps} steps, {self.computed} computed ({self.share:.1%}), "
+                  f"{len(self.wrong)} wrong")]
         lines += [f"  {count:>5}  {reason}  (e.g. {self.examples[reason][:60]!r})"
                   for reason, count in self.refusals.most_common(top)]
         return "\n".join(lines)

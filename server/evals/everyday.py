@@ -72,7 +72,7 @@ def scaffold(w: _Work) -> list[str]:
              "echo '.venv/' > .gitignore", "echo '__pycache__/' >> .gitignore"]
     looks = [d.choice(["ls", "ls -a", "ls src", f"ls src/{name}"]), "find . -type f | sort", "find . -name '*.py'",
              "cat .gitignore", "cat README.md", f"wc -l src/{name}/*.py", "tree", "cp README.md{,.bak}",
-             f"head -n 3 src/{name}/{module}.py", "ls -R", f"grep -rn TODO src/", "cat requirements.txt"]
+             f"head -n 3 src/{name}/{module}.py", "ls -R", "grep -rn TODO src/", "cat requirements.txt"]
     return lines + w.some(looks, 2, 6) + [_back(w)]
 
 
@@ -88,7 +88,7 @@ def config(w: _Work) -> list[str]:
              f"echo 'extra=1' >> {name}", f"printf '%s=%s\\n' mode prod >> {name}",
              f"sed -i '/^#/d' {name}", f"sed -n '2,4p' {name}", f"cp {name} {name}.orig"]
     checks = [f"cat {name}", f"diff {name}.bak {name}", "echo $?", f"grep -c = {name}", f"tail -n 2 {name}",
-              f"head -3 {name}", "ls", f"ls *.bak", f"diff {name}.orig {name}", f"rm {name}.bak"]
+              f"head -3 {name}", "ls", "ls *.bak", f"diff {name}.orig {name}", f"rm {name}.bak"]
     env = ["echo 'LOG_FILE=app.log' >> .env",
            "printf 'SECRET_KEY=%s\\n' dev-only >> .env", "cat .env", "grep -c = .env", "cut -d= -f1 .env",
            "sed -i 's/^DEBUG=1/DEBUG=0/' .env", "grep DEBUG .env"]
@@ -101,18 +101,21 @@ def logs(w: _Work) -> list[str]:
     d = w.draw
     app, access = content.log_lines(d, d.randint(12, 30)), content.access_log(d, d.randint(10, 24))
     component, message = d.choice(content.COMPONENTS), d.choice(content.MESSAGES).split()[0]
-    lines = w.data_file("logs/app.log", "\n".join(app) + "\n") + w.data_file("logs/access.log", "\n".join(access) + "\n")
+    lines = w.data_file("logs/app.log", "\n".join(app) + "\n")
+    lines += w.data_file("logs/access.log", "\n".join(access) + "\n")
     searches = ["ls logs", "wc -l logs/app.log", "wc -l logs/*.log", "head -n 5 logs/app.log", "tail -n 3 logs/app.log",
                 "tail -5 logs/access.log", "grep ERROR logs/app.log", "grep -c ERROR logs/app.log",
                 "grep -E 'ERROR|WARN' logs/app.log", "grep -E 'ERROR|WARN' logs/app.log | head -n 3",
                 f"grep -n '{message}' logs/app.log", f"grep -r '{message}' logs/", "grep -ri error logs | wc -l",
-                f"grep -c '\\[{component}\\]' logs/app.log", "awk '{print $2}' logs/app.log | sort | uniq -c | sort -rn",
-                "cut -d' ' -f3 logs/app.log | sort | uniq -c", "awk '{print $1}' logs/access.log | sort | uniq -c | sort -rn",
+                f"grep -c '\\[{component}\\]' logs/app.log",
+                "awk '{print $2}' logs/app.log | sort | uniq -c | sort -rn",
+                "cut -d' ' -f3 logs/app.log | sort | uniq -c",
+                "awk '{print $1}' logs/access.log | sort | uniq -c | sort -rn",
                 "awk '{print $1}' logs/access.log | sort -u | wc -l", "grep ' 500$' logs/access.log | wc -l",
                 "awk '$4 == 404' logs/access.log", "grep -v ' 200$' logs/access.log | cut -d' ' -f3 | sort | uniq -c",
                 "grep -o '\\[[a-z]*\\]' logs/app.log | sort -u", "grep ERROR logs/app.log > errors.txt",
                 "sort -k2 logs/app.log | head -n 4", "grep -l ERROR logs/*", "grep -h GET logs/* | wc -l",
-                f"grep -n ERROR logs/app.log | cut -d: -f1 | tail -1", "grep -w 'job' logs/app.log | wc -l"]
+                "grep -n ERROR logs/app.log | cut -d: -f1 | tail -1", "grep -w 'job' logs/app.log | wc -l"]
     return lines + w.some(searches, 5, 10)
 
 
@@ -123,14 +126,16 @@ def tables(w: _Work) -> list[str]:
     lines = w.data_file("data/users.csv", "\n".join(users) + "\n") + w.data_file("data/orders.csv",
                                                                                   "\n".join(orders) + "\n")
     work = ["head -3 data/users.csv", "wc -l data/*.csv", "cut -d, -f2 data/users.csv", "cut -d, -f2,3 data/users.csv",
-            "tail -n +2 data/users.csv | sort -t, -k4 -n", "sort -t, -k3 data/users.csv", "column -t -s, data/users.csv",
+            "tail -n +2 data/users.csv | sort -t, -k4 -n", "sort -t, -k3 data/users.csv",
+            "column -t -s, data/users.csv",
             "awk -F, 'NR>1 {s += $4 * $5} END {print s}' data/orders.csv",
             "cut -d, -f3 data/orders.csv | tail -n +2 | sort | uniq -c | sort -rn",
             "awk -F, '$4 > 40 {print $2}' data/users.csv", "grep -c , data/orders.csv",
             "tail -n +2 data/users.csv | cut -d, -f1 | sort > ids.txt",
             "tail -n +2 data/orders.csv | cut -d, -f2 | sort -u > buyers.txt", "comm -23 ids.txt buyers.txt",
             "comm -12 ids.txt buyers.txt", "wc -l ids.txt buyers.txt",
-            "cut -d, -f2 data/users.csv > names.txt", "cut -d, -f4 data/users.csv > ages.txt", "paste -d' ' names.txt ages.txt",
+            "cut -d, -f2 data/users.csv > names.txt", "cut -d, -f4 data/users.csv > ages.txt",
+            "paste -d' ' names.txt ages.txt",
             "tail -n +2 data/users.csv | sort -t, -k1,1 > u.csv", "tail -n +2 data/orders.csv | sort -t, -k2,2 > o.csv",
             "join -t, -1 1 -2 2 u.csv o.csv", "sort -t, -k5 -nr data/orders.csv | head -n 3",
             "cut -d, -f3 data/users.csv | sort | uniq", "head -1 data/orders.csv | tr ',' '\\n'",
@@ -145,11 +150,12 @@ def inspect(w: _Work) -> list[str]:
     changed = text.replace(text.split()[1], text.split()[1].upper())
     lines = w.data_file("notes/a.txt", text) + w.data_file("notes/b.txt", changed) + w.data_file(
         f"notes/{first}.md", f"# Notes from {first}\n\nAsk {second} about the release.\n")
-    looks = ["ls", "ls -a", "ls -1 notes", "ls notes", "ls -A", "find . -name '*.txt'", "find . -type d", "find notes -type f",
-             "cat notes/a.txt", "head -n 2 notes/b.txt", "wc -l notes/a.txt", "wc notes/*.txt", "diff notes/a.txt notes/b.txt",
-             "diff -u notes/a.txt notes/b.txt", "cmp notes/a.txt notes/b.txt", "md5sum notes/a.txt", "sha256sum notes/b.txt",
-             f"cat notes/{first}.md", "file notes/a.txt", "cat -n notes/a.txt", "ls notes/*.md", "tac notes/a.txt",
-             "sort notes/a.txt notes/b.txt | uniq -d", "stat -c %n notes/a.txt", "realpath notes/a.txt", "basename $PWD"]
+    looks = ["ls", "ls -a", "ls -1 notes", "ls notes", "ls -A", "find . -name '*.txt'", "find . -type d",
+             "find notes -type f", "cat notes/a.txt", "head -n 2 notes/b.txt", "wc -l notes/a.txt", "wc notes/*.txt",
+             "diff notes/a.txt notes/b.txt", "diff -u notes/a.txt notes/b.txt", "cmp notes/a.txt notes/b.txt",
+             "md5sum notes/a.txt", "sha256sum notes/b.txt", f"cat notes/{first}.md", "file notes/a.txt",
+             "cat -n notes/a.txt", "ls notes/*.md", "tac notes/a.txt", "sort notes/a.txt notes/b.txt | uniq -d",
+             "stat -c %n notes/a.txt", "realpath notes/a.txt", "basename $PWD"]
     return lines + w.some(looks, 4, 9)
 
 
@@ -168,9 +174,10 @@ def logic(w: _Work) -> list[str]:
              f"name={name}; [[ $name == *s ]] && echo plural || echo singular",
              "count=$(ls | wc -l); echo \"$count entries\"", "x=; echo \"${x:-default}\"",
              "false; echo $?", "test -e nothing.txt; echo $?", "true && echo ok", "ls nothing 2>/dev/null || echo none",
-             f"export APP_ENV=dev; echo $APP_ENV", "echo $APP_ENV",
+             "export APP_ENV=dev; echo $APP_ENV", "echo $APP_ENV",
              f"printf '%s\\n' {' '.join(d.sample(content.PEOPLE, 3))} > people.txt",
-             "while read p; do echo \"hi $p\"; done < people.txt", "i=0; while [ $i -lt 3 ]; do i=$((i+1)); done; echo $i",
+             "while read p; do echo \"hi $p\"; done < people.txt",
+             "i=0; while [ $i -lt 3 ]; do i=$((i+1)); done; echo $i",
              "mkdir -p build && cd build && pwd", "cd -", "echo \"$HOME\"", "echo ${#HOME}",
              "for n in 3 1 2; do echo $n; done | sort -n", "seq 5 | paste -sd+ | bc", "echo {1..4}",
              "[ -z \"$UNSET\" ] && echo empty", "echo $((7 / 2)) $((7 % 2))"]
@@ -184,15 +191,17 @@ def python_json(w: _Work) -> list[str]:
     reads = ["python3 -c 'import json; print(json.load(open(\"package.json\"))[\"name\"])'",
              "python3 -c \"import json; d = json.load(open('package.json')); print(len(d['dependencies']))\"",
              "python3 -c 'import json,sys; print(sorted(json.load(sys.stdin)))' < package.json",
-             "python3 -m json.tool package.json | head -n 4", "jq -r .name package.json", "jq '.dependencies | keys' package.json",
-             "jq .version package.json", "grep -n version package.json", "python3 --version > /dev/null && echo have-python",
-             heredoc("check.py", "import json\n\nwith open('package.json') as f:\n    data = json.load(f)\nprint(data['version'])\n"),
+             "python3 -m json.tool package.json | head -n 4", "jq -r .name package.json",
+             "jq '.dependencies | keys' package.json",
+             "jq .version package.json", "grep -n version package.json",
+             "python3 --version > /dev/null && echo have-python",
+             heredoc("check.py",
+             "import json\n\nwith open('package.json') as f:\n    data = json.load(f)\nprint(data['version'])\n"),
              "python3 check.py", "python3 missing.py", "python3 -c 'print(6 * 7)'", "cat package.json"]
     return lines + w.some(reads, 3, 7)
 
 
 def git(w: _Work) -> list[str]:
-    d = w.draw
     steps = ["git init -q", "git config user.email dev@example.com", "git config user.name Dev",
              heredoc("notes.md", f"# {w.project}\n"), "git status --short", "git add .", "git status --short",
              "git commit -q -m 'Initial commit'", "echo 'more' >> notes.md", "git diff --stat", "git status --short",

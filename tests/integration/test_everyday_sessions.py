@@ -48,8 +48,24 @@ def test_everyday_sessions_compute_nothing_wrong_in_a_closed_loop_with_a_nonsens
         assert tally.share >= SHARE_FLOOR, summary
 
 
-def test_a_cd_the_world_could_not_follow_leaves_it_unsure_where_it_stands(tmp_path, terminal):
-    """Found by the sessions above: `cd -` is the model's, and the world went on computing in the folder it
-    had left (bash stands in the project again; the world printed the subfolder)."""
-    tally = replay(Session(0, "", {}, ["mkdir d", "cd d", "cd -", "pwd"]), terminal, tmp_path)
+@pytest.mark.parametrize("files, lines", [
+    # `cd -` is the model's; the world went on computing in the folder it had left.
+    ({}, ["mkdir d", "cd d", "cd -", "pwd"]),
+    # After a step it cannot follow (`sl`: command not found), `cd nowhere` is the model's; a screen without cd's own
+    # error made the world stand in a folder that does not exist.
+    ({}, ["sl", "cd nowhere", "pwd"]),
+    # The same for `rm notes` of a folder: bash refuses it ("Is a directory"), the world took it as gone.
+    ({"notes/a.txt": "x\n"}, ["sl", "rm notes", "cat notes/a.txt"]),
+], ids=["cd-back", "cd-missing", "rm-folder"])
+def test_a_step_the_world_could_not_follow_leaves_it_unsure(tmp_path, terminal, files, lines):
+    """Found by the sessions above, each with a nonsense screen for the step the model answers."""
+    tally = replay(Session(0, "", files, lines), terminal, tmp_path)
     assert not tally.wrong, tally.wrong[0].report()
+
+
+def test_a_seed_names_its_session_and_sessions_vary():
+    assert session(7) == session(7)
+    drawn = [session(seed) for seed in range(40)]
+    assert len({tuple(made.lines) for made in drawn}) == 40
+    assert len({made.task for made in drawn}) > 20
+    assert all(len(made.lines) >= 8 for made in drawn)

@@ -29,6 +29,9 @@ from .everyday import Session
 from .gnu_bash import GnuBash
 
 _QUOTED = re.compile(r"\(?'[^']*'\)?|\(?\"[^\"]*\"\)?")
+# Refusals because the world does not know enough, not because of the line's own form.
+_FOR_WANT_OF_FACTS = frozenset({"its output depends on files the world does not know",
+                                "what it leaves depends on files the world does not know"})
 _PATH = re.compile(r"(?<![\w.])/[\w./-]+")
 _JUNK_WORDS = ("ok", "done", "foo", "error", "main.py", "total 0", "42", "lorem", "ipsum", "drwxr-xr-x", "README.md")
 
@@ -54,6 +57,9 @@ class Tally:
     wrong: list[Wrong] = field(default_factory=list)
     refusals: Counter[str] = field(default_factory=Counter)
     examples: dict[str, str] = field(default_factory=dict)  # a refusal family -> the first line refused so
+    # The refusals for want of facts an earlier uncomputed step took away, by that step's own refusal family
+    # (the last one before): what computing that family would also win back.
+    knock_on: Counter[str] = field(default_factory=Counter)
     compute_seconds: list[float] = field(default_factory=list)
 
     @property
@@ -65,6 +71,9 @@ class Tally:
                   f"{len(self.wrong)} wrong")]
         lines += [f"  {count:>5}  {reason}  (e.g. {self.examples[reason][:60]!r})"
                   for reason, count in self.refusals.most_common(top)]
+        if self.knock_on and top:
+            lines.append("  refused for want of facts, after an earlier step refused as:")
+            lines += [f"  {count:>5}  {reason}" for reason, count in self.knock_on.most_common(top // 2)]
         return "\n".join(lines)
 
 
@@ -118,7 +127,7 @@ def replay(session: Session, pack: DomainPack, root: Path, nonsense_seed: int | 
     home, project = lay_out(session, root)
     tracker = world_of(pack, project, home)
     draw = random.Random(session.seed if nonsense_seed is None else nonsense_seed)
-    bash, outputs = GnuBash(project, home, root / "scratch"), []
+    bash, outputs, cause = GnuBash(project, home, root / "scratch"), [], ""
     tally.sessions += 1
     try:
         for index, line in enumerate(session.lines):
@@ -133,6 +142,10 @@ def replay(session: Session, pack: DomainPack, root: Path, nonsense_seed: int | 
                 family = refusal_family(_refused_because(tracker, pack, action))
                 tally.refusals[family] += 1
                 tally.examples.setdefault(family, line)
+                if family in _FOR_WANT_OF_FACTS:
+                    tally.knock_on[cause or "(none before)"] += 1
+                else:
+                    cause = family
                 tracker.advance(action, _screen(line, nonsense(draw, outputs[:-1])), real=False)
                 continue
             tally.computed += 1

@@ -30,8 +30,7 @@ from .gnu_bash import GnuBash
 
 _QUOTED = re.compile(r"\(?'[^']*'\)?|\(?\"[^\"]*\"\)?")
 # Refusals because the world does not know enough, not because of the line's own form.
-_FOR_WANT_OF_FACTS = frozenset({"its output depends on files the world does not know",
-                                "what it leaves depends on files the world does not know"})
+_FOR_WANT_OF_FACTS = re.compile(r"the world does not know|not known exactly|not one the world knows")
 _PATH = re.compile(r"(?<![\w.])/[\w./-]+")
 _JUNK_WORDS = ("ok", "done", "foo", "error", "main.py", "total 0", "42", "lorem", "ipsum", "drwxr-xr-x", "README.md")
 
@@ -142,7 +141,7 @@ def replay(session: Session, pack: DomainPack, root: Path, nonsense_seed: int | 
                 family = refusal_family(_refused_because(tracker, pack, action))
                 tally.refusals[family] += 1
                 tally.examples.setdefault(family, line)
-                if family in _FOR_WANT_OF_FACTS:
+                if _FOR_WANT_OF_FACTS.search(family):
                     tally.knock_on[cause or "(none before)"] += 1
                 else:
                     cause = family

@@ -24,7 +24,7 @@ from agentworld_mcp.server.settings import load_settings
 
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="needs a real bash")
 CI_SEED = 57
-# Just under the share computed on CI_SEED's sessions (2026-12-06: 17.0% of 10,514 steps in 60 s): a change
+# Just under the share computed on CI_SEED's sessions (2026-12-06: 17.2% of 6,551 steps in 60 s): a change
 # that computes less fails. Raise it as the allowlist widens.
 SHARE_FLOOR = 0.16
 
@@ -58,7 +58,8 @@ def test_everyday_sessions_compute_nothing_wrong_in_a_closed_loop_with_a_nonsens
     ({"notes/a.txt": "x\n"}, ["sl", "rm notes", "cat notes/a.txt"]),
 ], ids=["cd-back", "cd-missing", "rm-folder"])
 def test_a_step_the_world_could_not_follow_leaves_it_unsure(tmp_path, terminal, files, lines):
-    """Found by the sessions above, each with a nonsense screen for the step the model answers."""
+    """Found by the sessions above, each with a nonsense screen for the step the model answers (wrong before
+    main's 23096f9 and 7910667: a predicted step makes exact only what the world's facts decide)."""
     tally = replay(Session(0, "", files, lines), terminal, tmp_path)
     assert not tally.wrong, tally.wrong[0].report()
 

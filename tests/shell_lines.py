@@ -13,7 +13,7 @@ import random
 import shlex
 from dataclasses import dataclass, field
 
-from .text_lines import TEXT_PROGRAMS, text_command, text_reader
+from .text_lines import PLAIN, TEXT_PROGRAMS, WIDENED, text_command, text_reader
 
 CONTENTS = (b"", b"alpha\nbeta\ngamma\nbeta\n", b"3\n1\n2\n10\n", b"no final newline", b"x\x00y\n",
             b"caf\xc3\xa9 h\xc3\xa9llo\n", b"  spaced  line\n\n\n", b"b,2\na,1\nc,3\n", b"one\n", b"x\ny\nx\nz\n",
@@ -183,3 +183,29 @@ def redirection(rng: random.Random) -> str:
     target = _operand(rng)
     return rng.choice((f"> {target}", f">> {target}", f"2> {target}", f"< {target}", "2>&1", f"> {target} 2>&1",
                        f"2>&1 > {target}", f"&> {target}", "> /dev/null", "2> /dev/null"))
+
+
+def text_scenario(seed: int) -> Scenario:
+    """A folder of plain text files and lines of the text tools only (tests/integration/test_computed_text_tools.py)."""
+    rng = random.Random(seed)
+    made = Scenario(seed)
+    for name in rng.sample(NAMES, rng.randint(2, len(NAMES))):
+        made.files[name] = rng.choice(PLAIN)
+    made.folders = [folder for folder in FOLDERS if rng.random() < 0.3]
+    present = sorted(made.files)
+
+    def operand(rng: random.Random) -> str:  # mostly a file that is there: its output, not an error, is compared
+        return shlex.quote(rng.choice(present)) if rng.random() < 0.7 else _operand(rng)
+
+    def paths(rng: random.Random, most: int = 2) -> str:
+        return " ".join(operand(rng) for _ in range(rng.choice((1, 1, 1, most))))
+
+    for _ in range(rng.randint(1, 4)):
+        program = rng.choice((*TEXT_PROGRAMS, *TEXT_PROGRAMS, *WIDENED))
+        if rng.random() < 0.2:
+            made.lines.append(f"{command(rng, rng.choice(('cat', 'sort', 'printf', 'echo')))} | {text_reader(rng)}")
+        elif program in TEXT_PROGRAMS:
+            made.lines.append(text_command(rng, program, paths, operand))
+        else:
+            made.lines.append(command(rng, program))
+    return made

@@ -131,7 +131,7 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
     doubted = doubted_commands(semantics, shown)
     stood_known = known.cwd_known
     if real:
-        misread = (semantics.cwd_after or cwd_before) != cwd or doubted and _CD.search(semantics.line)
+        misread = (semantics.cwd_after or cwd_before) != cwd or bool(doubted and _CD.search(semantics.line))
         # Where the shell stood was a guess: its paths may be misread, and only a prompt that shows the folder
         # says where it stands now.
         misread = misread or not stood_known and bool(semantics.files() or semantics.opaque)

@@ -86,5 +86,6 @@ def computed_screen(previous: str, state: str, step: ShellStep) -> str | None:
         before = f"{head}\n{prompt}" if head else prompt  # a prompt that is not the world's: the world's stands there
     else:
         before = f"{shown}\n{prompt}" if shown else prompt
-    typed = before + ("" if before.endswith(" ") else " ") + line
+    # Each line after the first is typed at bash's continuation prompt (PS2, "> " unless set otherwise).
+    typed = before + ("" if before.endswith(" ") else " ") + line.replace("\n", "\n> ")
     return f"{typed}\n{printed}{after.rstrip()}"

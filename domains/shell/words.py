@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
-from . import parameters
+from . import arithmetic, parameters
 from .effects import Where
 from .grammar import node_text
 
@@ -162,7 +162,9 @@ def _parts(node: Node, scope: Scope, on_sub: OnSubstitution, quoted: bool) -> li
             return [(printed.rstrip("\n"), "lit" if quoted else "field")]
         return [(text, "unknown")]
     if kind == "arithmetic_expansion":
-        return [(text, "unknown")]
+        inner = [child for child in node.named_children if child.type != "comment"]
+        number = arithmetic.evaluate(inner[0], scope.variable) if len(inner) == 1 else None
+        return [(text, "unknown")] if number is None else [(str(number), "lit" if quoted else "field")]
     if not node.children:  # punctuation inside a concatenation ('{', '}', ...)
         return [(text, "lit" if quoted else "raw")]
     return [(text, "unknown")]

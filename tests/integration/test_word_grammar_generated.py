@@ -58,8 +58,24 @@ def parameter(rng: random.Random) -> str:
     return f"${{{name}}}"
 
 
+def arithmetic(rng: random.Random, depth: int = 0) -> str:
+    """An integer expression: numbers, variables bare and with `$`, operators bash has and some it reads
+    otherwise than C (octal `010`, `**`, assignments), parentheses."""
+    if depth > 2 or rng.random() < 0.35:
+        return rng.choice(("0", "1", "7", "-3", "42", "010", "0x1f", "N", "$N", "E", "$E", "B", "Z", "12345678901"))
+    if rng.random() < 0.15:
+        return f"{rng.choice(('-', '!', '+', '- '))}{arithmetic(rng, depth + 1)}"
+    if rng.random() < 0.1:
+        return f"( {arithmetic(rng, depth + 1)} )"
+    operator = rng.choice(("+", "-", "*", "/", "%", "<", ">", "<=", ">=", "==", "!=", "&&", "||", "**", "<<", "&"))
+    return f"{arithmetic(rng, depth + 1)} {operator} {arithmetic(rng, depth + 1)}"
+
+
 def piece(rng: random.Random) -> str:
-    pool = rng.choice((LITERALS, LITERALS, QUOTED, ESCAPES, BRACES, GLOBS, None, None, None))
+    pool = rng.choice((LITERALS, LITERALS, QUOTED, ESCAPES, BRACES, GLOBS, None, None, None, ()))
+    if pool == ():
+        expression = f"$(({arithmetic(rng)}))"
+        return f'"{expression}"' if rng.random() < 0.3 else expression
     return parameter(rng) if pool is None else rng.choice(pool)
 
 

@@ -179,14 +179,16 @@ def failed_commands(semantics: Semantics, observation: str) -> list[int]:
 def doubted_commands(semantics: Semantics, observation: str) -> list[int]:
     """The simple commands that may have done only part of their work, or none: those `failed_commands`
     finds, those whose program printed an error line of its own (`rm: cannot remove 'd': Is a directory`),
-    those that run only if another succeeded or failed, and all of them where errors were sent away."""
+    those that run only if another succeeded or failed or inside a branch (`if`, `case`), and all of them where
+    errors were sent away."""
     commands = {effect.command for effect in semantics.effects}
     if _ERRORS_HIDDEN.search(semantics.line) or "||" in semantics.line or _SHELL_ERROR.search(observation):
         return sorted(commands)  # an error sent away, or a command run only if another failed: any may not have run
     # Not anchored to a line's start: output without a final newline runs into the error line on a screen.
     complaining = {effect.command for effect in semantics.effects if effect.program and re.search(
         rf"(?<![\w./-]){re.escape(effect.program)}: ", observation)}
-    conditional = {command for command in commands if semantics.depends_on.get(command)}
+    conditional = {command for command in commands if semantics.depends_on.get(command)} | {
+        effect.command for effect in semantics.effects if effect.maybe}  # inside an if or case: may not have run
     return sorted(complaining | conditional | set(failed_commands(semantics, observation)))
 
 

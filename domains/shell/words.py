@@ -49,10 +49,11 @@ class Scope:
     cwd_known: bool = True  # False after `cd $X`: relative paths are then unknown
     oldpwd: str | None = None  # where `cd -` goes back to
     sourced: tuple[str, ...] = ()  # secret files run into this shell by `source`/`.`: its variables may be theirs
+    status: str | None = None  # what `$?` stands for, where the caller lets it stand for anything
 
     def copy(self) -> Scope:
         return Scope(self.cwd, self.home, self.workspace, dict(self.variables), self.cwd_known, self.oldpwd,
-                     self.sourced)
+                     self.sourced, self.status)
 
     def variable(self, name: str) -> str | None:
         if name in self.variables:
@@ -398,6 +399,8 @@ def _unescaped(text: str) -> list[Piece]:
 
 
 def _variable(name: str, written: str, scope: Scope, quoted: bool) -> Piece:
+    if name == "?" and scope.status is not None:
+        return (scope.status, "lit" if quoted else "field")
     if name in _SPECIAL_PARAMETERS or name.isdigit():
         return (written, "unknown")
     value = scope.variable(name)

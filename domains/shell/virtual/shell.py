@@ -33,7 +33,8 @@ _SENTINEL = b"a path unknown to the world\n"
 _SCRIPT_LINE = re.compile(r"^bash: line \d+: ", re.MULTILINE)
 # Messages of the virtual shell that GNU words otherwise (found by the real-bash tests), and missing features.
 _UNPROVEN = re.compile(r"not yet implemented|not supported|io error|^cp: cannot copy|^mv: cannot move", re.MULTILINE)
-_SILENT_FAILURES = frozenset({"grep", "test", "[", "false"})  # they may exit non-zero and print nothing
+# They may exit non-zero and print nothing (`!`, `[[`, `((`: the shell's constructs).
+_SILENT_FAILURES = frozenset({"grep", "test", "[", "false", "!", "[[", "(("})
 MAX_OUTPUT = 64 * 1024  # a computed step prints at most this much; more is the model's to summarize
 _TIMEOUT = 2.0
 
@@ -82,7 +83,7 @@ class VirtualShell:
         if known.shell_changed:
             raise NotComputable(f"an earlier step changed the shell itself ({known.shell_changed!r}): options, "
                                 "functions, aliases or its search path the virtual shell does not follow")
-        reading = read_line(line, known.cwd, known.home, known.variables)
+        reading = read_line(line, known.cwd, known.home, known.variables, known.oldpwd)
         self._check_region(reading)
         if any(path in known.folders for path in reading.outputs):
             raise NotComputable("output redirected into a folder: the virtual shell does not refuse it as bash does")

@@ -38,11 +38,11 @@ def evaluate(node: Node, lookup: Lookup) -> int | None:
         return evaluate(inner[0], lookup) if len(inner) == 1 else None
     if kind == "unary_expression" and len(node.children) == 2 and node.children[1].type in _PRIMARY:
         # The grammar may give a unary sign a whole sum (`7 * -3 - 7` as 7 * -(3 - 7)): only a primary is read.
-        value = evaluate(node.children[1], lookup)
+        operand = evaluate(node.children[1], lookup)
         operator = node_text(node.children[0])
-        if value is None or operator not in ("-", "+", "!"):
+        if operand is None or operator not in ("-", "+", "!"):
             return None
-        return -value if operator == "-" else value if operator == "+" else int(not value)
+        return -operand if operator == "-" else operand if operator == "+" else int(not operand)
     if kind == "binary_expression" and len(node.children) == 3:
         return _binary(node_text(node.children[1]), node.children[0], node.children[2], lookup)
     return None

@@ -246,8 +246,8 @@ def _operand(node: Node, scope: Scope, on_sub: OnSubstitution, quoted: bool) -> 
 def _pattern(node: Node, scope: Scope, on_sub: OnSubstitution) -> str | None:
     """A `#`, `%` or `/` pattern as a regex: quoted parts literal, the rest a glob."""
     if node.type == "regex":  # the grammar keeps its quotes and escapes in the text
-        pieces = parameters.written_pattern(node_text(node))
-        return None if pieces is None else parameters.pattern_regex(pieces)
+        written = parameters.written_pattern(node_text(node))
+        return None if written is None else parameters.pattern_regex(written)
     pieces = _parts(node, scope, on_sub, quoted=False)
     if any(kind == "unknown" for _, kind in pieces):
         return None
@@ -471,7 +471,7 @@ def _brace_at(flat: list[tuple[str, str]]) -> tuple[int, int, list[list[Piece]]]
     for start, (char, kind) in enumerate(flat):
         if char != "{" or kind != "raw" or (start and flat[start - 1] == ("$", "raw")):
             continue
-        depth, commas = 0, []
+        depth, commas = 0, list[int]()
         for index in range(start + 1, len(flat)):
             inner, inner_kind = flat[index]
             if inner_kind != "raw":

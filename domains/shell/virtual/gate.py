@@ -196,8 +196,8 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         [child for child in parent.named_children if child.type.endswith("_redirect")]
         if parent is not None and parent.type == "redirected_statement" else [])
     redirected_in = any(_operator(child) in _FEEDS for child in redirects)
-    name = node.child_by_field_name("name")
-    status = "0" if reading.ran and name is not None and node_text(name) in _STATUS_READERS else None
+    named = node.child_by_field_name("name")
+    status = "0" if reading.ran and named is not None and node_text(named) in _STATUS_READERS else None
     for index, child in enumerate(node.children):
         field_name = node.field_name_for_child(index)
         if child.type == "variable_assignment":

@@ -219,7 +219,7 @@ def construct(rng: random.Random) -> str:
     if form == 6:
         expression = rng.choice(ARITHMETIC)
         return rng.choice((f"N=3; echo $(({expression}))", f"N=3; (( {expression} )) && echo yes",
-                           f"N=3; X=$(({expression})); echo $X", f"let N={expression}",
+                           f"N=3; X=$(({expression})); echo $X", f"let \"N={expression}\"",
                            f"N=3; echo \"$(( {expression} ))\""))
     if form in (7, 8):
         value, used = rng.choice(VALUES), rng.choice(EXPANSIONS)

@@ -181,7 +181,9 @@ DOUBLE_TESTS = ("-f {p}", "-d {p}", "-e {p}", "-z {w}", "-n {w}", "{w} == {w}", 
                 "( -f {p} )", "-s {p}")
 HEREDOCS = ("cat > out/h <<'EOF'\nline $X\n  two\nEOF", "cat <<'EOF'\na\tb $HOME\nEOF", "cat <<EOF\nplain text\nEOF",
             "cat <<EOF\n$X here\nEOF", "cat <<-EOF\n\tx\nEOF", "cat <<\"END\" > out/g\nq\nEND",
-            "cat <<'EOF' | sort\nb\na\nEOF", "echo a\necho b", "cat <<'EOF'\nx\nEOF\ncat out/h")
+            "cat <<'EOF' | sort\nb\na\nEOF", "echo a\necho b", "cat <<'EOF'\nx\nEOF\ncat out/h",
+            "V=a.txt; cat <<EOF\nv=$V ${V%.txt} ${#V}\n\tEOF ${V:-x}\nEOF", "V='a  b*'; cat <<EOF > out/v\n[$V]\nEOF",
+            "cat <<EOF\n$(echo sub) $((1+2))\nEOF", "V=x; cat <<EOF\ncost \\$5 $V\nEOF", "cat <<EOF\na $ b\nEOF")
 
 
 def construct(rng: random.Random) -> str:
@@ -238,3 +240,11 @@ def construct(rng: random.Random) -> str:
         return f"D={rng.choice(FOLDERS)}; F={rng.choice(('x', 'y', 'main'))}; " + rng.choice(
             ("echo x > $D/$F.html", "cat $D/$F.txt", "echo $D/$F.html", "touch \"$D/$F.txt\"", "echo ${D}_$F"))
     return f"{command(rng)}; {construct(rng)}"
+
+
+def construct_scenario(seed: int) -> Scenario:
+    """A scenario whose lines are all the shell's constructs (the focused proof of constructs.py)."""
+    made = scenario(seed)
+    rng = random.Random(seed ^ 0x5EED)
+    made.lines = [construct(rng) for _ in range(rng.randint(2, 5))]
+    return made

@@ -286,18 +286,28 @@ def _single(node: Node, scope: Scope, body: Body) -> Value:
     return values[0]
 
 
-def heredoc(node: Node) -> None:
-    """`<<'EOF'` (quoted: the body is text) or `<<EOF` whose body holds no `$`, backquote or backslash (then
-    bash expands nothing in it either). `<<-` strips tabs: not proven."""
+def heredoc(node: Node, scope: Scope) -> list[Node]:
+    """`<<'EOF'` (quoted: the body is text) or `<<EOF` whose body holds no backquote or backslash and no `$`
+    but variables the line knows (`$X`, `${X%.txt}`: bash expands them, unsplit). `<<-` strips tabs: not
+    proven. Returns the file redirections the grammar reads inside it (`cat <<EOF > f`), for the gate."""
     operator = "".join(node_text(child) for child in node.children if not child.is_named)
     start = next((child for child in node.children if child.type == "heredoc_start"), None)
     body = next((child for child in node.children if child.type == "heredoc_body"), None)
     if operator != "<<" or start is None:
         raise NotComputable(f"the here document {operator!r}: only << is proven")
-    if any(child.type not in ("heredoc_start", "heredoc_body", "heredoc_end") for child in node.named_children):
-        raise NotComputable("a here document with more on its line (a pipe or redirection after <<EOF)")
+    inside = [child for child in node.named_children if child.type == "file_redirect"]
+    if any(child.type not in ("heredoc_start", "heredoc_body", "heredoc_end", "file_redirect")
+           for child in node.named_children):
+        raise NotComputable("a here document with more on its line (a pipe or a command after <<EOF)")
     quoted = node_text(start)[:1] in ("'", '"') or "\\" in node_text(start)
-    text = node_text(body) if body is not None else ""
-    if not quoted and (any(char in text for char in "$`\\") or
-                       (body is not None and any(child.type != "heredoc_content" for child in body.named_children))):
-        raise NotComputable("a here document that expands what it holds")
+    if quoted or body is None:
+        return inside
+    expansions = [child for child in body.named_children if child.type != "heredoc_content"]
+    if any(char in node_text(body) for char in "`\\") or node_text(body).count("$") != len(expansions):
+        raise NotComputable("a here document with a substitution, an escape or a lone $")
+    for expansion in expansions:
+        values = expand(expansion, scope.copy(), lambda _node, _scope: None, split=False) \
+            if expansion.type in ("simple_expansion", "expansion") else []
+        if len(values) != 1 or values[0].unknown or not (values[0].literal or values[0].glob):  # no globbing here
+            raise NotComputable(f"a here document that expands {node_text(expansion)[:40]!r}, not a known value")
+    return inside

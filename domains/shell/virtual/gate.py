@@ -384,7 +384,8 @@ def _assign(node: Node, scope: Scope) -> None:
 
 def _redirect(node: Node, scope: Scope, reading: Reading) -> None:
     if node.type == "heredoc_redirect":
-        constructs.heredoc(node)
+        for inside in constructs.heredoc(node, scope):
+            _redirect(inside, scope, reading)
         return
     if node.type != "file_redirect":
         raise NotComputable(f"a {node.type.replace('_', ' ')}")

@@ -199,7 +199,11 @@ def construct(rng: random.Random) -> str:
         body = rng.choice(("echo $v", "cat \"$v\"", "echo \"<$v>\"", "mkdir -p out/$v", "touch out/$v",
                            "X=$v", "wc -l $v", f"{command(rng)}"))
         loop = rng.choice((f"for v in {words}; do {body}; done", f"for v in {words}; do {body}; done; echo $v",
-                           "for v; do echo $v; done", "while false; do echo x; done", "until true; do echo x; done"))
+                           "for v; do echo $v; done", "while false; do echo x; done", "until true; do echo x; done",
+                           "i=0; while [ $i -lt 3 ]; do echo $i; i=$((i+1)); done", "i=9; while [ $i -gt 0 ]; do i=0; done",
+                           "n=5; until (( n <= 2 )); do touch out/$n; n=$((n-1)); done; echo $n",
+                           "i=0; while [ $i -lt 40 ]; do i=$((i+1)); done; echo $i", "while [ -f no-such-file-ever ]; do :; done",
+                           "i=1; while (( i < 100 )); do i=$((i*2)); done; echo $i"))
         return loop
     if form == 2:
         patterns = rng.choice(("*.txt", "a*|b*", "d", "*", "?", "[ab]*", "''"))

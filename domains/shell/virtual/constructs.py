@@ -4,8 +4,9 @@
 documents. Each is walked the way bash runs it, so the paths its parts name and the variables they assign
 reach the gate's scope as bash leaves them: a `for` body once per word with the variable set, every branch
 of an `if` or `case` on a copy of the scope (a variable the branches leave different is unknown after it),
-a subshell on a copy that is dropped. Loops that may not end (`while`, `until`) are the model's: a timeout
-is no answer.
+a subshell on a copy that is dropped, a `while` or `until` loop as long as its condition (a comparison of
+whole numbers the line knows) says, at most MAX_ITERATIONS times. A loop whose end the line does not decide
+is the model's: the virtual shell's timeout is no answer.
 """
 
 from __future__ import annotations
@@ -45,8 +46,9 @@ class Body:
 def compound(node: Node, scope: Scope, body: Body) -> None:
     kind = node.type
     if kind in ("while_statement", "until_statement"):
-        raise NotComputable("a while or until loop: whether it ends is not proven (a timeout is no answer)")
-    if kind == "compound_statement" and node.children and node_text(node.children[0]) == "((":
+        # The grammar reads `until` as a while_statement whose first word is `until`.
+        _while(node, scope, body, until=kind == "until_statement" or node_text(node.children[0]) == "until")
+    elif kind == "compound_statement" and node.children and node_text(node.children[0]) == "((":
         _arithmetic_command(node, scope, body)
     elif kind == "compound_statement":
         for child in _statements(node):
@@ -152,6 +154,49 @@ def _for(node: Node, scope: Scope, body: Body) -> None:
         scope.variables[name] = word.text
         for child in _statements(loop):
             body.unit(child, scope)
+
+
+def _while(node: Node, scope: Scope, body: Body, until: bool) -> None:
+    """`while COND; do BODY; done` where COND is `[ A -lt B ]` (any numeric comparison) or `(( EXPR ))` over
+    values the line knows at each turn: the loop is walked turn by turn, as bash runs it."""
+    loop = next((child for child in node.named_children if child.type == "do_group"), None)
+    conditions = [child for child in node.named_children if child.type not in ("do_group", "comment")]
+    if loop is None or len(conditions) != 1:
+        raise NotComputable("a loop whose condition is not one test")
+    for turn in range(MAX_ITERATIONS + 1):
+        body.unit(conditions[0], scope)
+        holds = _decided(conditions[0], scope)
+        if holds is None:
+            raise NotComputable("a loop whose end the line does not decide (a timeout is no answer)")
+        if holds == until:
+            return
+        if turn == MAX_ITERATIONS:
+            raise NotComputable("a loop of more turns than are proven")
+        for child in _statements(loop):
+            body.unit(child, scope)
+
+
+def _decided(condition: Node, scope: Scope) -> bool | None:
+    """Whether `[ A OP B ]` (a numeric comparison) or `(( EXPR ))` holds, where the line knows the values."""
+    if condition.type == "compound_statement" and node_text(condition.children[0]) == "((":
+        inner = _statements(condition)
+        value = evaluate(inner[0], scope.variable) if len(inner) == 1 else None
+        return None if value is None else value != 0
+    if condition.type != "test_command" or node_text(condition.children[0]) != "[":
+        return None
+    expression = _statements(condition)
+    if len(expression) != 1 or expression[0].type != "binary_expression" or len(expression[0].children) != 3:
+        return None
+    left, operator, right = expression[0].children
+    numbers = []
+    for side in (left, right):
+        values = expand(side, scope.copy(), lambda _node, _scope: None)
+        if len(values) != 1 or not values[0].literal or not re.fullmatch(r"-?\d{1,18}", values[0].text):
+            return None
+        numbers.append(int(values[0].text))
+    first, second = numbers
+    return {"-eq": first == second, "-ne": first != second, "-lt": first < second, "-le": first <= second,
+            "-gt": first > second, "-ge": first >= second}.get(node_text(operator))
 
 
 def _case(node: Node, scope: Scope, body: Body) -> None:

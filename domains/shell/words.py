@@ -445,8 +445,8 @@ def _split(pieces: list[Piece], scope: Scope) -> list[list[Piece]]:
 
 
 def _brace_expand(pieces: list[Piece]) -> list[list[Piece]]:
-    """Bash's brace expansion (at most 64 words): the leftmost `{` whose unquoted `}` closes a list with an
-    unquoted comma (`{a,'b c'}`, `{x,{y,z}}`) or a sequence (`{1..5}`, `{a..e}`) becomes one word per
+    """Bash's brace expansion (at most 64 words): the leftmost `{` whose first unquoted `}` after an unquoted
+    comma at its level closes a list (`{a,'b c'}`, `{x,{y,z}}`) or a sequence (`{1..5}`, `{a..e}`) becomes one word per
     alternative, left to right; quoted text and what expansions yield are never its braces or commas."""
     flat = [(char, kind) for text, kind in pieces for char in (text or [""])]  # an empty quote stays a mark
     found = _brace_at(flat)
@@ -463,39 +463,54 @@ def _brace_expand(pieces: list[Piece]) -> list[list[Piece]]:
 
 _SEQUENCE = re.compile(r"(-?\d{1,6})\.\.(-?\d{1,6})(?:\.\.(-?\d{1,6}))?|([a-z])\.\.([a-z])(?:\.\.(-?\d{1,6}))?|"
                        r"([A-Z])\.\.([A-Z])(?:\.\.(-?\d{1,6}))?")
-_LETTERS = re.compile(r"[A-Za-z]\.\.[A-Za-z](?:\.\.-?\d+)?")  # from one case to the other: signs between them
 
 
 def _brace_at(flat: list[tuple[str, str]]) -> tuple[int, int, list[list[Piece]]] | None:
-    """The first brace expression: where it starts and ends, and its alternatives."""
-    for start, (char, kind) in enumerate(flat):
+    """The first brace expression: where it starts and ends, and its alternatives. From a `{`, bash looks for
+    a `}` at its level that follows a comma there (`{a}b,c}` is a}b and c), or closes a sequence."""
+    start = 0
+    while start < len(flat):
+        char, kind = flat[start]
         if char != "{" or kind != "raw" or (start and flat[start - 1] == ("$", "raw")):
+            start += 1
             continue
-        depth, commas = 0, list[int]()
-        for index in range(start + 1, len(flat)):
-            inner, inner_kind = flat[index]
-            if inner_kind != "raw":
-                continue
-            if inner == "{":
-                depth += 1
-            elif inner == "}" and depth:
-                depth -= 1
-            elif inner == "}":
-                body = flat[start + 1:index]
-                if commas:
-                    cuts = [start, *commas, index]
-                    return start, index + 1, [flat[a + 1:b] for a, b in zip(cuts, cuts[1:], strict=False)]
-                text = "".join(c for c, _ in body)
-                if all(k == "raw" for _, k in body) and (match := _SEQUENCE.fullmatch(text)):
-                    groups = [group for group in match.groups()]
-                    first, last, step = next(groups[at:at + 3] for at in (0, 3, 6) if groups[at] is not None)
-                    return start, index + 1, [[(word, "raw")] for word in _sequence(first, last, step)]
-                if all(k == "raw" for _, k in body) and _LETTERS.fullmatch(text):
-                    return start, index + 1, [[("{" + text + "}", "unknown")]]
-                break
-            elif inner == "," and not depth:
-                commas.append(index)
+        found = _brace_from(flat, start)
+        if isinstance(found, tuple):
+            return found
+        start = found
     return None
+
+
+def _brace_from(flat: list[tuple[str, str]], start: int) -> tuple[int, int, list[list[Piece]]] | int:
+    """The brace expression opened at `start`, or where to look for the next one (none here)."""
+    depth, commas = 0, list[int]()
+    for index in range(start + 1, len(flat)):
+        inner, inner_kind = flat[index]
+        if inner_kind != "raw":
+            continue
+        if inner == "{":
+            depth += 1
+        elif inner == "}" and depth:
+            depth -= 1
+        elif inner == "}":
+            if commas:
+                cuts = [start, *commas, index]
+                return start, index + 1, [flat[a + 1:b] for a, b in zip(cuts, cuts[1:], strict=False)]
+            body = flat[start + 1:index]
+            text = "".join(c for c, k in body if k == "raw")
+            if ".." not in text:
+                continue  # no comma nor `..` yet: bash reads this `}` as text and looks on
+            plain = all(k == "raw" for _, k in body)
+            if plain and (match := _SEQUENCE.fullmatch(text)):
+                groups = list(match.groups())
+                first, last, step = next(groups[at:at + 3] for at in (0, 3, 6) if groups[at] is not None)
+                return start, index + 1, [[(word, "raw")] for word in _sequence(first, last, step)]
+            # From one case to the other (signs between), or a `..` that is no sequence (`{1..a}` stays text,
+            # `{a..}b,c}` looks on): what bash makes of it is not read here.
+            return start, index + 1, [[("{" + text + "}", "unknown")]]
+        elif inner == "," and not depth:
+            commas.append(index)
+    return start + 1
 
 
 def _sequence(first: str, last: str, step: str | None) -> list[str]:

@@ -13,9 +13,13 @@ import random
 import shlex
 from dataclasses import dataclass, field
 
+from .text_lines import PLAIN, TEXT_PROGRAMS, WIDENED, text_command, text_reader
+
 CONTENTS = (b"", b"alpha\nbeta\ngamma\nbeta\n", b"3\n1\n2\n10\n", b"no final newline", b"x\x00y\n",
             b"caf\xc3\xa9 h\xc3\xa9llo\n", b"  spaced  line\n\n\n", b"b,2\na,1\nc,3\n", b"one\n", b"x\ny\nx\nz\n",
-            b"\xff\xfe bytes\n", b"Hello World\n")
+            b"\xff\xfe bytes\n", b"Hello World\n", b"a\nb\nc\n", b"aGVsbG8gd29ybGQK\n", b"aGVsbG8\n",
+            b"a\tb\tc\nd\te\tf\n", b"b 2\na 10\nc 1\na 3\n", b"the quick brown fox jumps over the lazy dog\n",
+            b"aGk=\naGk=\n")
 NAMES = ("a.txt", "b.txt", "my file.txt", "empty", "nonl", "d/x.txt", "d/e/y.txt", "data.csv")
 MISSING = ("missing", "gone.txt", "d/none", "nodir/f")
 FOLDERS = ("d", "d/e", "out")
@@ -23,9 +27,13 @@ WORDS = ("hi", "'a  b'", "\"$X\"", "$X", "x", "-n", "''", "\"two words\"", "$HOM
 PATTERNS = ("a", "beta", "x", "'^b'", "'h.l'", "'[0-9]'", "'a\\|b'", "A", "''", "'é'")
 SED_SCRIPTS = ("'s/a/b/'", "'s/[0-9]\\+/N/g'", "'2p'", "'$p'", "'/beta/d'", "-n '/a/p'", "'s/./X/g'", "'1d'",
                "-n '2,3p'", "'s/x/y/2'", "'y/abc/xyz/'", "'s/a/&&/'", "'='", "'q'", "'s/a/b/w out/t'",
-               "'r a.txt'", "'1!G;h;$!d'", "'/a/,/b/d'", "'2q;s/x/X/'", "'$!N;s/\\n/ /'", "'s|a|b|'")
+               "'r a.txt'", "'1!G;h;$!d'", "'/a/,/b/d'", "'2q;s/x/X/'", "'$!N;s/\\n/ /'", "'s|a|b|'", "'s#a#b#g'",
+               "'s,a,X,2'", "'s|a\\|b|X|g'", "'s|[|]|X|'", "'sxaxbx'", "'s|/|_|;s:e:E:'", "'s!.!&&!p'", "'s|a|b'")
 PRINTF = ("'%s\\n'", "'%d\\n'", "'%5s|\\n'", "'%z\\n'", "'x'", "'%s'", "'%s-%s\\n'", "'%b\\n'", "'%%\\n'", "'%x\\n'")
-TR_SETS = ("a-z A-Z", "-d b", "' ' '\\n'", "':'", "-d ','", "'é' 'e'", "abc", "-s ' '", "a-c x")
+TR_SETS = ("a-z A-Z", "-d b", "' ' '\\n'", "':'", "-d ','", "'é' 'e'", "abc", "-s ' '", "a-c x", "-s a-z",
+           "-c a-z X", "-cd 'a-z\\n'", "-cs '[:alpha:]' '\\n'", "'[:lower:]' '[:upper:]'", "a-z '[:upper:]'",
+           "a '[x*]'", "'[a*]' x",
+           "-c '[:lower:]' '[:upper:]'", "-s '[:space:]'", "-c a", "-t abc x", "'[=a=]' x", "-ds a b")
 TESTS = ("-f {p}", "-d {p}", "-e {p}", "-s {p}", "-z {w}", "-n {w}", "{w} = {w}", "1 -eq 1", "2 -gt 1", "! -e {p}",
          "-L {p}", "{p} -nt {p}", "-r {p}", "-w {p}", "-x {p}")
 
@@ -97,10 +105,10 @@ def _flags(rng: random.Random, letters: str) -> str:
     return f"-{chosen} " if chosen else ""
 
 
-def command(rng: random.Random) -> str:
-    program = rng.choice(("echo", "printf", "cat", "head", "tail", "wc", "sort", "uniq", "grep", "sed", "mkdir",
+def command(rng: random.Random, program: str = "") -> str:
+    program = program or rng.choice(("echo", "printf", "cat", "head", "tail", "wc", "sort", "uniq", "grep", "sed", "mkdir",
                           "touch", "rm", "rmdir", "cp", "mv", "basename", "dirname", "tee", "seq", "test", "[", "cd",
-                          "pwd", "true", "false", "export", "ls", "tr"))
+                          "pwd", "true", "false", "export", "ls", "tr", *TEXT_PROGRAMS))
     if program == "echo":
         return f"echo {_flags(rng, 'neE')}" + " ".join(rng.choice(WORDS) for _ in range(rng.randint(0, 3)))
     if program == "printf":
@@ -109,16 +117,23 @@ def command(rng: random.Random) -> str:
     if program == "cat":
         return f"cat {_flags(rng, 'n')}{paths(rng)}"
     if program in ("head", "tail"):
-        option = rng.choice(("", "-n 2 ", "-n 1 ", "-c 3 ", "-2 ", "-n 0 ", "-c 1 ", "-n +2 ", "-n -1 "))
+        option = rng.choice(("", "-n 2 ", "-n 1 ", "-c 3 ", "-2 ", "-n 0 ", "-c 1 ", "-n +2 ", "-n -1 ", "-c 5 ",
+                             "-c -3 ", "-c +2 ", "-c2 ", "-c 1K ", "-c 0 "))
         return f"{program} {option}{paths(rng)}"
     if program == "wc":
-        return f"wc {_flags(rng, 'lwc')}{paths(rng)}"
+        return f"wc {_flags(rng, rng.choice(('lwc', 'lwcm', 'mL')))}{paths(rng)}"
     if program == "sort":
-        return f"sort {_flags(rng, 'rnu')}{paths(rng)}"
+        keys = rng.choice(("", "", "-k2 ", "-k 2,2 ", "-k2n ", "-k1,1 -k2n ", "-t, -k2 ", "-t , -k 2n ", "-k2r ",
+                           "-k1.2 ", "-k0 ", "-k2.0 ", "-t ab ", "-t '\\t' -k2 ", "-k2,1 ", "-o out/s ", "-o sorted ",
+                           "-k 2b "))
+        return f"sort {_flags(rng, rng.choice(('rnu', 'rnusf', 'fsu', 'hVgRcbM')))}{keys}{paths(rng)}"
     if program == "uniq":
-        return f"uniq {_flags(rng, 'c')}{_operand(rng)}"
+        return f"uniq {_flags(rng, rng.choice(('c', 'cdui', 'Dfz')))}{_operand(rng)}"
     if program == "grep":
-        return f"grep {_flags(rng, 'ivncx')}{rng.choice(PATTERNS)} {paths(rng)}"
+        flags = _flags(rng, rng.choice(("ivncx", "EwolLhHqsF", "ivnEwoH", "clLqsF", "PrAz")))
+        patterns = rng.choice((rng.choice(PATTERNS), rng.choice(PATTERNS), f"-e {rng.choice(PATTERNS)}",
+                               f"-e {rng.choice(PATTERNS)} -e {rng.choice(PATTERNS)}", "-E 'a|b'", "-E '(al|ga)+'"))
+        return f"grep {flags}{patterns} {paths(rng)}"
     if program == "sed":
         return f"sed {rng.choice(('', '-i ', '-n '))}{rng.choice(SED_SCRIPTS)} {paths(rng, 1)}"
     if program == "tr":
@@ -129,6 +144,11 @@ def command(rng: random.Random) -> str:
         return f"rm {_flags(rng, 'rf')}{paths(rng)}"
     if program in ("cp", "mv"):
         return f"{program} {_flags(rng, 'r') if program == 'cp' else ''}{_operand(rng)} {_operand(rng)}"
+    if program in TEXT_PROGRAMS:
+        return text_command(rng, program, paths, _operand)
+    if program == "basename" and rng.random() < 0.4:
+        return "basename " + rng.choice(("-s .txt ", "-a ", "-as .py ", "-s '' ", "-s t ", "--suffix=.txt ", "-z ")) + \
+            " ".join(rng.choice(("a/b/c.txt", "dir/file.py", ".txt", "/", "a", "b/")) for _ in range(rng.randint(0, 3)))
     if program in ("basename", "dirname"):
         return f"{program} " + " ".join(rng.choice(("a/b/c.txt", "dir/file.py", ".py", "/", "a", "b/", "''"))
                                          for _ in range(rng.randint(0, 3)))
@@ -157,7 +177,7 @@ def producer(rng: random.Random) -> str:
 
 def reader(rng: random.Random) -> str:
     return rng.choice(("cat", "cat -n", "sort", "sort -r", "sort -n", "sort -u", "uniq", "uniq -c", "wc -l", "wc",
-                       "wc -c", "head -n 1", "tail -n 1", "head -c 2", f"grep {rng.choice(PATTERNS)}",
+                       "wc -c", "head -n 1", "tail -n 1", "head -c 2", f"grep {rng.choice(PATTERNS)}", text_reader(rng),
                        f"sed {rng.choice(SED_SCRIPTS)}", f"tr {rng.choice(TR_SETS)}", "tee out/t", "grep -c a"))
 
 
@@ -251,4 +271,30 @@ def construct_scenario(seed: int) -> Scenario:
     made = scenario(seed)
     rng = random.Random(seed ^ 0x5EED)
     made.lines = [construct(rng) for _ in range(rng.randint(2, 5))]
+    return made
+
+
+def text_scenario(seed: int) -> Scenario:
+    """A folder of plain text files and lines of the text tools only (tests/integration/test_computed_text_tools.py)."""
+    rng = random.Random(seed)
+    made = Scenario(seed)
+    for name in rng.sample(NAMES, rng.randint(2, len(NAMES))):
+        made.files[name] = rng.choice(PLAIN)
+    made.folders = [folder for folder in FOLDERS if rng.random() < 0.3]
+    present = sorted(made.files)
+
+    def operand(rng: random.Random) -> str:  # mostly a file that is there: its output, not an error, is compared
+        return shlex.quote(rng.choice(present)) if rng.random() < 0.7 else _operand(rng)
+
+    def paths(rng: random.Random, most: int = 2) -> str:
+        return " ".join(operand(rng) for _ in range(rng.choice((1, 1, 1, most))))
+
+    for _ in range(rng.randint(1, 4)):
+        program = rng.choice((*TEXT_PROGRAMS, *TEXT_PROGRAMS, *WIDENED))
+        if rng.random() < 0.2:
+            made.lines.append(f"{command(rng, rng.choice(('cat', 'sort', 'printf', 'echo')))} | {text_reader(rng)}")
+        elif program in TEXT_PROGRAMS:
+            made.lines.append(text_command(rng, program, paths, operand))
+        else:
+            made.lines.append(command(rng, program))
     return made

@@ -32,6 +32,14 @@ class PathState(Protocol):
 
 
 @runtime_checkable
+class ShellHistory(Protocol):
+    """A PathState that also knows the shell's previous folder (a world's record): where `cd -` goes back to."""
+
+    @property
+    def previous_folder(self) -> str | None: ...  # None where it is unset or unknown
+
+
+@runtime_checkable
 class FileContents(Protocol):
     """A PathState that can also read a file (the guard's real workspace): SQL a client is given in a file
     is read by its meaning, never run."""

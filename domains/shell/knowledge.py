@@ -41,7 +41,10 @@ class Knowledge:
     absent: set[str] = field(default_factory=set)  # removed by a step the world saw: nothing is there or under it
     variables: dict[str, str] = field(default_factory=dict)  # set by computed steps (exported: see `exported`)
     exported: set[str] = field(default_factory=set)
-    oldpwd: str = ""
+    oldpwd: str | None = ""  # where `cd -` goes back to; "" unset (a fresh shell), None unknown (a predicted cd)
+    cwd_known: bool = True  # False after a predicted step that may have moved the shell: where it stands is then
+    #                         implied only (`location` follows the prediction), and nothing is computed until a
+    #                         real step says where it is
     shell_changed: str = ""  # what changed the shell's own behaviour (`set -o noclobber`, a function): nothing is
     #                          computed after it, since the virtual shell does not follow it
     # Implied facts. path -> "file" | "dir" | "exists" | "absent"; folders whose every visible entry is implied.
@@ -70,6 +73,11 @@ class Knowledge:
     @cwd.setter
     def cwd(self, cwd: str) -> None:
         self.location = self.location.moved_to(cwd)
+
+    @property
+    def previous_folder(self) -> str | None:
+        """Where `cd -` goes back to, where the exact facts know it (the semantics read it: call.ShellHistory)."""
+        return self.oldpwd or None
 
     @property
     def workspace(self) -> str:

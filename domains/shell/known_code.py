@@ -10,6 +10,8 @@ import re
 
 from .call import Call, Stdin
 from .inline_python import commands_started
+from .python_reads import files_read
+from .reads import note_reads
 from .registry import SHELLS
 from .words import Value
 
@@ -51,11 +53,15 @@ def run_written(call: Call, script: Value, language: str | None, same_shell: boo
 
 
 def read_python(call: Call, code: str) -> bool:
-    """Python code that only computes, or computes and starts commands it spells out: each command is read like
-    the line's own (argv as words, a shell string as shell code). False for any other code."""
+    """Python code that only computes, or computes and starts commands it spells out (each command is read like
+    the line's own: argv as words, a shell string as shell code), or only computes and reads files it names
+    (python_reads). False for any other code."""
     started = commands_started(code)
     if started is None:
-        return False
+        read = files_read(code)
+        if read is not None:  # it only reads and computes: what it reads is noted, as a program's operands are
+            note_reads(call, [Value(path) for path in read])
+        return read is not None
     for command in started:
         scope = call.scope.copy()
         if command.cwd is not None:

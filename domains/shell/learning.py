@@ -11,16 +11,19 @@ from __future__ import annotations
 import posixpath
 import re
 
-from .effects import WRITE_KINDS, Semantics
+from .effects import WRITE_KINDS, Effect, Opaque, Semantics
 from .grammar import node_text, parse_tree
-from .knowledge import Knowledge
+from .knowledge import Knowledge, ancestors
+from .registry import INTERPRETERS, READ_ONLY, SHELLS, WRITES_NAMED
 from .sed import sed_scripts
 from .virtual.gate import SED_SCRIPT
+from .virtual.screen import prompt_folder
 
 _ENTRY = re.compile(r"[^\s]+")
 # Programs whose target may become a folder (a copied or moved tree, an unpacked archive, a link).
 _MAY_MAKE_FOLDERS = frozenset({"cp", "mv", "rsync", "install", "ln", "tar", "unzip", "git", "scp", "7z"})
 _CD = re.compile(r"(^|[\s;&|(])cd(\s|$)")
+_BRANCHED_OR_REDIRECTED = re.compile(r"(^|[\s;&|(])(if|case|while|until|for|select)\s|[()<>]")
 # A line that changes how later lines behave (options, functions, aliases, the search path, the umask, the
 # locale, a sourced or evaluated script): the world's shell is then no longer the one the tests prove.
 # Each is read at a command's start only: `find . -name x` or `grep alias f` change nothing.
@@ -43,15 +46,18 @@ def learn_step(known: Knowledge, semantics: Semantics | None, observation: str, 
     if semantics is None:
         return None
     failed = failed_commands(semantics, observation)
+    after = _cwd_after(semantics, failed, known.cwd)
+    if real:
+        after = prompt_folder(observation, known.home) or after  # a real prompt that shows its folder is the truth
     if exact:
         # The exact facts first: where they are made unknown, they move down to implied facts (`forget_all`),
         # and this step's own implied facts must land on top of those, not under them.
-        learn_uncomputed(known, semantics, known.cwd, _cwd_after(semantics, failed, known.cwd), observation)
-    return imply(known, semantics, observation, real, failed)
+        learn_uncomputed(known, semantics, known.cwd, after, observation, real=real)
+    return imply(known, semantics, observation, real, failed, after)
 
 
 def imply(known: Knowledge, semantics: Semantics | None, observation: str, real: bool,
-          failed: list[int] | None = None) -> Semantics | None:
+          failed: list[int] | None = None, after: str | None = None) -> Semantics | None:
     """The step's implied facts, and where the shell stands after it; returns its effects as they happened.
     `failed`: the commands whose error line the screen shows, where the caller found them already."""
     if semantics is None:
@@ -63,7 +69,8 @@ def imply(known: Knowledge, semantics: Semantics | None, observation: str, real:
         known.unsure()
     if real and not failed:
         _learn_from_screen(known, semantics, observation)
-    if (after := _cwd_after(semantics, failed, known.cwd)) != known.cwd:
+    after = after or _cwd_after(semantics, failed, known.cwd)
+    if after != known.cwd:
         known.cwd = after
     return happened
 
@@ -111,17 +118,35 @@ def _learn_from_screen(known: Knowledge, semantics: Semantics, observation: str)
     known.learn_listing(directory, (name for text in printed for name in _ENTRY.findall(text)))
 
 
-def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: str, cwd: str, shown: str = "") -> None:
-    """The exact facts after a step the model predicted or reality showed, not computed, which left the shell
-    in `cwd` (`shown`: what its screen showed): what its semantics say it did, no more. A command that may have
-    done only part of its work, or none (`doubted_commands`), leaves what it names unknown."""
+def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: str, cwd: str, shown: str = "", *,
+                     real: bool) -> None:
+    """The exact facts after a step that was not computed, which left the shell in `cwd` (`shown`: its screen).
+
+    A real step is evidence: what its semantics say it did holds, except what a command that may have done only
+    part of its work, or none (`doubted_commands`), names: that becomes unknown. A predicted step is no evidence,
+    its screen may be wrong: only what the exact facts and its commands' definitions make certain becomes exact
+    (`_predicted_effect`), and where the shell stands becomes unknown when it may have moved elsewhere than the
+    exact facts say it can (`_certain_cwd`)."""
     if semantics is None:
         return
-    if cwd and cwd != known.cwd:
-        known.cwd = posixpath.normpath(cwd)
-    cwd = known.cwd
     doubted = doubted_commands(semantics, shown)
-    if (semantics.cwd_after or cwd_before) != cwd or doubted and _CD.search(semantics.line):
+    stood_known = known.cwd_known
+    if real:
+        misread = (semantics.cwd_after or cwd_before) != cwd or bool(doubted and _CD.search(semantics.line))
+        # Where the shell stood was a guess: its paths may be misread, and only a prompt that shows the folder
+        # says where it stands now.
+        misread = misread or not stood_known and bool(semantics.files() or semantics.opaque)
+        known.cwd_known = stood_known or prompt_folder(shown, known.home) is not None
+        if cwd and cwd != known.cwd:
+            known.cwd = posixpath.normpath(cwd)
+    else:
+        doubted = sorted({*doubted, *_unsure_redirections(known, semantics)})
+        certain = _certain_cwd(known, semantics, cwd_before)
+        misread = certain is None and bool(semantics.files() or semantics.opaque)
+        if certain is None:
+            known.cwd_known, known.oldpwd = False, None  # the shell follows the prediction as an implied fact
+        cwd = certain or cwd_before
+    if misread:
         known.forget_all()  # its paths were read from a folder the shell may not have been in
     for effect in semantics.of_commands(*doubted).files():
         if not effect.path or effect.pattern or effect.where == "unknown":
@@ -129,8 +154,13 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
         else:
             known.make_unknown(posixpath.normpath(effect.path))
     semantics = semantics.without(*doubted)
-    if semantics.opaque or any(e.pattern or e.where == "unknown" or not e.path for e in semantics.files()):
+    if any(e.pattern or e.where == "unknown" or not e.path for e in semantics.files()):
         known.forget_all()
+    for part in semantics.opaque:
+        forget_opaque(known, semantics, part)
+    if any(program not in WRITES_NAMED | READ_ONLY | SHELLS | INTERPRETERS.keys()
+           for program in semantics.programs if program):
+        known.forget_all()  # a program read for what it destroys, not for all it writes (`npm ci`, `sqlite3 db`)
     targets, unbounded = _redirects_and_unbounded_words(semantics.line, cwd_before)
     if unbounded:
         # What a glob gave a program (`uniq *.txt` writes its second match), or a sed script's `w` wrote,
@@ -139,35 +169,156 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
     for path in targets:
         known.make_unknown(path)  # written or not (a failed redirection writes nothing): unknown
     for effect in semantics.files():
-        if not effect.path or effect.pattern or effect.where == "unknown":
-            continue
-        path = posixpath.normpath(effect.path)
-        if effect.kind in ("deleted", "moved-from"):
-            known.forget_under(path)
-        elif effect.kind == "created" and effect.program == "mkdir":
-            status = known.status(path)
-            if not effect.forced and known.status(posixpath.dirname(path)) != "present":
-                known.make_unknown(path)  # without -p it needs its parent: made or not, unknown
-            elif status != "present":  # a new folder is empty; `mkdir -p` may have met a full one
-                known.add_folder(path, not effect.forced or status == "absent")
-        elif effect.kind == "permissions":
-            continue
-        elif effect.kind == "moved-to" or effect.program in _MAY_MAKE_FOLDERS:
-            known.make_unknown(path)  # a file or a folder, the semantics do not say: unknown
-        elif effect.tree:
-            known.forget_under(path)
-            known.add_folder(path, False)
-        else:  # written: most likely a file now, but a failed write leaves no trace to tell
-            known.make_unknown(path)
+        if effect.kind == "deleted" and effect.program == "find" and effect.path:
+            # What it matched below the folder it walks; the folder too, unless it is the shell's own
+            path = posixpath.normpath(effect.path)
+            if effect.tree and path != cwd_before:
+                known.make_unknown(path)
+            else:
+                _forget_below(known, path)
+        elif effect.path and not effect.pattern and effect.where != "unknown":
+            (_real_effect if real else _predicted_effect)(known, effect)
     if (changed := _CHANGES_SHELL.search(semantics.line)) is not None:
         known.shell_changed = known.shell_changed or changed.group(0).strip()
     if _CHANGES_STATE.search(semantics.line):
         known.variables.clear()
         known.exported.clear()
-    if cwd != cwd_before:
-        known.oldpwd = cwd_before
+    if known.cwd_known and cwd != cwd_before:
+        known.oldpwd = cwd_before if stood_known else None  # a real step may leave a folder the world only guessed
         if known.status(cwd) != "present":
             known.add_folder(cwd, False)
+
+
+# Git verbs that change the repository's own folder and nothing of the work tree: after one, only `.git` is unknown.
+# (A commit runs the repository's hooks; a fresh repository has none that run, and the world cannot see others.)
+_GIT_REPOSITORY_ONLY = frozenset({"add", "commit", "tag", "branch", "config", "remote", "fetch", "update-ref",
+                                  "symbolic-ref", "prune", "gc", "reflog", "notes", "replace", "update-index"})
+_GIT_ELSEWHERE = re.compile(r"\s(?:-C|-c|--git-dir|--work-tree)[\s=]")
+
+
+def forget_opaque(known: Knowledge, semantics: Semantics, part: Opaque) -> None:
+    """What a part whose effects the line does not tell may have touched becomes unknown: everything, but for
+    the program families whose documentation bounds it (`git add` writes the repository's folder only)."""
+    verb = part.text.split()[1] if part.text.startswith("git ") and len(part.text.split()) > 1 else ""
+    if verb in _GIT_REPOSITORY_ONLY and not _GIT_ELSEWHERE.search(semantics.line):
+        for folder in (semantics.cwd, *ancestors(semantics.cwd)):
+            repository = posixpath.join(folder, ".git")
+            if known.status(repository) == "present" and repository in known.folders:
+                known.forget_under(repository)
+                known.add_folder(repository, False)  # still there, its content unknown
+                return  # git works in the nearest repository
+            if known.status(repository) == "unknown":
+                known.make_unknown(repository)
+        return
+    known.forget_all()
+
+
+def _real_effect(known: Knowledge, effect: Effect) -> None:
+    """What a real step's command did, as its semantics say."""
+    path = posixpath.normpath(effect.path)
+    if effect.kind in ("deleted", "moved-from"):
+        known.forget_under(path)
+    elif effect.kind == "created" and effect.program == "mkdir":
+        status = known.status(path)
+        if not effect.forced and known.status(posixpath.dirname(path)) != "present":
+            known.make_unknown(path)  # without -p it needs its parent: made or not, unknown
+        elif status != "present":  # a new folder is empty; `mkdir -p` may have met a full one
+            known.add_folder(path, not effect.forced or status == "absent")
+    elif effect.kind == "permissions":
+        return
+    elif effect.kind == "moved-to" or effect.program in _MAY_MAKE_FOLDERS:
+        known.make_unknown(path)  # a file or a folder, the semantics do not say: unknown
+    elif effect.tree:
+        known.forget_under(path)
+        known.add_folder(path, False)
+    else:  # written: most likely a file now, but a failed write leaves no trace to tell
+        known.make_unknown(path)
+
+
+def _predicted_effect(known: Knowledge, effect: Effect) -> None:
+    """What a predicted step's command did, where the exact facts and the program's definition decide it
+    whatever the model said: `rm` of a file (or, with -r, of anything) leaves nothing; `rm` of a folder without
+    -r and `rmdir` of a folder with entries fail; `mkdir` where nothing is, in a folder that is there, makes an
+    empty folder; a folder or file already there stays. Anything else it names becomes unknown."""
+    path = posixpath.normpath(effect.path)
+    status, is_folder = known.status(path), path in known.folders
+    if effect.kind == "permissions" or effect.kind == "deleted" and effect.program in ("rm", "unlink") and \
+            is_folder and not effect.tree:
+        return  # a mode changes no content; `rm d` refuses a folder
+    if effect.kind == "deleted" and effect.program in ("rm", "unlink") and (effect.tree or status != "unknown"):
+        known.forget_under(path)
+    elif effect.kind == "deleted" and effect.program == "rmdir" and (status == "absent" or is_folder and _empty(
+            known, path)):
+        known.forget_under(path)
+    elif effect.kind == "deleted" and effect.program == "rmdir" and status == "present":
+        return  # a file, or a folder with entries: rmdir refuses it
+    elif effect.kind == "created" and effect.program in ("mkdir", "touch") and status == "present":
+        return  # there already: `mkdir -p` leaves it, `mkdir` refuses; `touch` changes its times alone
+    elif effect.kind == "created" and effect.program == "touch" and status == "absent" and \
+            posixpath.dirname(path) in known.folders:
+        known.files[path] = b""
+    elif effect.kind == "created" and effect.program == "mkdir" and status == "absent" and (
+            posixpath.dirname(path) in known.folders or effect.forced and _nearest_known(known, path) in known.folders):
+        known.add_folder(path, True)
+    elif not (effect.kind == "moved-from" and status == "absent"):
+        known.make_unknown(path)
+
+
+def _forget_below(known: Knowledge, path: str) -> None:
+    """What lies below `path` becomes unknown; the folder itself stays where the world knows it."""
+    if path in known.folders:
+        known.forget_under(path)
+        known.add_folder(path, False)
+    else:
+        known.make_unknown(path)
+
+
+def _empty(known: Knowledge, folder: str) -> bool:
+    """A folder whose listing is complete and holds nothing."""
+    return known.folders.get(folder, False) and not any(
+        posixpath.dirname(path) == folder for path in (*known.files, *known.folders))
+
+
+def _nearest_known(known: Knowledge, path: str) -> str:
+    """The nearest folder or file above `path` that the exact facts name ('/' at last)."""
+    return next((ancestor for ancestor in ancestors(path) if ancestor in known.folders or ancestor in known.files),
+                "/")
+
+
+def _unsure_redirections(known: Knowledge, semantics: Semantics) -> set[int]:
+    """The commands of a predicted step that may not have run because a redirection of theirs may fail: bash
+    opens `< FILE` and `> PATH` before it starts the command, so a command runs only if the file it reads is a
+    known file and the folder it writes into a known folder."""
+    unsure = set()
+    for requirement in semantics.requirements:
+        if requirement.program != "bash":
+            continue
+        written = [effect.path for effect in semantics.effects if effect.program == "bash" and
+                   effect.command == requirement.command and posixpath.dirname(effect.path) == requirement.path]
+        if requirement.path not in (known.folders if written else known.files) or \
+                any(path in known.folders for path in written):  # `> d` where d is a folder fails too
+            unsure.add(requirement.command)
+    return unsure
+
+
+def _certain_cwd(known: Knowledge, semantics: Semantics, cwd_before: str) -> str | None:
+    """Where a predicted step leaves the shell when the exact facts decide it: where it was, for a line with no
+    cd; the folder of its one cd, when that cd runs whatever came before it and goes into a folder the world
+    knows is there. None otherwise (a cd that may fail, `cd -`, pushd and popd, a cd in a subshell)."""
+    if not known.cwd_known:
+        return None
+    moves = [index for index, program in enumerate(semantics.programs) if program in ("cd", "pushd", "popd")]
+    after = semantics.cwd_after or cwd_before
+    if not moves:
+        return cwd_before if after == cwd_before else None
+    index = moves[0]
+    if _BRANCHED_OR_REDIRECTED.search(semantics.line):
+        return None  # a cd inside an if, case, loop or subshell, or one whose redirection may fail first
+    if len(moves) == 1 and semantics.programs[index] == "cd" and semantics.cwd_after and \
+            not semantics.depends_on.get(index) and "||" not in semantics.line and \
+            not any(part.command == index for part in semantics.opaque) and after in known.folders:
+        return after
+    return None
 
 
 def failed_commands(semantics: Semantics, observation: str) -> list[int]:

@@ -13,7 +13,7 @@ from dataclasses import replace
 from tree_sitter import Node
 
 from .aliases import alias_named, with_alias
-from .call import Call, FileContents, PathState, Stdin, no_file
+from .call import Call, FileContents, PathState, ShellHistory, Stdin, no_file
 from .effects import MADE_BY_LINE, Effect, Opaque, OpaqueWhat, Requirement, Semantics
 from .grammar import broken, node_text, parse_tree
 from .lookup import looked_up_program
@@ -494,6 +494,8 @@ def analyze(line: str, cwd: str, home: str = "", workspace: str = "", state: Pat
     cwd = posixpath.normpath(cwd or "/")
     scope = Scope(cwd, posixpath.normpath(home) if home else "/root" if cwd == "/root" else _home_of(cwd),
                   posixpath.normpath(workspace or cwd))
+    if isinstance(state, ShellHistory):
+        scope.oldpwd = state.previous_folder
     start = scope.copy()
     reader = Reader(state)
     try:

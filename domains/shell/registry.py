@@ -21,6 +21,15 @@ READ_ONLY = frozenset("""
     set shopt trap ulimit umask getconf nproc lscpu lsblk ip ss netstat ping dig nslookup host whatis apropos look
     numfmt factor expr bc dc tput clear reset stty tty logname users who w last iconv nm objdump ldd size readelf
 """.split())
+# Programs whose handlers name every file they write, or make the rest opaque (awk's `print > f`, find's -exec):
+# after one, a world forgets only what its semantics name. Other programs with a table (package managers,
+# database clients, cloud and cluster tools) are read there for what they destroy, not for all they write.
+WRITES_NAMED = frozenset("""
+    rm rmdir unlink shred mkdir touch truncate tee dd sed gsed awk gawk mawk nawk sort uniq cp mv ln install chmod
+    chown chgrp mktemp patch tar gtar bsdtar gzip gunzip bzip2 bunzip2 xz unxz zstd unzstd compress unzip curl wget
+    http https xh xhs printenv date export declare typeset set alias unalias cd pushd popd git find xargs env timeout
+    nice nohup command builtin exec time stdbuf make gmake
+""".split())
 # Interpreters whose inline code (`-c`, `-e`) is a program of its own: opaque, and it could do anything.
 INTERPRETERS = {
     "python": ("c",), "python2": ("c",), "python3": ("c",), "pypy": ("c",), "pypy3": ("c",),

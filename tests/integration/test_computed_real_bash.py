@@ -124,6 +124,41 @@ PREPARED_SCENARIOS = [
      "cat src/app.py", "cat src/main.py", "rm src/*.py", "rmdir src", "test -d src || echo gone"],
     ["cd docs", "echo more >> readme.md", "cat readme.md", "cd ..", "cat docs/readme.md", "grep -c . docs/readme.md",
      "cd docs && rm readme.md", "pwd", "cd /tmp", "cd ~/project", "pwd", "test -f docs/readme.md || echo removed"],
+    # Listings, finds, comparisons and paths (domains/shell/virtual/listings.py).
+    ["grep -rl def . | sort", "grep -rn print src", "grep -rc a . | sort", "grep -l beta notes.txt", "grep -r beta .",
+     "ls", "ls -A", "ls -1 src", "ls -R", "ls -d src", "ls data.csv docs src", "ls missing", "ls -a", "ls src docs",
+     "find . | sort", "find . -name '*.py' | sort", "find src -type f | wc -l", "find . -maxdepth 1 -type d | sort",
+     "find . -mindepth 2 -print | sort", "find . -path './src/*' -not -name main.py", "find . ! -type d | wc -l",
+     "find . -name notes.txt -o -name none", "find docs -iname README.MD", "find . -type f -a -name '*.md'",
+     "find . \\( -name '*.csv' -o -name '*.md' \\) | sort", "find missing", "find .", "find . -delete",
+     "find . -type f -name '*.txt' -print | sort"],
+    ["cp notes.txt copy.txt", "diff notes.txt copy.txt", "diff notes.txt copy.txt && echo same",
+     "diff -q notes.txt data.csv", "diff -q notes.txt copy.txt", "diff notes.txt data.csv", "cmp notes.txt copy.txt",
+     "cmp notes.txt data.csv",
+     "cmp -s notes.txt data.csv || echo differ", "cmp empty.txt notes.txt", "cmp notes.txt missing",
+     "cmp -s notes.txt missing",
+     "realpath notes.txt", "realpath -s src/main.py", "realpath -m nodir/x", "realpath nodir/x", "readlink -f src",
+     "readlink -m a/b/c", "readlink notes.txt", "test notes.txt -nt data.csv", "test -x notes.txt"],
+    # Text tools.
+    ["cut -d, -f1 data.csv", "cut -d , -f 2- data.csv", "cut -f1 -d, data.csv", "cut -s -d, -f2 notes.txt",
+     "cut -c1-3 notes.txt", "cut -b2,4 notes.txt", "cut -d, --complement -f1 data.csv", "cut -c1 missing",
+     "paste -d, notes.txt data.csv", "paste -s notes.txt", "paste -sd: notes.txt", "nl notes.txt",
+     "nl -b a docs/readme.md",
+     "nl -w 2 -s ': ' notes.txt", "rev notes.txt", "fold -w 3 notes.txt", "fold -s -w 4 docs/readme.md",
+     "printf 'a\\tbb\\tc\\n' > t", "expand t", "expand -t 3 t", "cut -f2 t", "wc -m t", "md5sum notes.txt",
+     "sha1sum notes.txt empty.txt", "cat notes.txt | sha256sum", "base64 notes.txt", "base64 -w 8 notes.txt",
+     "base64 notes.txt > b64", "base64 -d b64", "printf 'a\\nb\\nc\\n' > s1", "printf 'b\\nd\\n' > s2",
+     "comm s1 s2", "comm -12 s1 s2", "comm -3 s1 s2", "comm -23 s1 s2", "comm -13 s1 s2 > only2", "cat only2"],
+    ["sort -t, -k2 -n data.csv", "sort -k1,1 -t, data.csv", "sort -s -t, -k2,2 data.csv", "sort -f notes.txt",
+     "sort -o sorted.txt notes.txt", "cat sorted.txt", "grep -E 'al|ga' notes.txt", "grep -w beta notes.txt",
+     "grep -o 'a.' notes.txt", "grep -l beta notes.txt data.csv", "grep -L beta notes.txt data.csv",
+     "grep -h a notes.txt data.csv", "grep -H beta notes.txt", "grep -q beta notes.txt && echo found",
+     "grep -s beta missing || echo none", "grep -F 'a.' notes.txt", "grep -e al -e ga notes.txt",
+     "tr -s 'a' < notes.txt", "tr -c 'a-z\\n' _ < data.csv", "tr '[:lower:]' '[:upper:]' < notes.txt",
+     "sort notes.txt | uniq -d", "sort notes.txt | uniq -u", "printf 'a\\nA\\n' | uniq -i",
+     "basename -s .py src/main.py", "basename -a src/main.py docs/readme.md", "head -c 5 notes.txt",
+     "tail -c 4 notes.txt", "sed 's|a|b|g' notes.txt", "sed 's#,#;#' data.csv", "test -s notes.txt && echo full",
+     "test -s empty.txt || echo empty"],
 ]
 
 
@@ -160,7 +195,8 @@ def test_computed_lines_equal_real_bash(tmp_path, start, lines):
             stdout, stderr, code = real.run(line)
             if outcome is None:  # as a world learns from a step it did not compute: from its semantics and screen
                 semantics = analyze(line, shell.knowledge.cwd, str(home))
-                learn_uncomputed(shell.knowledge, semantics, shell.knowledge.cwd, real_cwd(real), stdout + stderr)
+                learn_uncomputed(shell.knowledge, semantics, shell.knowledge.cwd, real_cwd(real), stdout + stderr,
+                                 real=True)
                 continue
             shell.accept(outcome)
             COMPUTED.append(line)
@@ -181,14 +217,14 @@ def test_every_allowlist_entry_is_proven():
     assert all_forms() - USED == set()
 
 
-@pytest.mark.parametrize("line", ["ls", "ls -la", "python3 -c 'print(1)'", "git status", "cat $(echo a)",
-                                  "echo $RANDOM", "echo $?", "exit 1", "find . -name x", "cat <<EOF\n$X\nEOF",
+@pytest.mark.parametrize("line", ["ls -a", "ls -la", "python3 -c 'print(1)'", "git status", "cat $(echo a)",
+                                  "echo $RANDOM", "echo $?", "exit 1", "find . -name x -delete", "cat <<EOF\n$X\nEOF",
                                   "cat <<-EOF\n\tx\nEOF", "while true; do echo; done", "until false; do :; done",
                                   "i=0; while [ $i -lt 99 ]; do i=$((i+1)); done", "while [ -f a ]; do :; done",
                                   "[[ a =~ a ]]", "case a in a) echo;& esac", "for f in *; do echo $f; done",
                                   "for f; do echo $f; done", "true | echo $?", "echo $((1 / 0))", "let x=1",
                                   "echo ${X:?}", "echo ${!X}", "X=a; echo ${X/a/&}", "echo a\nb &",
-                                  "rm -v a", "sort -k2 f", "ls > out", "echo hi &", "cat a | cd b", "grep -r x .", "X=1 cat a",
+                                  "rm -v a", "sort -k2 f", "ls > out", "echo hi &", "cat a | cd b", "grep -r x", "X=1 cat a",
                                   "rmdir .", "rm -rf ..", "cp -r . x", "cat", "tr a b", "grep x", "sort -", "export",
                                   "echo {a..C}", "echo $A{1,2}", "cat ?.txt", "cat [ab].txt",
                                   "seq 1 100000", "seq 1.5 3", "seq -s , 3", "seq 1 0 5", "sed -i.bak s/a/b/ f",

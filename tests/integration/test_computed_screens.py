@@ -49,9 +49,14 @@ class Terminal:
 
     def _until_prompt(self, mark: int = 0, line: str = "") -> None:
         """Read until the typed line's echo is followed by a fresh prompt."""
-        deadline = time.monotonic() + 10
+        deadline, ended = time.monotonic() + 10, False
         while not ((new := self.screen[mark:]).startswith(line + "\n") or not line) or \
                 not _PROMPT_END.search(new[len(line) + 1 if line else 0:]):
+            if line and not ended and not select.select([self.fd], [], [], 3)[0]:
+                # A program reads the terminal (`grep x $UNSET`): end its input as a person would, with Ctrl-D.
+                os.write(self.fd, b"\x04")
+                ended = True
+                continue
             if time.monotonic() > deadline or not select.select([self.fd], [], [], 10)[0]:
                 raise TimeoutError(f"no prompt came back: {self.screen[-300:]!r}")
             self.screen += os.read(self.fd, 65536).decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "")
@@ -65,7 +70,7 @@ class Terminal:
 def test_each_computed_screen_is_the_terminals(tmp_path):
     """Generated scenarios, plus lines whose output has no final newline; every computed step's screen, rendered
     after the terminal's own screen so far, is what the terminal shows."""
-    made = [scenario(seed) for seed in range(60)]
+    made = [scenario(seed) for seed in range(90)]  # about one line in four is computed
     made[0].lines = ["echo -n x", "echo y", "printf '%s' z", "pwd", "cd d", "printf 'a\\nb'", "cd ..", "echo done"]
     made[0].folders = ["d"]
     compared = 0
@@ -83,10 +88,13 @@ def test_each_computed_screen_is_the_terminals(tmp_path):
                 if outcome is None:
                     shown = after[len(before):]
                     real_cwd = terminal.type("pwd").rsplit("\n", 2)[-2]
-                    learn_uncomputed(shell.knowledge, analyze(line, cwd, str(home)), cwd, real_cwd, shown)
+                    learn_uncomputed(shell.knowledge, analyze(line, cwd, str(home)), cwd, real_cwd, shown, real=True)
                     continue
                 shell.accept(outcome)
                 step = ShellStep(line, outcome.stdout + outcome.stderr, outcome.exit_code, cwd, outcome.cwd, str(home))
+                if "\n" in line:  # typed over several lines: no screen is rendered (continuation prompts unproven)
+                    assert computed_screen(before.rstrip(" "), STATE, step) is None, (index, line)
+                    continue
                 assert computed_screen(before.rstrip(" "), STATE, step) == after.rstrip(" "), (index, line)
                 compared += 1
         finally:

@@ -56,7 +56,8 @@ async def test_a_committed_step_is_kept_or_reported_and_the_next_step_builds_on_
     async with Client(_params(server_argv, env), mode="legacy", read_timeout_seconds=300) as client:
         world_id = (await call_ok(client, "world", {
             "operation": "open", "domain": "terminal",
-            "state": "Working folder: /home/dev/site\nThe screen shows a fresh prompt: dev@sandbox:~/site$"}))["world_id"]
+            "state": "Working folder: /home/dev/site\n/home/dev/site is empty.\n"
+                     "The screen shows a fresh prompt: dev@sandbox:~/site$"}))["world_id"]
         first = await call_ok(client, "simulate_action", {"world_id": world_id, "action": "mkdir app", "commit": True,
                                                           **QUICK})
         view = await call_ok(client, "world", {"operation": "get", "world_id": world_id})
@@ -66,8 +67,8 @@ async def test_a_committed_step_is_kept_or_reported_and_the_next_step_builds_on_
         assert first["committed"] is True and len(view["steps"]) == 1
         second = await call_ok(client, "simulate_action", {"world_id": world_id, "action": "touch app/main.py",
                                                            "commit": True, **QUICK})
-    # The world knows app/ now (an empty folder the step made): the next step is computed on it, not
-    # "corrected" into a failure.
+    # The world knows app/ now (an empty folder the step made in a folder known to be empty): the next step is
+    # computed on it, not "corrected" into a failure.
     assert second["effects"]["source"] == "computed" and second["effects"]["success"] is True
 
 

@@ -65,23 +65,54 @@ def test_cd_export_and_variables_carry_over_between_steps():
     assert shell.compute('echo "$GREETING $NAME"').stdout == "hi dev\n"
 
 
-@pytest.mark.parametrize("line", ["echo $UNSET_VARIABLE", "echo $?", "cat /etc/passwd", "ls", "python3 x.py",
+@pytest.mark.parametrize("line", ["echo $UNSET_VARIABLE", "echo $?", "cat /etc/passwd", "ls -l", "python3 x.py",
                                   "rmdir .", "rm -r ..", "mv . x"])
 def test_what_the_world_cannot_know_goes_to_the_model(line):
     with pytest.raises(NotComputable):
         _empty().compute(line)
 
 
-def test_a_step_the_model_predicted_teaches_only_its_semantics(terminal):
-    tracker = Tracker.replay(terminal, FRESH, [], computed=True)
-    tracker.advance(terminal.normalize_action("mkdir app"), "dev@sandbox:~/project$ mkdir app\ndev@sandbox:~/project$",
-                    real=False)
-    assert tracker.compute(terminal.normalize_action("touch app/main.py; cat app/main.py")) is not None
-    tracker.advance(terminal.normalize_action("mkdir -p lib"), "dev@sandbox:~/project$ mkdir -p lib\n"
-                    "dev@sandbox:~/project$", real=False)  # lib may have been there, full
-    assert tracker.compute(terminal.normalize_action("rmdir lib")) is None
-    tracker.advance(terminal.normalize_action("python3 gen.py"), "", real=False)  # could change anything
-    assert tracker.compute(terminal.normalize_action("cat app/main.py")) is None
+def test_a_step_the_model_predicted_makes_exact_only_what_the_world_already_decides(terminal):
+    def predicted(tracker, line):
+        tracker.advance(terminal.normalize_action(line), f"dev@sandbox:~/project$ {line}\ndev@sandbox:~/project$",
+                        real=False)
+
+    def computes(tracker, line):
+        return tracker.compute(terminal.normalize_action(line)) is not None
+
+    known_empty = Tracker.replay(terminal, FRESH, [], computed=True, start=_empty())
+    predicted(known_empty, "mkdir app")  # nothing was there, and the folder it goes in is: an empty folder now
+    assert computes(known_empty, "touch app/main.py; cat app/main.py")
+    fresh = Tracker.replay(terminal, FRESH, [], computed=True)
+    predicted(fresh, "mkdir app")  # app may have been there, full, or a file: the model's word is no fact
+    assert not computes(fresh, "touch app/main.py; cat app/main.py")
+    predicted(known_empty, "mkdir -p lib; python3 gen.py")  # could change anything
+    assert not computes(known_empty, "cat app/main.py")
+
+
+def test_a_predicted_cd_moves_the_exact_shell_only_into_a_folder_the_world_knows(terminal):
+    tracker = Tracker.replay(terminal, FRESH, [], computed=True, start=_empty())
+    for line in ("mkdir lib", "cd lib"):
+        tracker.advance(terminal.normalize_action(line), "", real=False)
+    assert tracker.compute(terminal.normalize_action("pwd")).stdout == f"{PROJECT}/lib\n"
+    tracker.advance(terminal.normalize_action("cd build"), "", real=False)  # may fail: build was never seen
+    assert tracker.knowledge.cwd == f"{PROJECT}/lib/build"  # the prediction, told to the model as implied
+    assert tracker.compute(terminal.normalize_action("pwd")) is None
+    tracker.advance(terminal.normalize_action("cd build"), "dev@sandbox:~/project/lib$ cd build\n"
+                    "bash: cd: build: No such file or directory\ndev@sandbox:~/project/lib$", real=True)
+    assert tracker.compute(terminal.normalize_action("pwd")).stdout == f"{PROJECT}/lib\n"  # reality says where
+
+
+def test_a_predicted_removal_is_exact_only_where_the_program_cannot_fail(terminal):
+    tracker = Tracker.replay(terminal, FRESH, [], computed=True, start=_empty())
+    for line in ("mkdir d", "echo x > d/f", "echo y > g"):
+        tracker.shell.accept(tracker.shell.compute(line))
+    for line in ("rm d", "rm g"):  # rm refuses a folder without -r; a file goes
+        tracker.advance(terminal.normalize_action(line), "", real=False)
+    assert tracker.compute(terminal.normalize_action("cat d/f")).stdout == "x\n"
+    assert tracker.compute(terminal.normalize_action("cat g")).stderr == "cat: g: No such file or directory\n"
+    tracker.advance(terminal.normalize_action("rmdir d"), "", real=False)  # not empty: rmdir refuses
+    assert tracker.compute(terminal.normalize_action("cat d/f")).stdout == "x\n"
 
 
 def test_a_real_step_that_went_otherwise_than_computed_teaches_only_its_semantics(terminal):
@@ -110,6 +141,17 @@ def test_the_screen_is_the_prompt_the_line_its_output_and_the_next_prompt():
     assert first == "dev@sandbox:~/project$ echo hi\nhi\ndev@sandbox:~/project$"
     moved = computed_screen(first, FRESH, ShellStep("cd /tmp", "", 0, PROJECT, "/tmp", HOME))
     assert moved == first + " cd /tmp\ndev@sandbox:/tmp$"
+
+
+@pytest.mark.parametrize("model_screen", [
+    "dev@sandbox:~/project$ make\nbuilding...\n",  # no prompt after its output
+    "dev@sandbox:~/project$ make\nbuilding...\n$ ",  # a bare prompt
+    "dev@sandbox:~/project$ make\nbuilding...\nroot@box:/srv# ",  # another shell's prompt
+])
+def test_a_computed_screen_continues_the_worlds_own_prompt_whatever_a_model_screen_ended_with(model_screen):
+    screen = computed_screen(model_screen, FRESH, ShellStep("echo hi", "hi\n", 0, PROJECT, PROJECT, HOME))
+    assert screen == "dev@sandbox:~/project$ make\nbuilding...\ndev@sandbox:~/project$ echo hi\nhi\n" \
+        "dev@sandbox:~/project$"
 
 
 def test_no_prompt_no_screen():
@@ -225,3 +267,25 @@ def test_a_step_that_changes_the_shell_itself_stops_computing(terminal, line, st
     tracker.advance(terminal.normalize_action(line), f"dev@sandbox:~/project$ {line}\ndev@sandbox:~/project$",
                     real=False)
     assert (tracker.compute(terminal.normalize_action("pwd")) is None) == stops
+
+
+def test_a_predicted_cd_back_follows_the_previous_folder_the_world_knows(terminal):
+    back = Tracker.replay(terminal, FRESH, [], computed=True, start=_empty())
+    for line in ("mkdir lib", "cd lib"):
+        back.shell.accept(back.shell.compute(line))
+    back.advance(terminal.normalize_action("cd -"), "", real=False)
+    assert back.compute(terminal.normalize_action("pwd")).stdout == f"{PROJECT}\n"
+
+
+def test_a_cd_into_a_folder_named_whole_finds_the_shell_again(terminal):
+    tracker = Tracker.replay(terminal, FRESH, [], computed=True, start=_empty())
+    tracker.shell.accept(tracker.shell.compute("mkdir lib"))
+    tracker.advance(terminal.normalize_action("cd build"), "", real=False)  # where it stands is now unknown
+    assert tracker.compute(terminal.normalize_action("pwd")) is None
+    for line in ("cd lib", "cd - && cd /home/dev/project"):  # relative, or back to where it came from: unknown
+        assert tracker.compute(terminal.normalize_action(line)) is None
+    found = tracker.compute(terminal.normalize_action("cd ~/project/lib && pwd"))
+    assert found.stdout == f"{PROJECT}/lib\n" and found.after.oldpwd is None
+    tracker.advance(terminal.normalize_action("cd ~/project/lib && pwd"), "", real=False, outcome=found)
+    assert tracker.compute(terminal.normalize_action("cd -")) is None  # the folder it left is still unknown
+    assert tracker.compute(terminal.normalize_action("cd .. && pwd")).stdout == f"{PROJECT}\n"

@@ -129,3 +129,23 @@ def test_reality_that_contradicts_a_computed_answer_takes_the_exact_facts_behind
     assert tracker.compute(read).stdout == "old\n"
     tracker.advance(read, "$ cat a\nnew\n$ ", real=True)  # the real file said otherwise
     assert tracker.compute(read) is None  # the model's to predict now, never the stale "old"
+
+
+def test_a_path_an_earlier_command_of_the_line_makes_is_no_missing_operand():
+    tracker = _replay(("ls", "$ ls\nnotes.txt\n$ "))  # site is known absent
+    for line in ("mkdir site && cd site", "mkdir -p site/src; cd site", "touch site.txt; cat site.txt"):
+        assert tracker.missing(tracker.semantics(TERMINAL.normalize_action(line))) == [], line
+    assert [r.path for r in tracker.missing(tracker.semantics(TERMINAL.normalize_action("cd site; mkdir site")))] == [
+        "/home/dev/project/site"]  # needed before it is made
+
+
+def test_a_program_read_for_what_it_destroys_not_for_all_it_writes_makes_the_worlds_files_unknown():
+    from agentworld_mcp.domains.shell.virtual.shell import VirtualShell
+
+    for line, keeps in (("npm ci", False), ("sqlite3 app.db 'insert into t values (1)'", False),
+                        ("terraform init", False), ("jq .name package.json", True), ("du -sh .", True)):
+        start = VirtualShell.starting("/home/dev/p", "/home/dev", {"/home/dev/p/app.db": b"db\n"}, complete=True)
+        tracker = Tracker.replay(TERMINAL, WORKSPACE, [], computed=True, start=start)
+        tracker.advance(TERMINAL.normalize_action(line), "", real=False)
+        assert (tracker.compute(TERMINAL.normalize_action("cat app.db")) is not None) is keeps, line
+        assert (tracker.compute(TERMINAL.normalize_action("ls")) is not None) is keeps, line  # node_modules, .terraform

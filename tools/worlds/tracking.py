@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from ...domains import DomainPack, Turn
 from ...domains.effects import first_error_line
 from ...domains.shell import Location, Requirement, Semantics, stated_location
-from ...domains.shell.knowledge import Knowledge
+from ...domains.shell.knowledge import Knowledge, under
 from ...domains.shell.learning import learn_step
 from ...domains.shell.virtual.gate import NotComputable
 from ...domains.shell.virtual.shell import Outcome, VirtualShell, exactly
@@ -92,7 +92,8 @@ class Tracker:
         the command fails, with these error lines."""
         if semantics is None or self.knowledge is None:
             return []
-        return [r for r in semantics.requirements if self.knowledge.holds(r) is False]
+        return [r for r in semantics.requirements if self.knowledge.holds(r) is False and
+                not _changed_before(semantics, r)]
 
     def compute(self, action: str) -> Outcome | None:
         """The exact outcome of `action` from what the world knows, or None when it is the model's."""
@@ -152,6 +153,14 @@ class Tracker:
         failed = first_error_line(new, self.pack.error_markers) is not None or bool(
             outcome.stderr.strip() and outcome.stderr.strip() in new)
         return printed in new and failed == (outcome.exit_code != 0)
+
+
+def _changed_before(semantics: Semantics, requirement: Requirement) -> bool:
+    """Whether a command before the one that needs `requirement`'s path changes it, or what is above or below it
+    (`mkdir -p app/src && cd app`): what the world knew of it before the line no longer decides."""
+    return any(effect.command < requirement.command and effect.path and (
+        under(requirement.path, (effect.path,)) or under(effect.path, (requirement.path,)))
+        for effect in semantics.files())
 
 
 def _starting_exactly(location: Location, paths: Sequence[str], empty: bool = False) -> Knowledge:

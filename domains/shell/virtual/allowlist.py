@@ -19,6 +19,7 @@ class OptionSpec:
     longs: frozenset[str] = frozenset()  # long options, with '=' for those taking a value ("lines=")
     numeric: bool = False  # `-5` as a count (head, tail)
     expression: bool = False  # every word is an operand (test, [): its operators look like options
+    primaries: frozenset[str] = frozenset()  # an expression's proven words, each a form of its own (find -name)
 
 
 # Builtins and programs. An option not named here sends the line to the world model.
@@ -34,11 +35,11 @@ PROGRAMS: dict[str, OptionSpec] = {
     "cat": OptionSpec(flags="n"),
     "head": OptionSpec(valued="nc", numeric=True),
     "tail": OptionSpec(valued="nc", numeric=True),
-    "wc": OptionSpec(flags="lwc"),
-    "sort": OptionSpec(flags="rnu"),
-    "uniq": OptionSpec(flags="c"),
-    "tr": OptionSpec(flags="d"),
-    "grep": OptionSpec(flags="ivncx"),
+    "wc": OptionSpec(flags="lwcm"),
+    "sort": OptionSpec(flags="rnusf", valued="kto"),
+    "uniq": OptionSpec(flags="cdui"),
+    "tr": OptionSpec(flags="dsc"),
+    "grep": OptionSpec(flags="ivncxrlEwoLhHqsF", valued="e"),
     "sed": OptionSpec(flags="ni", valued="e"),
     "mkdir": OptionSpec(flags="p"),
     "touch": OptionSpec(),
@@ -46,10 +47,30 @@ PROGRAMS: dict[str, OptionSpec] = {
     "rmdir": OptionSpec(),
     "cp": OptionSpec(flags="r"),
     "mv": OptionSpec(),
-    "basename": OptionSpec(),
+    "basename": OptionSpec(flags="a", valued="s"),
     "dirname": OptionSpec(),
     "tee": OptionSpec(flags="a"),
     "seq": OptionSpec(),
+    # Listings, finds, comparisons, paths: listings.py holds what else they need to match GNU.
+    "ls": OptionSpec(flags="A1Rd"),
+    "find": OptionSpec(expression=True, primaries=frozenset({
+        "-name", "-iname", "-path", "-type", "-maxdepth", "-mindepth", "-not", "!", "-o", "-a", "-print", "(", ")"})),
+    "diff": OptionSpec(flags="q"),
+    "cmp": OptionSpec(flags="s"),
+    "realpath": OptionSpec(flags="ms"),
+    "readlink": OptionSpec(flags="fm"),
+    # Text tools (their option values: text_tools.py).
+    "cut": OptionSpec(flags="s", valued="fcbd", longs=frozenset({"complement"})),
+    "paste": OptionSpec(flags="s", valued="d"),
+    "comm": OptionSpec(flags="123"),  # over inputs the world knows sorted (shell.py)
+    "nl": OptionSpec(valued="bws"),
+    "rev": OptionSpec(),
+    "fold": OptionSpec(flags="s", valued="w"),
+    "expand": OptionSpec(valued="t"),
+    "md5sum": OptionSpec(),
+    "sha1sum": OptionSpec(),
+    "sha256sum": OptionSpec(),
+    "base64": OptionSpec(flags="d", valued="w"),  # -d over a file the world knows is canonical base64 (shell.py)
 }
 MAX_SEQUENCE = 10_000  # the virtual shell caps long sequences silently: longer ones are the model's
 
@@ -57,8 +78,14 @@ MAX_SEQUENCE = 10_000  # the virtual shell caps long sequences silently: longer 
 # operands), and those that always do. At a terminal that input is what is typed next: such a line is
 # computed only when a pipe or `<` feeds it.
 STDIN_READERS: dict[str, int | None] = {"cat": 0, "head": 0, "tail": 0, "wc": 0, "sort": 0, "uniq": 0, "grep": 1,
-                                        "sed": 1, "tr": None, "tee": None}
-MAX_OPERANDS = {"uniq": 1}  # `uniq IN OUT` writes OUT: not proven
+                                        "sed": 1, "tr": None, "tee": None, "diff": 0, "cmp": 0, "cut": 0, "paste": 0,
+                                        "comm": 0, "nl": 0, "rev": 0, "fold": 0, "expand": 0, "md5sum": 0, "sha1sum": 0,
+                                        "sha256sum": 0, "base64": 0}
+# `uniq IN OUT` writes OUT: not proven; GNU's "extra operand" adds a line the virtual shell does not print;
+# GNU's rev ends each file's last line apart, the virtual shell joins a file without a final newline to the next.
+MAX_OPERANDS = {"uniq": 1, "base64": 1, "comm": 2, "rev": 1}
+# Option values that are paths the program writes (`sort -o out`).
+OUTPUT_OPTIONS = {"sort": "o"}
 
 # Builtins that change the shell itself: they may not run inside a pipeline's stage (a subshell).
 # (`export NAME=value` is read by the gate as the declaration it is.)
@@ -81,6 +108,10 @@ PROVEN_ERRORS: tuple[re.Pattern[str], ...] = tuple(re.compile(form) for form in 
     rf"mv: cannot stat '{_NAME}': {_MISSING}",
     rf"bash: cd: {_NAME}: (?:{_MISSING}|Not a directory)",
     rf"bash: {_NAME}: {_MISSING}",
+    rf"ls: cannot access '{_NAME}': {_MISSING}",
+    rf"find: '{_NAME}': {_MISSING}",
+    rf"cmp: {_NAME}: {_MISSING}",
+    rf"cmp: EOF on {_NAME} (?:which is empty|after byte \d+, line \d+)",
 ))
 
 
@@ -139,6 +170,34 @@ def operands(program: str, words: list[str]) -> list[str]:
     return found
 
 
+def parsed_options(program: str, words: list[str]) -> list[tuple[str, str | None]]:
+    """The options in order: (letter, its value or None), long ones as ("--name", value or None); the words are
+    already checked."""
+    spec = PROGRAMS[program]
+    found: list[tuple[str, str | None]] = []
+    index = 0
+    while index < len(words):
+        word = words[index]
+        index += 1
+        if spec.expression or not word.startswith("-") or word == "-" or spec.numeric and word[1:].isdigit():
+            continue
+        if word.startswith("--"):
+            name, glued, value = word[2:].partition("=")
+            found.append((f"--{name}", value if glued else None))
+            continue
+        for position, letter in enumerate(word[1:], 1):
+            if letter not in spec.valued:
+                found.append((letter, None))
+                continue
+            value = word[position + 1:]
+            if not value and index < len(words):
+                value = words[index]
+                index += 1
+            found.append((letter, value))
+            break
+    return found
+
+
 def reads_terminal(program: str, words: list[str]) -> bool:
     """Whether the program, unfed, would wait for what is typed next."""
     if program not in STDIN_READERS:
@@ -146,9 +205,11 @@ def reads_terminal(program: str, words: list[str]) -> bool:
     leading = STDIN_READERS[program]
     if leading is None:
         return True
+    if program == "grep" and any(word.startswith("-") and not word.startswith("--") and "r" in word for word in words):
+        return False  # grep -r without a file searches the working folder
     given = operands(program, words)
-    if program == "sed" and any(word == "-e" or word.startswith("-e") for word in words):
-        leading = 0  # the script came with -e
+    if program in ("sed", "grep") and any(letter == "e" for letter, _ in parsed_options(program, words)):
+        leading = 0  # the script or pattern came with -e
     files = given[leading:]
     return not files or "-" in files
 
@@ -158,8 +219,11 @@ def used_forms(program: str, words: list[str]) -> set[str]:
     spec = PROGRAMS[program]
     forms = {program}
     if spec.expression:
-        return forms
+        return forms | {f"{program} {word}" for word in words if word in spec.primaries}
     for word in words:
+        if word.startswith("--") and len(word) > 2 and word[2:].split("=", 1)[0] in {
+                long.rstrip("=") for long in spec.longs}:
+            forms.add(f"{program} {word.split('=', 1)[0]}")
         if word.startswith("-") and not word.startswith("--") and len(word) > 1:
             if spec.numeric and word[1:].isdigit():
                 forms.add(f"{program} -N")
@@ -177,6 +241,8 @@ def all_forms() -> set[str]:
     forms = set(PROGRAMS)
     for program, spec in PROGRAMS.items():
         forms |= {f"{program} -{letter}" for letter in spec.flags + spec.valued}
+        forms |= {f"{program} --{long.rstrip('=')}" for long in spec.longs}
         if spec.numeric:
             forms.add(f"{program} -N")
+        forms |= {f"{program} {word}" for word in spec.primaries}
     return forms

@@ -19,17 +19,21 @@ from ..grammar import broken, node_text, parse_tree
 from ..sed import sed_scripts
 from ..words import Scope, Value, expand
 from . import constructs
+from . import listings
 from .allowlist import (
     MAX_OPERANDS,
     MAX_SEQUENCE,
+    OUTPUT_OPTIONS,
     PROGRAMS,
     SHELL_STATE,
     operands,
     option_problem,
+    parsed_options,
     reads_terminal,
     used_forms,
 )
 from .refusal import NotComputable
+from .text_tools import needs_known_content, value_problem
 
 _STRUCTURE = {"program", "list", "pipeline", "command", "redirected_statement", "variable_assignment",
               "variable_assignments", "declaration_command", "comment"}
@@ -43,6 +47,9 @@ _FEEDS = ("<", "<<")  # redirections that give a command its standard input
 _HIDES_ERRORS = {"&>", "2>", "2>>", "2>&", "&>>"}
 _PRINT_ONLY = frozenset({"echo", "printf", "export", "true", "false", "pwd"})  # their words are never files
 _STATUS_READERS = frozenset({"echo", "printf"})  # may print `$?` once a command of the line has run
+# test operators on what the world does not record: times, permissions, owners, links, devices, terminals.
+_UNKNOWABLE_TESTS = frozenset({"-nt", "-ot", "-ef", "-x", "-r", "-w", "-u", "-g", "-k", "-O", "-G", "-N", "-L", "-h",
+                               "-S", "-p", "-b", "-c", "-t"})
 _FILE_CHANGERS = frozenset({"rm", "rmdir", "mv", "cp", "mkdir", "touch"})
 # Variables that change what the shell or its programs do (which program a name runs, word splitting,
 # cd's search, globbing, the locale, the home): the virtual shell is not proven under other values.
@@ -50,8 +57,11 @@ _SHELL_VARIABLE = re.compile(r"PATH|IFS|CDPATH|GLOBIGNORE|HOME|PWD|OLDPWD|TMPDIR
                              r"BASH_ENV|ENV|LANG|LANGUAGE|LC_\w+|TZ|GREP_\w+|TERM|COLUMNS")
 _SED_ADDRESS = r"(?:\d+|\$|/(?:[^/\\\n]|\\.)*/)"
 _SED_PART = r"(?:[^/\\\n]|\\.)*"
-_SED_COMMAND = (rf"(?:{_SED_ADDRESS}(?:,{_SED_ADDRESS})?)?!?\s*(?:[pdq=]|s/{_SED_PART}/{_SED_PART}/[gpI0-9]*|"
-                rf"y/{_SED_PART}/{_SED_PART}/)")
+# `s` with another delimiter (`s|a|b|`), none escaped inside: an escaped delimiter's meaning is not proven.
+_SED_OTHER_S = "|".join(rf"s{d}(?:[^{d}\\\n]|\\[^{d}\n])*{d}(?:[^{d}\\\n]|\\[^{d}\n])*{d}"
+                        for d in map(re.escape, "|#,:!@%_"))
+_SED_COMMAND = (rf"(?:{_SED_ADDRESS}(?:,{_SED_ADDRESS})?)?!?\s*(?:[pdq=]|(?:s/{_SED_PART}/{_SED_PART}/|{_SED_OTHER_S})"
+                rf"[gpI0-9]*|y/{_SED_PART}/{_SED_PART}/)")
 SED_SCRIPT = re.compile(rf"\s*{_SED_COMMAND}(?:\s*;\s*{_SED_COMMAND})*\s*;?\s*")
 MAX_PATH = 1024  # longer words are no file a line names
 
@@ -69,6 +79,11 @@ class Reading:
     cwds: list[str] = field(default_factory=list)  # where the line starts, then each folder it may cd to
     forms: set[str] = field(default_factory=set)  # the allowlist entries it uses: "sort", "sort -r"
     ran: bool = False  # a statement of the line has run: `$?` is its status, not the previous line's
+    facts: listings.Facts = field(default_factory=listings.Facts)  # what shell.py checks for listings, comparisons
+    stage: listings.Stage | None = None  # the command last read: program, arguments, where its output goes
+    # (path, what the world must know of it for the result to be GNU's: "sorted", "base64", "no folder"), checked
+    # by the shell on the world's record before the line runs.
+    content_checks: set[tuple[str, str]] = field(default_factory=set)
 
     @property
     def moves(self) -> bool:
@@ -89,6 +104,10 @@ def read_line(line: str, cwd: str, home: str, variables: dict[str, str], oldpwd:
     scope.variables.setdefault("HOME", home)
     reading = Reading(cwds=[posixpath.normpath(cwd)])
     _statement(root, scope, reading, in_pipeline=False, fed=False)
+    try:
+        listings.check_line(reading.facts, reading.forms, reading.outputs)
+    except listings.Refusal as refusal:
+        raise NotComputable(str(refusal)) from None
     if reading.moves and reading.glob_folders:
         raise NotComputable("a glob and a cd in one line: which folder it lists depends on the cd")
     return reading
@@ -138,8 +157,13 @@ def _statement(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fe
     if kind == "pipeline":
         if any(node_text(child) not in ("|",) for child in node.children if not child.is_named):
             raise NotComputable("a pipe other than |")
-        for position, stage in enumerate(child for child in node.named_children if child.type != "comment"):
+        stages = [child for child in node.named_children if child.type != "comment"]
+        flowing = ""  # what the previous stage pipes on: lines in directory order, diff's hunks
+        for position, stage in enumerate(stages):
+            reading.stage = None
             _statement(stage, scope, reading, True, fed or position > 0)
+            if reading.stage is not None:
+                flowing = _follow(flowing, reading.stage, position == len(stages) - 1, reading)
         return
     if kind == "redirected_statement":
         redirects = [child for child in node.named_children if child.type.endswith("_redirect")]
@@ -220,9 +244,16 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         raise NotComputable(f"{program} inside a pipeline")
     _check_divergent_forms(program, words[1:], bool(redirects))
     arguments = [value.text for value in words[1:]]
-    problem = option_problem(program, arguments)
+    problem = option_problem(program, arguments) or value_problem(program, arguments)
     if problem:
         raise NotComputable(problem)
+    outputs = [node_text(child.child_by_field_name("destination") or child) for child in redirects
+               if _operator(child) in (">", ">>")]
+    reading.stage = (program, arguments, "file" if any(out != "/dev/null" for out in outputs) else
+                     "null" if outputs else "screen")
+    if not in_pipeline:
+        _follow("", reading.stage, True, reading)
+    _check_listing(program, words[1:], scope, reading)
     reading.forms |= used_forms(program, arguments)
     if not fed and reads_terminal(program, arguments):
         raise NotComputable(f"{program} reads the terminal here: what is typed next decides")
@@ -247,6 +278,14 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         _check_copy(words[1:], scope)
     if program == "sed":
         _check_sed_scripts(words[1:])
+    checked = needs_known_content(program, arguments)
+    if checked and any(value.glob for value in words[1:]):
+        raise NotComputable(f"{program} over a glob: what the world must know of each operand is decided when it runs")
+    for path_word, check in checked:
+        if path_word == "-":
+            raise NotComputable(f"{program} reading its standard input: the world cannot check what it reads")
+        for cwd in reading.cwds:  # a cd before it may have failed: each folder it may stand in
+            reading.content_checks.add((posixpath.normpath(posixpath.join(cwd, path_word)), check))
     if program in _PRINT_ONLY:
         for value in words[1:]:
             if value.glob:
@@ -259,8 +298,14 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         for value in _file_words(program, words[1:]):
             if path := _name(value, scope, reading):
                 reading.operands.add(path)
+        for letter, written in parsed_options(program, arguments):
+            if letter in OUTPUT_OPTIONS.get(program, "") and written:
+                if path := _name(Value(written), scope, reading):
+                    reading.outputs.add(path)
         given = operands(program, arguments)
-        reading.several = reading.several or len(given) > 1 or any(value.glob for value in words[1:])
+        # cmp stops at the first file it cannot open, as GNU's does: its one message is all there is.
+        reading.several = reading.several or len(given) > 1 and program != "cmp" or any(
+            value.glob for value in words[1:])
 
 
 def _cd(arguments: list[str], scope: Scope, reading: Reading) -> None:
@@ -295,8 +340,52 @@ def _check_divergent_forms(program: str, values: list[Value], redirected: bool) 
         raise NotComputable(f"{program} over a glob, or -N with several files: GNU's headers and errors differ")
     if program == "touch" and any(value.text.endswith("/") for value in values):
         raise NotComputable("touch of a name ending in /: the virtual shell makes no error where GNU does")
-    if program in ("test", "[") and "-s" in (value.text for value in values):
-        raise NotComputable(f"{program} -s: a folder's size differs in the virtual shell")
+    if program in ("test", "[") and _UNKNOWABLE_TESTS & {value.text for value in values}:
+        raise NotComputable(f"{program} of times, permissions, links or devices: the world knows none of them")
+
+
+def _follow(flowing: str, stage: listings.Stage, last: bool, reading: Reading) -> str:
+    try:
+        return listings.follow(flowing, stage, last, reading.facts)
+    except listings.Refusal as refusal:
+        raise NotComputable(str(refusal)) from None
+
+
+def _check_listing(program: str, values: list[Value], scope: Scope, reading: Reading) -> None:
+    """ls, find, grep -r, diff, cmp, realpath and readlink: the forms the virtual shell renders unlike GNU, the
+    working folder they list when they name none, and the facts shell.py must find in the world for them."""
+    arguments = [value.text for value in values]
+    try:
+        listings.check_command(program, arguments, any(value.glob for value in values))
+    except listings.Refusal as refusal:
+        raise NotComputable(str(refusal)) from None
+    if program in ("ls", "find", "grep") and listings.implies_cwd(program, arguments):
+        reading.operands.add(_name(Value("."), scope, reading))
+    named = [posixpath.normpath(posixpath.join(scope.cwd, word)) for word in operands(program, arguments)]
+    facts = reading.facts
+    if program in ("diff", "cmp"):
+        facts.compared |= set(named)
+    if program == "diff":
+        facts.diffed |= set(named)
+    if program in ("realpath", "readlink") and not set(listings.letters(arguments)) & {"m"}:
+        for word in operands(program, arguments):
+            facts.resolved |= listings.resolved_folders(word, scope.cwd)
+    if program in ("ls", "find"):
+        for word in operands(program, arguments) if program == "ls" else listings.find_paths(arguments):
+            if word.endswith("/"):
+                facts.resolved |= {posixpath.normpath(posixpath.join(scope.cwd, word))}
+            facts.not_files |= listings.resolved_folders(word, scope.cwd) - {posixpath.normpath(scope.cwd)}
+    if program == "find" or program == "grep":
+        searched = [value for value in _file_words(program, values) if not value.text.startswith("-")]
+        if program == "find" and not searched:
+            searched = [Value(".")]
+        tops = {posixpath.normpath(posixpath.join(scope.cwd, value.text)) for value in searched if not value.glob}
+        if program == "find":
+            facts.listed |= tops
+        else:
+            facts.searched |= tops
+        facts.searched_in |= {posixpath.normpath(posixpath.join(scope.cwd, posixpath.dirname(value.known_prefix)))
+                              for value in searched if value.glob}
 
 
 def _check_sed_scripts(values: list[Value]) -> None:
@@ -308,29 +397,29 @@ def _check_sed_scripts(values: list[Value]) -> None:
 
 
 def _file_words(program: str, values: list[Value]) -> list[Value]:
-    """The words that may name files: not tr's sets, nor the pattern or script grep and sed read first
-    (`sed -n '/debug/p' f` names f alone)."""
+    """The words that may name files: not tr's sets, nor option values (`sort -o`'s output is named apart), nor
+    the pattern or script grep and sed read first when no -e gave it (`sed -n '/debug/p' f` names f alone)."""
     if program == "tr":
         return []
-    if program not in ("grep", "sed") or any(value.text.startswith("-e") for value in values):
-        return values
-    words, index, skipped = [], 0, False
+    if program == "find":
+        return values[:len(listings.find_paths([value.text for value in values]))]
     spec = PROGRAMS[program]
+    pattern_first = program in ("grep", "sed") and not any(
+        letter == "e" for letter, _ in parsed_options(program, [value.text for value in values]))
+    words, index = [], 0
     while index < len(values):
         value = values[index]
         index += 1
         text = value.text
-        if text.startswith("-") and text != "-":
+        if spec.expression or not text.startswith("-") or text == "-" or spec.numeric and text[1:].isdigit():
+            if pattern_first:
+                pattern_first = False
+            else:
+                words.append(value)
+        elif not text.startswith("--"):
             letters = text[1:]
             valued = next((at for at, letter in enumerate(letters) if letter in spec.valued), None)
-            if valued is not None and valued == len(letters) - 1 and index < len(values):
-                words.append(values[index])  # an option's value (`-e` is handled above)
-                index += 1
-            continue
-        if not skipped:
-            skipped = True  # the pattern or script
-            continue
-        words.append(value)
+            index += valued is not None and valued == len(letters) - 1  # its value is the next word
     return words
 
 
@@ -460,6 +549,10 @@ def _name(value: Value, scope: Scope, reading: Reading) -> str:
     text = value.text
     if not text or len(text) > MAX_PATH or text.startswith("-") and len(text) > 1:
         return ""
+    parts = text.split("/")
+    if any(part == ".." and parts[index - 1] not in ("", ".", "..") for index, part in enumerate(parts) if index):
+        raise NotComputable(f"{text}: the virtual shell drops `name/..` by its letters; GNU fails where name is no "
+                            "folder")
     for cwd in reading.cwds:
         reading.paths.add(posixpath.normpath(posixpath.join(cwd, text)))
     return posixpath.normpath(posixpath.join(scope.cwd, text))

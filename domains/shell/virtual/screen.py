@@ -1,10 +1,10 @@
 """A computed step's terminal screen: the screen so far, the command typed at its prompt, what it
 printed, and the next prompt (moved to the new folder after a cd).
 
-The prompt is read off the screen (its last line) or, before the first step, off the state text's
-"The screen shows a fresh prompt: ..." sentence. A prompt of the usual `user@host:folder$` form can
-follow a cd; any other prompt is kept only while the folder stays the same. No prompt, no screen:
-the step is then the model's.
+The prompt is the world's own: the state text's "The screen shows a fresh prompt: ..." sentence, else the
+first prompt of the usual form a screen showed; a model's screen that ends with another prompt, or none, does
+not change it. A prompt of the usual `user@host:folder$` form follows the shell's folder; any other prompt is
+kept only while the folder stays the same. No prompt, no screen: the step is then the model's.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 _PROMPT = re.compile(r"^(?P<who>[^\s@:]+@[^\s:]+):(?P<where>\S*?)(?P<sign>[$#]) ?$")
 _STATED_LINE = re.compile(r"^.*fresh prompt:\s*(?=\S+[$#] ?$)", re.MULTILINE)
+_BARE_PROMPT = re.compile(r"\S*[$#]")  # a line that is a prompt alone, of any shape
 _STATED = re.compile(r"fresh prompt:\s*(?P<prompt>\S.*?[$#]) ?\s*$", re.MULTILINE)
 
 
@@ -32,24 +33,16 @@ class ShellStep:
 
 
 def current_prompt(previous: str, state: str, cwd: str, home: str) -> str | None:
-    """The prompt the next command is typed at: the screen's last line; else (a screen the model left
-    without one) the usual prompt's shape, as the state or an earlier screen showed it, in `cwd`."""
-    last = previous.rstrip("\n").rsplit("\n", 1)[-1] if previous else ""
+    """The world's own prompt in `cwd`: the one its state states, else the first prompt of the usual
+    `user@host:folder$` form a screen showed, moved to `cwd`; None where the world never showed one. What the
+    last screen ends with does not decide it: a model's screen may end with another prompt, or none."""
     found = _STATED.search(state or "")
     shapes = [found.group("prompt")] if found else []
     shapes += [line.split(" ", 1)[0] for line in previous.splitlines() if _PROMPT.match(line.split(" ", 1)[0])]
-    # Output without a final newline, or a sentence, may stand before the prompt on its line: the prompt is the
-    # shape the state or the first prompted line showed, when the last line ends with it.
-    usual = next((f"{m.group('who')}:{folder_shown(cwd, home)}{m.group('sign')}" for m in map(_PROMPT.match, shapes)
-                  if m is not None), None)
-    if usual is not None and last.rstrip().endswith(usual):
-        return usual + (" " if last.endswith(" ") else "")
-    if re.search(r"[$#] ?$", last):
-        return last
-    for shape in shapes:
-        if (match := _PROMPT.match(shape)) is not None:
-            return f"{match.group('who')}:{folder_shown(cwd, home)}{match.group('sign')}"
-    return shapes[0] if shapes and not previous else None
+    if not shapes:
+        return None
+    match = _PROMPT.match(shapes[0])
+    return f"{match.group('who')}:{folder_shown(cwd, home)}{match.group('sign')}" if match else shapes[0]
 
 
 def folder_shown(cwd: str, home: str) -> str:
@@ -59,9 +52,26 @@ def folder_shown(cwd: str, home: str) -> str:
     return cwd
 
 
+def prompt_folder(screen: str, home: str) -> str | None:
+    """The folder the last prompt of a screen shows, in the usual `user@host:folder$` form (`~` read as the
+    home); None where the screen ends with no such prompt or its folder is not spelled out whole."""
+    last = screen.rstrip("\n").rsplit("\n", 1)[-1] if screen else ""
+    match = _PROMPT.match(last.rstrip())
+    if match is None:
+        return None
+    where = match.group("where")
+    if where == "~" or where.startswith("~/"):
+        return posixpath.normpath(home + where[1:]) if home else None
+    return posixpath.normpath(where) if where.startswith("/") else None
+
+
 def computed_screen(previous: str, state: str, step: ShellStep) -> str | None:
-    """The whole screen after the step, or None when the prompt cannot be known."""
+    """The whole screen after the step, or None when the prompt cannot be known, or the line was typed over
+    several (a here document: how a terminal shows the continuation prompts `> ` and typed-ahead lines is not
+    proven)."""
     line, printed, cwd_before, cwd_after, home = step.line, step.printed, step.cwd_before, step.cwd_after, step.home
+    if "\n" in line.strip("\n"):
+        return None
     prompt = current_prompt(previous, state, cwd_before, home)
     if prompt is None:
         return None
@@ -73,6 +83,12 @@ def computed_screen(previous: str, state: str, step: ShellStep) -> str | None:
         after = f"{shape.group('who')}:{folder_shown(cwd_after, home)}{shape.group('sign')}" + \
             (" " if prompt.endswith(" ") else "")
     shown = _STATED_LINE.sub("", previous.rstrip("\n"))  # the state text's sentence is no terminal's line
-    before = shown if shown.endswith(prompt) else f"{shown}\n{prompt}" if shown else prompt
+    head, _, last = shown.rpartition("\n")
+    if last.rstrip().endswith(prompt.rstrip()):
+        before = shown  # (output without a final newline may stand before the prompt on its line)
+    elif _BARE_PROMPT.fullmatch(last.rstrip()):
+        before = f"{head}\n{prompt}" if head else prompt  # a prompt that is not the world's: the world's stands there
+    else:
+        before = f"{shown}\n{prompt}" if shown else prompt
     typed = before + ("" if before.endswith(" ") else " ") + line
     return f"{typed}\n{printed}{after.rstrip()}"

@@ -25,6 +25,8 @@ from ..knowledge import Knowledge, ancestors, system_folders, under
 from ..location import Location
 from .allowlist import proven_errors
 from .gate import NotComputable, Reading, read_line
+from .listings import problem_with_result, problem_with_world
+from .text_tools import content_problem
 
 UNKNOWN_ENTRY = "zz-entry-unknown-to-the-world"  # the extra entry of a folder whose listing is incomplete
 # Three fillings for a file whose content is unknown: different first bytes, lengths and line counts.
@@ -33,8 +35,10 @@ _SENTINEL = b"a path unknown to the world\n"
 _SCRIPT_LINE = re.compile(r"^bash: line \d+: ", re.MULTILINE)
 # Messages of the virtual shell that GNU words otherwise (found by the real-bash tests), and missing features.
 _UNPROVEN = re.compile(r"not yet implemented|not supported|io error|^cp: cannot copy|^mv: cannot move", re.MULTILINE)
-# They may exit non-zero and print nothing (`!`, `[[`, `((`: the shell's constructs).
-_SILENT_FAILURES = frozenset({"grep", "test", "[", "false", "!", "[[", "(("})
+# Programs and options that change files: the world's record of a file is then not what a later program reads.
+_CHANGES_FILES = frozenset({"rm", "rmdir", "mv", "cp", "mkdir", "touch", "tee", "sed -i", "sort -o"})
+# They may exit non-zero and print nothing (cmp -s; `!`, `[[`, `((`: the shell's constructs).
+_SILENT_FAILURES = frozenset({"grep", "test", "[", "false", "cmp", "diff", "!", "[[", "(("})
 MAX_OUTPUT = 64 * 1024  # a computed step prints at most this much; more is the model's to summarize
 _TIMEOUT = 2.0
 
@@ -78,6 +82,8 @@ class VirtualShell:
     def compute(self, line: str) -> Outcome:
         """The exact result of `line` from what the world knows, or NotComputable saying why it is the model's."""
         known = self.knowledge
+        if not known.cwd_known:
+            return self._found_again(line)
         if known.status(known.cwd) != "present" or known.cwd in known.files:
             raise NotComputable("the working folder is not one the world knows")
         if known.shell_changed:
@@ -85,6 +91,7 @@ class VirtualShell:
                                 "functions, aliases or its search path the virtual shell does not follow")
         reading = read_line(line, known.cwd, known.home, known.variables, known.oldpwd)
         self._check_region(reading)
+        self._check_contents(reading)
         if any(path in known.folders for path in reading.outputs):
             raise NotComputable("output redirected into a folder: the virtual shell does not refuse it as bash does")
         if any(posixpath.dirname(path) not in known.folders for path in reading.outputs):
@@ -94,6 +101,8 @@ class VirtualShell:
         for folder in reading.glob_folders:
             if not known.folders.get(folder):
                 raise NotComputable(f"a glob over {folder}, whose listing the world does not know in full")
+        if problem := problem_with_world(reading.facts, known.files, known.folders, known.status):
+            raise NotComputable(problem)
         reach = _Reach.of(known, reading)
         if not _plain_text(line.encode("utf-8", "surrogateescape")) or not all(
                 _plain_text(known.files.get(path) or b"") for path in (*reach.above, *reach.below)):
@@ -118,6 +127,8 @@ class VirtualShell:
             raise NotComputable("an error from a program given several operands: GNU goes on with the others")
         if stdout and stderr:
             raise NotComputable("it prints on both output streams: their order on the screen is unknown")
+        if problem := problem_with_result(reading.facts, stdout, stderr, reading.forms):
+            raise NotComputable(problem)
         if len(stdout) + len(stderr) > MAX_OUTPUT:
             raise NotComputable("its output is longer than a computed step shows")
         after = self._knowledge_after(first)
@@ -126,6 +137,20 @@ class VirtualShell:
             raise NotComputable(_NOT_PLAIN)
         return Outcome(line, stdout, stderr, code, first.cwd, _changes(known, after, unknown), after,
                        frozenset(reading.forms))
+
+    def _found_again(self, line: str) -> Outcome:
+        """A line the shell starts with a `cd` into a folder the world knows, named whole (`cd ~/project && ls`),
+        computed where the shell stands unknown: that cd does not depend on where it stood, and the shell is found
+        again. Only where it came from (`cd -`) stays unknown."""
+        known = self.knowledge
+        target = _leading_cd(line, known.home)
+        if target is None or target not in known.folders or known.status(target) != "present":
+            raise NotComputable("a predicted step may have moved the shell: where it stands is not known exactly")
+        placed = replace(known.exact_part(), location=known.location.moved_to(target), cwd_known=True, oldpwd=None)
+        outcome = VirtualShell(placed, self.user, self.host).compute(line)
+        if outcome.after.oldpwd == target:  # the leading cd's: bash's is the folder the world does not know
+            outcome.after.oldpwd = None
+        return outcome
 
     def accept(self, outcome: Outcome) -> None:
         self.knowledge.take_exact(outcome.after)
@@ -151,6 +176,25 @@ class VirtualShell:
             for path in reading.paths:
                 if path in roots or reading.cwds[0].startswith(path.rstrip("/") + "/"):
                     raise NotComputable(f"it may remove or move {path}, a folder the system or the shell holds")
+
+    def _check_contents(self, reading: Reading) -> None:
+        """What the world must know of a file before the line reads it (text_tools.needs_known_content): the
+        record is of the file before the line, so a line that may change files first is refused."""
+        known = self.knowledge
+        if reading.forms & _CHANGES_FILES and reading.content_checks or any(
+                path in reading.outputs for path, _ in reading.content_checks):
+            raise NotComputable("it may change a file before a program checks what it reads")
+        for path, check in reading.content_checks:
+            if known.status(path) == "unknown":
+                raise NotComputable(f"{path}: the world does not know whether it is there")
+            if check == "no folder":
+                if path in known.folders:
+                    raise NotComputable("test -s or grep -s of a folder: GNU sizes, counts or lists it otherwise")
+                continue
+            if path in known.folders or path in known.files and known.files[path] is None:
+                raise NotComputable(f"{path}: the world does not know what it holds")
+            if path in known.files and (problem := content_problem(check, known.files[path] or b"")):
+                raise NotComputable(problem)
 
     def _run(self, line: str, variant: int, unknown: set[str], reading: Reading, reach: _Reach) -> _Run:
         known = self.knowledge
@@ -191,7 +235,7 @@ class VirtualShell:
                             if name not in known.exported)
         if prelude:
             bash.execute_sync(prelude)
-        if known.oldpwd:
+        if known.oldpwd:  # (None, unknown, is refused by the gate wherever a line reads it)
             bash.execute_sync(f"OLDPWD={shlex.quote(known.oldpwd)}")
         result = bash.execute_sync(line)
         state = bash.shell_state()
@@ -220,6 +264,18 @@ class VirtualShell:
             after.folders[path] = before.folders.get(path, True)
             after.absent.discard(path)
         return after
+
+
+_LEADING_CD = re.compile(r"\s*cd\s+(?P<folder>~|~/[\w./-]*|/[\w./-]*)\s*(?:&&|;|$)")
+
+
+def _leading_cd(line: str, home: str) -> str | None:
+    """The folder a line's first command `cd`s into, where it is named whole (absolute, or under `~`)."""
+    match = _LEADING_CD.match(line)
+    if match is None:
+        return None
+    folder = match.group("folder")
+    return posixpath.normpath(home + folder[1:] if folder.startswith("~") else folder)
 
 
 def exactly(known: Knowledge, files: dict[str, bytes | None] | None = None, folders: dict[str, bool] | None = None,

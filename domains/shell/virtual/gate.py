@@ -90,7 +90,7 @@ class Reading:
         return len(self.cwds) > 1
 
 
-def read_line(line: str, cwd: str, home: str, variables: dict[str, str], oldpwd: str = "") -> Reading:
+def read_line(line: str, cwd: str, home: str, variables: dict[str, str], oldpwd: str | None = None) -> Reading:
     """The paths `line` names, or NotComputable when any part of it falls outside what is proven."""
     if not line.strip() or "\0" in line:
         raise NotComputable("not one command line")

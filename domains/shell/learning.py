@@ -23,6 +23,7 @@ _ENTRY = re.compile(r"[^\s]+")
 # Programs whose target may become a folder (a copied or moved tree, an unpacked archive, a link).
 _MAY_MAKE_FOLDERS = frozenset({"cp", "mv", "rsync", "install", "ln", "tar", "unzip", "git", "scp", "7z"})
 _CD = re.compile(r"(^|[\s;&|(])cd(\s|$)")
+_BRANCHED_OR_REDIRECTED = re.compile(r"(^|[\s;&|(])(if|case|while|until|for|select)\s|[()<>]")
 # A line that changes how later lines behave (options, functions, aliases, the search path, the umask, the
 # locale, a sourced or evaluated script): the world's shell is then no longer the one the tests prove.
 # Each is read at a command's start only: `find . -name x` or `grep alias f` change nothing.
@@ -311,6 +312,8 @@ def _certain_cwd(known: Knowledge, semantics: Semantics, cwd_before: str) -> str
     if not moves:
         return cwd_before if after == cwd_before else None
     index = moves[0]
+    if _BRANCHED_OR_REDIRECTED.search(semantics.line):
+        return None  # a cd inside an if, case, loop or subshell, or one whose redirection may fail first
     if len(moves) == 1 and semantics.programs[index] == "cd" and semantics.cwd_after and \
             not semantics.depends_on.get(index) and "||" not in semantics.line and \
             not any(part.command == index for part in semantics.opaque) and after in known.folders:
@@ -327,14 +330,16 @@ def failed_commands(semantics: Semantics, observation: str) -> list[int]:
 def doubted_commands(semantics: Semantics, observation: str) -> list[int]:
     """The simple commands that may have done only part of their work, or none: those `failed_commands`
     finds, those whose program printed an error line of its own (`rm: cannot remove 'd': Is a directory`),
-    those that run only if another succeeded or failed, and all of them where errors were sent away."""
+    those that run only if another succeeded or failed or inside a branch (`if`, `case`), and all of them where
+    errors were sent away."""
     commands = {effect.command for effect in semantics.effects}
     if _ERRORS_HIDDEN.search(semantics.line) or "||" in semantics.line or _SHELL_ERROR.search(observation):
         return sorted(commands)  # an error sent away, or a command run only if another failed: any may not have run
     # Not anchored to a line's start: output without a final newline runs into the error line on a screen.
     complaining = {effect.command for effect in semantics.effects if effect.program and re.search(
         rf"(?<![\w./-]){re.escape(effect.program)}: ", observation)}
-    conditional = {command for command in commands if semantics.depends_on.get(command)}
+    conditional = {command for command in commands if semantics.depends_on.get(command)} | {
+        effect.command for effect in semantics.effects if effect.maybe}  # inside an if or case: may not have run
     return sorted(complaining | conditional | set(failed_commands(semantics, observation)))
 
 

@@ -81,6 +81,17 @@ EMPTY_SCENARIOS = [
      "test -d . && echo here", "test -n abc && echo set", "test abc = abc && echo same", "test 1 -eq 1 && echo one",
      "test 2 -gt 1 && echo more", "test 1 -lt 0 || echo notless", "test ! -e nothing && echo none",
      "true || echo never", "false; echo $HOME"],
+    # The shell's own constructs (constructs.py) and expansions the word reader evaluates.
+    ["mkdir -p site/{css,js}", "D=site; F=main; echo x > $D/$F.html", "cat site/main.html", "cp site/main.html{,.bak}",
+     "cat site/main.html.bak", "for f in a b c; do echo $f > site/$f.txt; done", "cat site/b.txt",
+     "if [ -f site/a.txt ]; then echo yes; else echo no; fi", "if [[ -d site/css && x == x* ]]; then echo dir; fi",
+     "case main.html in *.txt) echo text;; *.html) echo page;; esac", "{ echo one; echo two; } > both", "cat both",
+     "(cd site && pwd); pwd", "! test -e nothing && echo none", "false; echo $?", "test -f nothing; echo \"status $?\"",
+     "X=archive.tar.gz; echo ${X%.*} ${X%%.*} ${X#*.} ${X##*.} ${#X} ${X/a/A} ${X//a/A} ${X:2:3} ${X^^}",
+     "E=; echo ${E:-default} ${E:=set} $E ${E:+alt}", "echo $((2 * (3 + 4) - 7 / 2)) $((7 % 3))",
+     "(( 3 > 2 )) && echo bigger", "echo {1..5} x{a,b}", "cat > here <<'EOF'\nline $X\n  two\nEOF", "cat here",
+     "cd site", "cd -", "cd", "pwd", "cd ~/project", "i=0; while [ $i -lt 3 ]; do echo $i; i=$((i+1)); done",
+     "n=3; until (( n == 0 )); do n=$((n-1)); done; echo $n"],
     ["echo k1 > a; echo k2 > b", "cat a b > c", "cat c", "cat c | sort -r", "cat c | head -n 1 > d", "cat d",
      "cat a b c d | sort | uniq -c", "cat a b c d | sort -u", "rm a b c d", "cat a", "echo done | tee f1 | cat",
      "cat f1", "rm f1"],
@@ -207,11 +218,15 @@ def test_every_allowlist_entry_is_proven():
 
 
 @pytest.mark.parametrize("line", ["ls -a", "ls -la", "python3 -c 'print(1)'", "git status", "cat $(echo a)",
-                                  "echo $RANDOM", "echo $?", "exit 1", "find . -name x -delete", "cat <<EOF\nx\nEOF",
-                                  "rm -v a", "sort -k2 f", "ls > out", "for f in a b; do echo $f; done",
-                                  "(cd /tmp)", "echo hi &", "cat a | cd b", "grep -r x", "X=1 cat a",
+                                  "echo $RANDOM", "echo $?", "exit 1", "find . -name x -delete", "cat <<EOF\n$X\nEOF",
+                                  "cat <<-EOF\n\tx\nEOF", "while true; do echo; done", "until false; do :; done",
+                                  "i=0; while [ $i -lt 99 ]; do i=$((i+1)); done", "while [ -f a ]; do :; done",
+                                  "[[ a =~ a ]]", "case a in a) echo;& esac", "for f in *; do echo $f; done",
+                                  "for f; do echo $f; done", "true | echo $?", "echo $((1 / 0))", "let x=1",
+                                  "echo ${X:?}", "echo ${!X}", "X=a; echo ${X/a/&}", "echo a\nb &",
+                                  "rm -v a", "sort -k2 f", "ls > out", "echo hi &", "cat a | cd b", "grep -r x", "X=1 cat a",
                                   "rmdir .", "rm -rf ..", "cp -r . x", "cat", "tr a b", "grep x", "sort -", "export",
-                                  "echo {a,b}", "echo {1..3}", "cat ?.txt", "cat [ab].txt",
+                                  "echo {a..C}", "echo $A{1,2}", "cat ?.txt", "cat [ab].txt",
                                   "seq 1 100000", "seq 1.5 3", "seq -s , 3", "seq 1 0 5", "sed -i.bak s/a/b/ f",
                                   "head -n 2", "tee f", "sed s/a/b/", "uniq a b"])
 def test_lines_outside_the_allowlist_go_to_the_model(line):

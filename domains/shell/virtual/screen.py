@@ -66,8 +66,12 @@ def prompt_folder(screen: str, home: str) -> str | None:
 
 
 def computed_screen(previous: str, state: str, step: ShellStep) -> str | None:
-    """The whole screen after the step, or None when the prompt cannot be known."""
+    """The whole screen after the step, or None when the prompt cannot be known, or the line was typed over
+    several (a here document: how a terminal shows the continuation prompts `> ` and typed-ahead lines is not
+    proven)."""
     line, printed, cwd_before, cwd_after, home = step.line, step.printed, step.cwd_before, step.cwd_after, step.home
+    if "\n" in line.strip("\n"):
+        return None
     prompt = current_prompt(previous, state, cwd_before, home)
     if prompt is None:
         return None

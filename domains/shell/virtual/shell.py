@@ -37,7 +37,8 @@ _SCRIPT_LINE = re.compile(r"^bash: line \d+: ", re.MULTILINE)
 _UNPROVEN = re.compile(r"not yet implemented|not supported|io error|^cp: cannot copy|^mv: cannot move", re.MULTILINE)
 # Programs and options that change files: the world's record of a file is then not what a later program reads.
 _CHANGES_FILES = frozenset({"rm", "rmdir", "mv", "cp", "mkdir", "touch", "tee", "sed -i", "sort -o"})
-_SILENT_FAILURES = frozenset({"grep", "test", "[", "false", "cmp", "diff"})  # they may exit 1 silently (cmp -s)
+# They may exit non-zero and print nothing (cmp -s; `!`, `[[`, `((`: the shell's constructs).
+_SILENT_FAILURES = frozenset({"grep", "test", "[", "false", "cmp", "diff", "!", "[[", "(("})
 MAX_OUTPUT = 64 * 1024  # a computed step prints at most this much; more is the model's to summarize
 _TIMEOUT = 2.0
 
@@ -88,7 +89,7 @@ class VirtualShell:
         if known.shell_changed:
             raise NotComputable(f"an earlier step changed the shell itself ({known.shell_changed!r}): options, "
                                 "functions, aliases or its search path the virtual shell does not follow")
-        reading = read_line(line, known.cwd, known.home, known.variables)
+        reading = read_line(line, known.cwd, known.home, known.variables, known.oldpwd)
         self._check_region(reading)
         self._check_contents(reading)
         if any(path in known.folders for path in reading.outputs):

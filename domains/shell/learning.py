@@ -287,17 +287,18 @@ def _nearest_known(known: Knowledge, path: str) -> str:
 
 def _unsure_redirections(known: Knowledge, semantics: Semantics) -> set[int]:
     """The commands of a predicted step that may not have run because a redirection of theirs may fail: bash
-    opens `< FILE` and `> PATH` before it starts the command, so a command runs only if the file it reads is a
-    known file and the folder it writes into a known folder."""
+    opens `< FILE` and `> PATH` before it starts the command, so a command runs only if each file it reads is a
+    known file, and each path it writes is in a known folder and is no folder itself."""
     unsure = set()
+    outputs = [effect for effect in semantics.effects if effect.program == "bash" and effect.path]
+    for effect in outputs:
+        if posixpath.dirname(effect.path) not in known.folders or effect.path in known.folders:
+            unsure.add(effect.command)
     for requirement in semantics.requirements:
-        if requirement.program != "bash":
-            continue
-        written = [effect.path for effect in semantics.effects if effect.program == "bash" and
-                   effect.command == requirement.command and posixpath.dirname(effect.path) == requirement.path]
-        if requirement.path not in (known.folders if written else known.files) or \
-                any(path in known.folders for path in written):  # `> d` where d is a folder fails too
-            unsure.add(requirement.command)
+        if requirement.program == "bash" and not any(
+                effect.command == requirement.command and posixpath.dirname(effect.path) == requirement.path
+                for effect in outputs) and requirement.path not in known.files:
+            unsure.add(requirement.command)  # `< FILE`
     return unsure
 
 

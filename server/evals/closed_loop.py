@@ -53,6 +53,9 @@ class Tally:
     sessions: int = 0
     steps: int = 0
     computed: int = 0
+    # Computed steps whose screen a terminal draws otherwise than proven (a command typed over several lines): their
+    # effects and output are exact, their screen is the model's.
+    screenless: int = 0
     wrong: list[Wrong] = field(default_factory=list)
     refusals: Counter[str] = field(default_factory=Counter)
     examples: dict[str, str] = field(default_factory=dict)  # a refusal family -> the first line refused so
@@ -65,9 +68,14 @@ class Tally:
     def share(self) -> float:
         return self.computed / self.steps if self.steps else 0.0
 
+    @property
+    def exact_share(self) -> float:
+        """The steps computed screen and all."""
+        return (self.computed - self.screenless) / self.steps if self.steps else 0.0
+
     def summary(self, top: int = 12) -> str:
-        lines = [(f"{self.sessions} sessions, {self.steps} steps, {self.computed} computed ({self.share:.1%}), "
-                  f"{len(self.wrong)} wrong")]
+        lines = [(f"{self.sessions} sessions, {self.steps} steps, {self.computed} computed ({self.share:.1%}; with "
+                  f"their screens {self.exact_share:.1%}, the rest typed over several lines), {len(self.wrong)} wrong")]
         lines += [f"  {count:>5}  {reason}  (e.g. {self.examples[reason][:60]!r})"
                   for reason, count in self.refusals.most_common(top)]
         if self.knock_on and top:
@@ -148,6 +156,7 @@ def replay(session: Session, pack: DomainPack, root: Path, nonsense_seed: int | 
                 tracker.advance(action, _screen(line, nonsense(draw, outputs[:-1])), real=False)
                 continue
             tally.computed += 1
+            tally.screenless += "\n" in line.strip()
             tally.compute_seconds.append(spent)
             wrong = _wrong(session, index, outcome, (stdout, stderr, code, cwd))
             if wrong is not None:

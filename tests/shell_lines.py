@@ -135,7 +135,8 @@ def command(rng: random.Random, program: str = "") -> str:
                                f"-e {rng.choice(PATTERNS)} -e {rng.choice(PATTERNS)}", "-E 'a|b'", "-E '(al|ga)+'"))
         return f"grep {flags}{patterns} {paths(rng)}"
     if program == "sed":
-        return f"sed {rng.choice(('', '-i ', '-n '))}{rng.choice(SED_SCRIPTS)} {paths(rng, 1)}"
+        return f"sed {rng.choice(('', '-i ', '-n ', '-i.bak ', '-in ', '-ni.orig ', '-i~ ', '-i* ', '-i.b/ '))}" \
+            f"{rng.choice(SED_SCRIPTS)} {paths(rng, 1)}"
     if program == "tr":
         return f"tr {rng.choice(TR_SETS)} < {_operand(rng)}"
     if program in ("mkdir", "touch", "rmdir"):

@@ -157,7 +157,7 @@ PREPARED_SCENARIOS = [
      "tr -s 'a' < notes.txt", "tr -c 'a-z\\n' _ < data.csv", "tr '[:lower:]' '[:upper:]' < notes.txt",
      "sort notes.txt | uniq -d", "sort notes.txt | uniq -u", "printf 'a\\nA\\n' | uniq -i",
      "basename -s .py src/main.py", "basename -a src/main.py docs/readme.md", "head -c 5 notes.txt",
-     "tail -c 4 notes.txt", "sed 's|a|b|g' notes.txt", "sed 's#,#;#' data.csv", "test -s notes.txt && echo full",
+     "tail -c 4 notes.txt", "sed 's|a|b|g' notes.txt", "sed -i.bak 's/beta/BETA/' notes.txt", "cat notes.txt notes.txt.bak", "sed 's#,#;#' data.csv", "test -s notes.txt && echo full",
      "test -s empty.txt || echo empty"],
 ]
 

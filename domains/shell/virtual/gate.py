@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tree_sitter import Node
 
@@ -242,6 +242,9 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         raise NotComputable(f"{program or 'the program'} is not among the programs proven to run as in GNU")
     if program in SHELL_STATE and in_pipeline:
         raise NotComputable(f"{program} inside a pipeline")
+    backup = ""
+    if program == "sed":
+        words, backup = _sed_backup(words)
     _check_divergent_forms(program, words[1:], bool(redirects))
     arguments = [value.text for value in words[1:]]
     problem = option_problem(program, arguments) or value_problem(program, arguments)
@@ -254,7 +257,7 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
     if not in_pipeline:
         _follow("", reading.stage, True, reading)
     _check_listing(program, words[1:], scope, reading)
-    reading.forms |= used_forms(program, arguments)
+    reading.forms |= used_forms(program, arguments) | ({"sed -iSUFFIX"} if backup else set())
     if not fed and reads_terminal(program, arguments):
         raise NotComputable(f"{program} reads the terminal here: what is typed next decides")
     if len(operands(program, arguments)) > MAX_OPERANDS.get(program, len(arguments)):
@@ -298,6 +301,8 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         for value in _file_words(program, words[1:]):
             if path := _name(value, scope, reading):
                 reading.operands.add(path)
+            if backup and (copy := _name(replace(value, text=value.text + backup), scope, reading)):
+                reading.outputs.add(copy)  # sed -i.bak keeps each file's old content beside it
         for letter, written in parsed_options(program, arguments):
             if letter in OUTPUT_OPTIONS.get(program, "") and written:
                 if path := _name(Value(written), scope, reading):
@@ -386,6 +391,25 @@ def _check_listing(program: str, values: list[Value], scope: Scope, reading: Rea
             facts.searched |= tops
         facts.searched_in |= {posixpath.normpath(posixpath.join(scope.cwd, posixpath.dirname(value.known_prefix)))
                               for value in searched if value.glob}
+
+
+_SED_BACKUP = re.compile(r"-(?P<flags>n*)i(?P<suffix>.+)")
+
+
+def _sed_backup(words: list[Value]) -> tuple[list[Value], str]:
+    """sed's words with `-iSUFFIX` read as `-i`, and the suffix: GNU's -i takes its value attached only (`-in` keeps
+    a backup named F + "n"); a suffix with `*` (a pattern of names) or `/` (a folder) is not proven."""
+    given, suffix = [words[0]], ""
+    for value in words[1:]:
+        match = _SED_BACKUP.fullmatch(value.text)
+        if match is None:
+            given.append(value)
+            continue
+        if not re.fullmatch(r"[\w.~-]+", match.group("suffix")) or suffix:
+            raise NotComputable(f"sed {value.text}: a backup name the virtual shell is not proven to make like GNU")
+        suffix = match.group("suffix")
+        given.append(replace(value, text=f"-{match.group('flags')}i"))
+    return given, suffix
 
 
 def _check_sed_scripts(values: list[Value]) -> None:

@@ -79,6 +79,15 @@ class Knowledge:
         """Where `cd -` goes back to, where the exact facts know it (the semantics read it: call.ShellHistory)."""
         return self.oldpwd or None
 
+    def text_of(self, path: str) -> str | None:
+        """A file's text where the exact facts hold it (call.FileContents: the semantics read a script, a Makefile
+        or SQL the world knows by what it says); None where its content is unknown or not text."""
+        content = self.files.get(posixpath.normpath(path)) if self._exact_answers(path) else None
+        try:
+            return content.decode("utf-8") if content is not None else None
+        except UnicodeDecodeError:
+            return None
+
     @property
     def workspace(self) -> str:
         """The folder the world started in."""

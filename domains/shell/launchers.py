@@ -13,6 +13,7 @@ from .call import Call, Stdin
 from .environment import environment_read
 from .effects import WRITE_KINDS
 from .git import git
+from .python_reads import files_read
 from .known_code import PYTHON, interpreter_of, language_of, read_python, run_written
 from .options import Spec, parse
 from .node_scripts import run_node_script
@@ -137,8 +138,15 @@ def _script(call: Call, operands: list[Value], what: str) -> None:
     script = operands[0]
     if run_written(call, script, language_of(call.program), same_shell=call.program in ("source", ".")):
         return  # written by this same line with text it spells out, and then run: its code is read
+    if language_of(call.program) == "python" and (text := call.text_of(script)) is not None and \
+            (read := files_read(text)) is not None:
+        note_reads(call, [script, *(Value(path) for path in read)])
+        return  # a script the world (or the workspace) holds, that only reads and computes
     path, _ = call.scope.path(script)
     written = any(effect.path == path and effect.kind in WRITE_KINDS for effect in call.reader.effects)
+    if not written and call.exists(script) is False:
+        call.need(script, f"{call.program}: {{}}: No such file or directory")
+        return  # no such script: it fails to open it, and runs nothing
     reason = f"{call.program} {what} ({script.text}); its commands are not in the line"
     if written:
         reason += ", and the line itself wrote that script"
@@ -273,6 +281,10 @@ def _interpreter(call: Call) -> None:
         call.opaque("code", code, f"{program} runs code given inline; what it does is its own program", risky=True)
         return
     if p.has("m"):
+        if p.value("m") == "json.tool" and PYTHON.fullmatch(program) and len(p.rest) <= 1 and \
+                not any(arg.text.startswith("-") for arg in p.rest):
+            note_reads(call, p.rest)  # it reads one file (or its input) and prints it; a second operand it writes
+            return
         call.opaque("program", f"{program} -m {p.value('m')}", f"{program} runs the module {p.value('m')}")
         return
     if p.rest and p.rest[0].text != "-":

@@ -161,3 +161,15 @@ def test_a_step_forgets_only_what_it_may_have_touched():
         tracker = Tracker.replay(TERMINAL, WORKSPACE, [], computed=True, start=start)
         tracker.advance(TERMINAL.normalize_action(line), "nonsense", real=False)
         assert (tracker.compute(TERMINAL.normalize_action("cat notes")) is not None) is keeps, line
+
+
+def test_a_script_the_world_holds_is_read_by_what_it_says():
+    from agentworld_mcp.domains.shell.virtual.shell import VirtualShell
+
+    files = {"/home/dev/p/notes": b"n\n", "/home/dev/p/check.py": b"import json\nprint(json.load(open('a.json')))\n",
+             "/home/dev/p/gen.py": b"open('notes', 'w').write('x')\n"}
+    for line, keeps in (("python3 check.py", True), ("python3 missing.py", True), ("python3 gen.py", False)):
+        start = VirtualShell.starting("/home/dev/p", "/home/dev", files, complete=True)
+        tracker = Tracker.replay(TERMINAL, WORKSPACE, [], computed=True, start=start)
+        tracker.advance(TERMINAL.normalize_action(line), "nonsense", real=False)
+        assert (tracker.compute(TERMINAL.normalize_action("cat notes")) is not None) is keeps, line

@@ -347,7 +347,7 @@ def _file_words(program: str, values: list[Value]) -> list[Value]:
     if program == "find":
         return values[:len(listings.find_paths([value.text for value in values]))]
     spec = PROGRAMS[program]
-    pattern_first = program in ("grep", "sed") and not any(
+    pattern_first = program == "awk" or program in ("grep", "sed") and not any(
         letter == "e" for letter, _ in parsed_options(program, [value.text for value in values]))
     words, index = [], 0
     while index < len(values):

@@ -11,7 +11,8 @@ import shlex
 # Fields of every kind the subset must read as mawk does: blanks around, empty lines, numbers with signs,
 # decimals and zeros, words mawk reads as numbers (0x10, inf, nan, INFO), tabs, separators, no final newline.
 DATA = (b"", b"alice 3 x\nbob 10 y\ncarol 7 z\n", b"alice 3 x\nbob 10 y\n\n  dave   2  \n",
-        b"name,qty\napple,3\npear,10\nfig,7\n", b"root:x:0:0:root:/root:/bin/bash\nuser:x:1000:1000::/home/user:/bin/sh\n",
+        b"name,qty\napple,3\npear,10\nfig,7\n",
+        b"root:x:0:0:root:/root:/bin/bash\nuser:x:1000:1000::/home/user:/bin/sh\n",
         b"INFO start\nERROR bad disk\nWARN low\nERROR worse\n", b"a b\nc d", b"3\n-1\n0\n2.5\n10\n",
         b"x 0x10\ny inf\nz nan\n", b"a\tb\tc\nd\te\tf\n", b"a 1\nb 2\nc 3\n", b"a x\nc y\nd z\n", b"b 2\na 1\n",
         b"a,1\nb,2\nc,3\n", b"k 5\nk 6\nm 1\n", b" 7 \n+3\n-0\n007\n", b"Hello World\nhello there\n",

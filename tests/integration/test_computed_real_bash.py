@@ -148,6 +148,16 @@ PREPARED_SCENARIOS = [
      "basename -s .py src/main.py", "basename -a src/main.py docs/readme.md", "head -c 5 notes.txt",
      "tail -c 4 notes.txt", "sed 's|a|b|g' notes.txt", "sed 's#,#;#' data.csv", "test -s notes.txt && echo full",
      "test -s empty.txt || echo empty"],
+    # awk (this machine's: mawk) and join.
+    ["awk -F, '{print $2}' data.csv", "awk -F, 'NR>1 {s+=$2} END {print s}' data.csv", "awk '{print NR\": \"$0}' notes.txt",
+     "awk '/beta/ {n++} END {print n+0}' notes.txt", "awk -F , '$2 >= 5 {print $1}' data.csv", "awk 'NF' docs/readme.md",
+     "awk -F, '{printf \"%s=%d\\n\", $1, $2}' data.csv", "awk '{print length, toupper(substr($0, 1, 3))}' notes.txt",
+     "cat notes.txt | awk '{print $1}'", "awk -v n=2 'NR == n' notes.txt", "awk -F: '{print $1}' src/util.py",
+     "awk '{c[$1]++} END {for (k in c) print k, c[k]}' notes.txt | sort", "awk 'END {print NR}' empty.txt",
+     "awk '{ if (length($0) > 4) print \"long\"; else print \"short\" }' notes.txt", "awk '{print $1}' missing",
+     "printf 'a 1\\nb 2\\nc 3\\n' > j1", "printf 'a x\\nc y\\nd z\\n' > j2", "join j1 j2", "join -a1 j1 j2",
+     "join -v 2 j1 j2", "join -o 1.1,2.2 j1 j2", "join -e NA -a1 -o 1.2,2.2 j1 j2", "join -1 1 -2 1 -i j1 j2",
+     "printf 'a,1\\nb,2\\n' > k1", "printf 'a,x\\nb,y\\n' > k2", "join -t, k1 k2", "join j2 data.csv"],
 ]
 
 

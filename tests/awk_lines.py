@@ -32,9 +32,11 @@ FIELD = (("$1", "$2", "$3", "$NF", "$0", "$(NF-1)", "$(1)", "$99"), ("$NR", "$-1
 NUMBER = (("0", "1", "2", "5", "1000", "3"), ("010", "1.5", "2147483648", "1e3", "0x10"))
 STRING = (('"x"', '"bob"', '""', '": "', '"a\\tb"', '"\\n"', '"10"', '"a b"'), ('"a\\qb"', '"\\/"', '"\\052"'))
 REGEX = (("/a/", "/ERROR/", "/^a/", "/o$/", "/^$/", "/a|b/", "/^(al|bo)/", "/[0-9]+/", "/[a-c]/", "/[^a-z ]/",
-          "/a.c/", "/l+/", "/e?r/", "/\\./", "/ +/", "/x*/", "/[]a]/", "/[a-]/", "/^-?[0-9]+$/", "/(a|b)c/"),
+          "/a.c/", "/l+/", "/e?r/", "/\\./", "/ +/", "/x*/", "/[]a]/", "/[a-]/", "/^-?[0-9]+$/", "/(a|b)c/",
+          "/[.]/", "/[$*]/", "/a\\/b/", "/e$|^b/"),
          # intervals, classes, empty parts, leading quantifiers, escapes of no metacharacter
-         ("/o{2}/", "/[[:alpha:]]/", "/a|/", "/()/", "/+a/", "/\\d/", "/[a\\]]/", "/\\y/", "/a**/", "/[z-a]/"))
+         ("/o{2}/", "/[[:alpha:]]/", "/a|/", "/()/", "/+a/", "/\\d/", "/[a\\]]/", "/\\y/", "/a**/", "/[z-a]/", "//",
+          "/(^a)/", "/(a$)/", "/[/]/"))
 FUNCTION = (("length($1)", "length", "length()", "substr($1, 2)", "substr($1, 2, 3)", "substr($0, 1, 1)",
              "toupper($1)", "tolower($0)", "index($0, \"o\")", "substr($2, 1, 0)"),
             # starts below 1 or read from the input, functions outside the subset
@@ -81,6 +83,9 @@ def _statement(rng: random.Random) -> str:
     shape = rng.random()
     if shape < 0.3:
         return "print " + ", ".join(_expression(rng) for _ in range(rng.randint(0, 3)))
+    if shape < 0.33:
+        return _pick(rng, ("print $1 == \"a\"", "print $2 != 3, NR == 1", "print $1 $2 == $2 $1"),
+                     ("print $1 > 2", "print $1 < 2", "print \"a\" !x", "print $1 | \"sort\""))
     if shape < 0.4:
         return "printf " + _pick(rng, ('"%s=%d\\n", $1, $2', '"%5s|%-4s|\\n", $1, $2', '"%s\\n", $0', '"%d\\n", $2',
                                        '"%i %%\\n", NR', '"%03d|%-3d|\\n", $2, NF', '"%.2s\\n", $1', '"x"'),
@@ -103,6 +108,11 @@ def _action(rng: random.Random) -> str:
 
 
 # Programs agents type every day, beside the drawn ones.
+LOOPS = ("{c[$1]++} END {for (k in c) print k, c[k]}", "{c[$NF] += $2} END {for (k in c) if (c[k] > 2) print k}",
+         "{c[$1]++} END {for (k in c) { n++; print n, k }}", "{c[$1]++} END {for (k in c) print c[k \"x\"]}",
+         "{c[$1]++} END {for (k in c) s = k; print s}", "{c[$1]++} END {for (k in c) print k; print k}",
+         "{c[$1]++} END {for (k in c) if (k > 5) print k}", "{c[$1]++} END {for (k in c) print k + 1}",
+         "{c[$1]++; d[$2]++} END {for (k in c) print k, d[k]}")
 EVERYDAY = ("{print $1}", "{print $2}", "NR>1 {s+=$2} END {print s}", "/ERROR/ {n++} END {print n+0}",
             "{printf \"%s=%d\\n\", $1, $2}", "NF", "{print NR\": \"$0}", "$3 >= 1000 {print $1}", "{print $NF}",
             "{c[$1]++} END {for (k in c) print k, c[k]}", "END {print NR}", "{print length}", "NR==1 {next} {print}",
@@ -117,7 +127,7 @@ OPTIONS = (("", "", "", "-F,", "-F :", "-F ';'", "-F '\\t'", "-F ' '", "-F '|'",
 
 
 def awk_line(rng: random.Random, operand) -> str:
-    body = rng.choice(EVERYDAY) if rng.random() < 0.4 else " ".join(
+    body = rng.choice(EVERYDAY) if rng.random() < 0.3 else rng.choice(LOOPS) if rng.random() < 0.15 else " ".join(
         rng.choice((f"{_condition(rng)} {_action(rng)}", _action(rng), _condition(rng), f"END {_action(rng)}",
                     f"BEGIN {_action(rng)}")) for _ in range(rng.randint(1, 2)))
     options = _pick(rng, *OPTIONS)

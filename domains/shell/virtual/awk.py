@@ -219,13 +219,13 @@ def _check_regex(pattern: str) -> None:
         elif char == "[":
             position, previous = _bracket_end(pattern, position + 1, problem), "atom"
         elif char == "^":
-            if previous != "" or atoms > 0:
+            if previous != "" or atoms > 0 or depth:
                 raise AwkRefusal(problem)
             position += 1
             atoms = max(atoms, 0)
             continue
         elif char == "$":
-            if position + 1 < len(pattern) and pattern[position + 1] not in "|)":
+            if depth or position + 1 < len(pattern) and pattern[position + 1] != "|":
                 raise AwkRefusal(problem)
             position, previous = position + 1, "atom"
         elif char == "." or _ORDINARY.fullmatch(char):
@@ -233,7 +233,7 @@ def _check_regex(pattern: str) -> None:
         else:
             raise AwkRefusal(problem)
         atoms = max(atoms, 0) + (previous == "atom")
-    if depth or not atoms and pattern:
+    if depth or not atoms:  # (an empty // too)
         raise AwkRefusal(problem)
 
 
@@ -281,6 +281,8 @@ class _Parser:
     compared_names: set[str] = field(default_factory=set)
     variables_read: int = 0
     in_print: int = 0  # inside print's arguments, outside parentheses: `>` and `<` would redirect
+    loop: tuple[str, str] | None = None  # inside `for (key in array)`: its key and array
+    keys: set[str] = field(default_factory=set)
     section: str = ""  # BEGIN | END | main
 
     # --- the program ---------------------------------------------------------------------------------------
@@ -334,7 +336,7 @@ class _Parser:
         elif self._take("name", "printf"):
             self._printf()
         elif self._take("name", "next"):
-            if self.section != "main":
+            if self.section != "main" or self.loop:
                 raise AwkRefusal("next in BEGIN or END")
         elif self._take("name", "if"):
             self._expect("op", "(")
@@ -384,20 +386,29 @@ class _Parser:
             raise AwkRefusal("printf into a file or a command")
 
     def _for_in(self) -> None:
+        """for (key in array) with a body that only prints key and array[key]: the keys come in an order of each
+        awk's own, so nothing may depend on it but the order of whole lines (listings.follow)."""
         self._expect("op", "(")
         key = self._name()
         self._expect("name", "in")
         array = self._name()
         self._expect("op", ")")
+        if self.loop or key in self.keys or key in self.assigned_kinds or key in self.scalars:
+            raise AwkRefusal("for (k in a) nested, or over a key variable used elsewhere")
         self.scalars.add(key)
-        self.assigned_kinds.setdefault(key, set()).add("key")
+        self.keys.add(key)
+        self.assigned_kinds[key] = {"key"}  # text: compared as a number, the awks differ
         self.arrays.add(array)
         self.reading.unordered = True
+        self.loop = (key, array)
         self._statement()
+        self.loop = None
 
     def _assignment(self) -> None:
         """name = e, name += e, name -= e, name++, ++name (and the same of name[e]): the right side reads no
         variable, so no value grows by more than the terms of the program per record."""
+        if self.loop:
+            raise AwkRefusal("an assignment in a for-in loop: what it leaves depends on the keys' order")
         if self._take("op", "++") or self._take("op", "--"):
             self._counted(self._lvalue())
             return
@@ -423,6 +434,8 @@ class _Parser:
 
     def _lvalue(self) -> str:
         name = self._name()
+        if name in self.keys:
+            raise AwkRefusal("a for-in key assigned")
         if self._take("op", "["):
             self._expression()
             self._expect("op", "]")
@@ -489,7 +502,7 @@ class _Parser:
             return True
         if kind == "name":
             return text not in ("in", "else", "BEGIN", "END", "print", "printf", "next", "if", "for")
-        return kind == "op" and text in ("$", "(", "!", "++", "--")
+        return kind == "op" and text in ("$", "(")  # (after an operand, `!x` is no operand to gawk)
 
     def _additive(self) -> _Expression:
         left = self._remainder()
@@ -577,8 +590,14 @@ class _Parser:
         if name in _RESERVED:
             raise AwkRefusal(f"{name}: outside the proven subset of awk")
         self.variables_read += 1
+        if name in self.keys and (self.loop is None or self.loop[0] != name):
+            raise AwkRefusal("a for-in key read outside its loop: it holds the key mawk gave last")
         if self._take("op", "["):
-            self._expression()
+            if self.loop and not (self._take("name", self.loop[0]) and self._peek("op", "]")
+                                  and name == self.loop[1]):
+                raise AwkRefusal("an element other than array[key] read in a for-in loop: it may add a key")
+            if not self.loop:
+                self._expression()
             self._expect("op", "]")
             self.arrays.add(name)
         else:

@@ -37,6 +37,9 @@ REGEX = (("/a/", "/ERROR/", "/^a/", "/o$/", "/^$/", "/a|b/", "/^(al|bo)/", "/[0-
          # intervals, classes, empty parts, leading quantifiers, escapes of no metacharacter
          ("/o{2}/", "/[[:alpha:]]/", "/a|/", "/()/", "/+a/", "/\\d/", "/[a\\]]/", "/\\y/", "/a**/", "/[z-a]/", "//",
           "/(^a)/", "/(a$)/", "/[/]/"))
+# Data for the drawn separators.
+SEPARATED = (b"a=1=x\nb==2\n", b"a/b/c\n/d\n", b"a_b\n_c_\n", b"1-2-3\n-4\n", b"a@b\nc@@d\n", b"a#1\n#2\n",
+             b"5%3\n%\n", b"a::b::c\n::d\n", b"x ,y ,z\n ,w\n", b"a  b   c\n  d\n", b"a=-b=-c\n")
 FUNCTION = (("length($1)", "length", "length()", "substr($1, 2)", "substr($1, 2, 3)", "substr($0, 1, 1)",
              "toupper($1)", "tolower($0)", "index($0, \"o\")", "substr($2, 1, 0)"),
             # starts below 1 or read from the input, functions outside the subset
@@ -85,7 +88,8 @@ def _statement(rng: random.Random) -> str:
         return "print " + ", ".join(_expression(rng) for _ in range(rng.randint(0, 3)))
     if shape < 0.33:
         return _pick(rng, ("print $1 == \"a\"", "print $2 != 3, NR == 1", "print $1 $2 == $2 $1"),
-                     ("print $1 > 2", "print $1 < 2", "print \"a\" !x", "print $1 | \"sort\""))
+                     ("print $1 > 2", "print $1 < 2", "print \"a\" !x", "print $1 | \"sort\"", "print n(1)",
+                      "print n (1)"))
     if shape < 0.4:
         return "printf " + _pick(rng, ('"%s=%d\\n", $1, $2', '"%5s|%-4s|\\n", $1, $2', '"%s\\n", $0', '"%d\\n", $2',
                                        '"%i %%\\n", NR', '"%03d|%-3d|\\n", $2, NF', '"%.2s\\n", $1', '"x"'),
@@ -120,7 +124,8 @@ EVERYDAY = ("{print $1}", "{print $2}", "NR>1 {s+=$2} END {print s}", "/ERROR/ {
             "BEGIN {print \"start\"} {print} END {print \"end\"}", "{print toupper($1)}", "$1 == \"bob\"",
             "{print $1, $2}", "{ n++ } END { print n }", "{print substr($0, 1, 3)}")
 OPTIONS = (("", "", "", "-F,", "-F :", "-F ';'", "-F '\\t'", "-F ' '", "-F '|'", "-F .", "-F ', '", "-v n=3",
-            "-v n=abc", "-F, -v n=2"),
+            "-v n=abc", "-F, -v n=2", "-F=", "-F /", "-F _", "-F -", "-F @", "-F '#'", "-F %", "-F '::'", "-F ' ,'",
+            "-F '  '", "-F '=-'", "-vn=1"),
            # separators of letters, escapes or regex, values mawk reads as numbers, other options
            ("-F ab", "-Ft", "-F '\\\\'", "-F '[,:]'", "-v n=0x10", "-v n=inf", "-v NR=1", "-f prog.awk", "-W version",
             "--"))
@@ -154,7 +159,7 @@ def awk_scenario(seed: int, scenario_type: type) -> object:
     rng = random.Random(seed)
     made = scenario_type(seed)
     for name in rng.sample(NAMES, rng.randint(2, len(NAMES))):
-        made.files[name] = rng.choice(DATA)
+        made.files[name] = rng.choice(DATA) if rng.random() < 0.8 else rng.choice(SEPARATED)
     made.folders = [folder for folder in FOLDERS if rng.random() < 0.3]
     present = sorted(made.files)
 

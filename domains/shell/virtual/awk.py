@@ -83,7 +83,6 @@ def read(arguments: list[str]) -> Reading:
         raise AwkRefusal("an operand NAME=value: awk assigns it between files")
     constants = [1]
     separator = ""
-    assigned: set[str] = set()
     for letter, value in parsed_options("awk", arguments):
         if letter == "F" and not (value and _SEPARATORS.fullmatch(value)):
             raise AwkRefusal(f"the field separator {value!r}: only a plain character or a short plain string")
@@ -96,8 +95,7 @@ def read(arguments: list[str]) -> Reading:
                 raise AwkRefusal(f"-v {value!r}: only a lowercase name given a small integer or a plain word")
             if text.lstrip("-").isdigit():
                 constants.append(abs(int(text)))
-            assigned.add(name)
-    reading = _Parser(_tokens(given[0]), assigned).program()
+    reading = _Parser(_tokens(given[0])).program()
     reading.largest_constant = max(reading.largest_constant, *constants)
     reading.files = len(given) - 1
     reading.separator = separator
@@ -271,7 +269,6 @@ class _Expression:
 @dataclass
 class _Parser:
     tokens: list[tuple[str, str]]
-    given_outside: set[str]  # -v names: small integers or plain words, read alike as numbers
     at: int = 0
     reading: Reading = field(default_factory=Reading)
     scalars: set[str] = field(default_factory=set)
@@ -589,6 +586,8 @@ class _Parser:
             return _Expression("num")
         if name in _RESERVED:
             raise AwkRefusal(f"{name}: outside the proven subset of awk")
+        if self._peek("op", "("):
+            raise AwkRefusal(f"{name}(: a call of a function the program does not define, or a concatenation")
         self.variables_read += 1
         if name in self.keys and (self.loop is None or self.loop[0] != name):
             raise AwkRefusal("a for-in key read outside its loop: it holds the key mawk gave last")

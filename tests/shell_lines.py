@@ -180,7 +180,7 @@ def reader(rng: random.Random) -> str:
     return rng.choice(("cat", "cat -n", "sort", "sort -r", "sort -n", "sort -u", "uniq", "uniq -c", "wc -l", "wc",
                        "wc -c", "head -n 1", "tail -n 1", "head -c 2", f"grep {rng.choice(PATTERNS)}", text_reader(rng),
                        f"sed {rng.choice(SED_SCRIPTS)}", f"tr {rng.choice(TR_SETS)}", "tee out/t", "grep -c a",
-                       rng.choice(("awk '{print $1}'", "awk -F, '{print $2}'", "awk 'NF'", "awk '{print NR\": \"$0}'"))))
+                       rng.choice(("awk '{print $1}'", "awk -F, '{print $2}'", "awk 'NF'", "awk '{print NR\":\"$0}'"))))
 
 
 def redirection(rng: random.Random) -> str:

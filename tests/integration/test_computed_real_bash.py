@@ -149,8 +149,9 @@ PREPARED_SCENARIOS = [
      "tail -c 4 notes.txt", "sed 's|a|b|g' notes.txt", "sed 's#,#;#' data.csv", "test -s notes.txt && echo full",
      "test -s empty.txt || echo empty"],
     # awk (this machine's: mawk) and join.
-    ["awk -F, '{print $2}' data.csv", "awk -F, 'NR>1 {s+=$2} END {print s}' data.csv", "awk '{print NR\": \"$0}' notes.txt",
-     "awk '/beta/ {n++} END {print n+0}' notes.txt", "awk -F , '$2 >= 5 {print $1}' data.csv", "awk 'NF' docs/readme.md",
+    ["awk -F, '{print $2}' data.csv", "awk -F, 'NR>1 {s+=$2} END {print s}' data.csv",
+     "awk '{print NR\": \"$0}' notes.txt", "awk '/beta/ {n++} END {print n+0}' notes.txt",
+     "awk -F , '$2 >= 5 {print $1}' data.csv", "awk 'NF' docs/readme.md",
      "awk -F, '{printf \"%s=%d\\n\", $1, $2}' data.csv", "awk '{print length, toupper(substr($0, 1, 3))}' notes.txt",
      "cat notes.txt | awk '{print $1}'", "awk -v n=2 'NR == n' notes.txt", "awk -F: '{print $1}' src/util.py",
      "awk '{c[$1]++} END {for (k in c) print k, c[k]}' notes.txt | sort", "awk 'END {print NR}' empty.txt",

@@ -12,8 +12,9 @@ from agentworld_mcp.domains.shell.virtual.text_tools import content_problem, nee
 
 EVERYDAY = ["'{print $1}' f", "-F, '{print $2}' data.csv", "'NR>1 {s+=$3} END {print s}' f",
             "'/ERROR/ {n++} END {print n+0}' log", "'{printf \"%s=%d\\n\", $1, $2}' f", "'NF' f",
-            "'{print NR\": \"$0}' f", "-F: '$3 >= 1000 {print $1}' passwd", "'{c[$1]++} END {for (k in c) print k, c[k]}' f",
-            "'{ if ($2 > 5) print $1; else print \"small\" }' f", "-v n=2 'NR == n' f", "'{print toupper(substr($0, 1, 3))}' f"]
+            "'{print NR\": \"$0}' f", "-F: '$3 >= 1000 {print $1}' passwd",
+            "'{c[$1]++} END {for (k in c) print k, c[k]}' f", "'{ if ($2 > 5) print $1; else print \"small\" }' f",
+            "-v n=2 'NR == n' f", "'{print toupper(substr($0, 1, 3))}' f"]
 
 REFUSED = {
     "'{print $2 * 2}' f": "'*'",  # products and quotients grow past what the input bounds

@@ -132,7 +132,8 @@ OPTIONS = (("", "", "", "-F,", "-F :", "-F ';'", "-F '\\t'", "-F ' '", "-F '|'",
 
 
 def awk_line(rng: random.Random, operand) -> str:
-    body = rng.choice(EVERYDAY) if rng.random() < 0.3 else rng.choice(LOOPS) if rng.random() < 0.15 else " ".join(
+    between = rng.choice(("; ", "; ", " "))  # a pattern without action needs `;` before the next rule
+    body = rng.choice(EVERYDAY) if rng.random() < 0.3 else rng.choice(LOOPS) if rng.random() < 0.15 else between.join(
         rng.choice((f"{_condition(rng)} {_action(rng)}", _action(rng), _condition(rng), f"END {_action(rng)}",
                     f"BEGIN {_action(rng)}")) for _ in range(rng.randint(1, 2)))
     options = _pick(rng, *OPTIONS)

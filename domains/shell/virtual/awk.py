@@ -286,9 +286,13 @@ class _Parser:
     def program(self) -> Reading:
         if not self.tokens:
             raise AwkRefusal("an empty awk program")
+        items = 0
         while self.at < len(self.tokens):
             if not self._take("op", ";"):
                 self._item()
+                items += 1
+        if not items:
+            raise AwkRefusal("an awk program of no rule")
         if self.scalars & self.arrays:
             raise AwkRefusal("a name used as a variable and as an array")
         if self.reading.leaves > MAX_LEAVES:
@@ -312,6 +316,8 @@ class _Parser:
             if self._peek("op", ","):
                 raise AwkRefusal("a range pattern")
             if not self._peek("op", "{"):
+                if self.at < len(self.tokens) and not self._peek("op", ";"):
+                    raise AwkRefusal("a pattern followed by more than its action: awks join them otherwise")
                 return
         self._block()
 

@@ -244,8 +244,8 @@ def _bracket_end(pattern: str, start: int, problem: str) -> int:
         position += 1
     while position < len(pattern) and pattern[position] != "]":
         char = pattern[position]
-        if char in "[\\":
-            raise AwkRefusal(problem)
+        if char in "[\\" or char == "-" and position != body_start and pattern[position + 1:position + 2] != "]":
+            raise AwkRefusal(problem)  # (a `-` neither first nor last nor in a range: awks read it otherwise)
         if position + 2 < len(pattern) and pattern[position + 1] == "-" and pattern[position + 2] != "]":
             if not _RANGE.fullmatch(pattern[position:position + 3]) or char > pattern[position + 2]:
                 raise AwkRefusal(problem)

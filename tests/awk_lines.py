@@ -17,7 +17,8 @@ DATA = (b"", b"alice 3 x\nbob 10 y\ncarol 7 z\n", b"alice 3 x\nbob 10 y\n\n  dav
         b"x 0x10\ny inf\nz nan\n", b"a\tb\tc\nd\te\tf\n", b"a 1\nb 2\nc 3\n", b"a x\nc y\nd z\n", b"b 2\na 1\n",
         b"a,1\nb,2\nc,3\n", b"k 5\nk 6\nm 1\n", b" 7 \n+3\n-0\n007\n", b"Hello World\nhello there\n",
         b"a;b;c\n1;2;3\n", b"x 2147483647\ny 1\n", b"b,x\na,y\n", b"A 1\na 2\n_ 3\n", b"a|b\nc|d\n",
-        b"1e3 x\n.5 y\n5. z\n-.5 w\n+0 v\n00 u\n1E2 t\n3e 1\n")
+        b"1e3 x\n.5 y\n5. z\n-.5 w\n+0 v\n00 u\n1E2 t\n3e 1\n", b"a 1\nB 2\nc 3\n", b"A x\nb y\nC z\n",
+        b"x a\ny b\nz c\n", b"a,1\na,2\nb,3\n")
 NAMES = ("f.txt", "data.csv", "log", "passwd", "nonl", "empty", "d/x.txt", "my file.txt")
 MISSING = ("missing", "d/none")
 FOLDERS = ("d", "out")

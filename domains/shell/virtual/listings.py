@@ -174,7 +174,7 @@ def resolved_folders(text: str, cwd: str) -> set[str]:
 def problem_with_result(facts: Facts, stdout: str, stderr: str, forms: frozenset[str] | set[str]) -> str | None:
     """Why a run's result is not proven equal to GNU's (None when it is)."""
     if facts.unordered and len(stdout.splitlines()) > 1:
-        return "it prints several lines in an order of its own (find and grep -r: the directory's; awk's for-in: mawk's)"
+        return "it prints several lines in an order of its own (find, grep -r: the directory's; awk's for-in: mawk's)"
     if facts.hunks and _HUNK_HEADER.search(stdout):
         return "diff printed hunks: GNU's diff chooses other hunks on some inputs"
     if "cmp -s" in forms and stderr:

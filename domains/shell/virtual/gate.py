@@ -437,6 +437,8 @@ def _redirect(node: Node, scope: Scope, reading: Reading) -> None:
         reading.written.add(path)
     if operator in (">", ">>") and path:
         reading.outputs.add(path)
+    if operator == "<" and path:
+        reading.operands.add(path)  # `tr a b < f > f`: bash empties f before tr reads it
 
 
 def _values(node: Node, scope: Scope) -> list[Value]:

@@ -43,9 +43,11 @@ REGEX = (("/a/", "/ERROR/", "/^a/", "/o$/", "/^$/", "/a|b/", "/^(al|bo)/", "/[0-
 SEPARATED = (b"a=1=x\nb==2\n", b"a/b/c\n/d\n", b"a_b\n_c_\n", b"1-2-3\n-4\n", b"a@b\nc@@d\n", b"a#1\n#2\n",
              b"5%3\n%\n", b"a::b::c\n::d\n", b"x ,y ,z\n ,w\n", b"a  b   c\n  d\n", b"a=-b=-c\n")
 FUNCTION = (("length($1)", "length", "length()", "substr($1, 2)", "substr($1, 2, 3)", "substr($0, 1, 1)",
-             "toupper($1)", "tolower($0)", "index($0, \"o\")", "substr($2, 1, 0)"),
+             "toupper($1)", "tolower($0)", "index($0, \"o\")", "substr($2, 1, 0)", "int($2 / 3)", "int($1)",
+             "$2 * 2", "$2 * $3", "$2 / 2", "$2 / NR", "$2 / n", "$2 / length($1)"),
             # starts below 1 or read from the input, functions outside the subset
-            ("substr($1, 0, 2)", "substr($1, -1)", "substr($1, $2)", "length $0", "sprintf(\"%d\", 1)", "int($2)"))
+            ("substr($1, 0, 2)", "substr($1, -1)", "substr($1, $2)", "length $0", "sprintf(\"%d\", 1)", "$2 / $3",
+             "NR * NR", "s * s", "$1 * $2 * $3 * $4", "$2 / 0", "$2 * 3000", "exp($2)"))
 
 
 def _term(rng: random.Random) -> str:
@@ -61,7 +63,7 @@ def _expression(rng: random.Random, depth: int = 0) -> str:
     if shape < 0.55:
         return f"{left} {right}"  # concatenation
     if shape < 0.75:
-        return f"{left} {_pick(rng, ('+', '-', '%', '+', '-'), ('*', '/', '^', '**'))} {right}"
+        return f"{left} {_pick(rng, ('+', '-', '%', '+', '-', '*', '/'), ('^', '**', '*', '/'))} {right}"
     if shape < 0.85:
         return f"-{left}"
     return f"({left} {rng.choice(('>', '<', '==', '!=', '>=', '<='))} {right})"
@@ -94,8 +96,11 @@ def _statement(rng: random.Random) -> str:
                       "print n (1)"))
     if shape < 0.4:
         return "printf " + _pick(rng, ('"%s=%d\\n", $1, $2', '"%5s|%-4s|\\n", $1, $2', '"%s\\n", $0', '"%d\\n", $2',
-                                       '"%i %%\\n", NR', '"%03d|%-3d|\\n", $2, NF', '"%.2s\\n", $1', '"x"'),
-                                 ('"%s"', '"%c\\n", $1', '"%.2f\\n", $2', '"%d %d\\n", $2', '"%x\\n", NR'))
+                                       '"%i %%\\n", NR', '"%03d|%-3d|\\n", $2, NF', '"%.2s\\n", $1', '"x"',
+                                       '"%.2f\\n", $2 / 3', '"%f|%8.3f|%-6.1f|%08.2f|\\n", $2, $2, $2 / 7, -$2',
+                                       '"%.0f %5.2f\\n", $2 / 2, $2 * $2'),
+                                 ('"%s"', '"%c\\n", $1', '"%e\\n", $2', '"%d %d\\n", $2', '"%x\\n", NR',
+                                  '"%g\\n", $2', '"%.10f\\n", $2'))
     if shape < 0.55:
         return _pick(rng, ("s += $2", "s += $NF", "n++", "++n", "n--", "s -= $1", "s = $2", "n = NR", "s += 1",
                            "c[$1]++", "c[$NF] += $2", "s = $1 \"-\""),
@@ -119,7 +124,9 @@ LOOPS = ("{c[$1]++} END {for (k in c) print k, c[k]}", "{c[$NF] += $2} END {for 
          "{c[$1]++} END {for (k in c) s = k; print s}", "{c[$1]++} END {for (k in c) print k; print k}",
          "{c[$1]++} END {for (k in c) if (k > 5) print k}", "{c[$1]++} END {for (k in c) print k + 1}",
          "{c[$1]++; d[$2]++} END {for (k in c) print k, d[k]}")
-EVERYDAY = ("{print $1}", "{print $2}", "NR>1 {s+=$2} END {print s}", "/ERROR/ {n++} END {print n+0}",
+EVERYDAY = ("{s += $2} END {print s / NR}", "{s += $2; n++} END {printf \"%.2f\\n\", s / n}",
+            "{total += $2 * $3} END {print total}", "{print $1, $2 * 2}", "{print int($2 / 3)}",
+            "{print $1}", "{print $2}", "NR>1 {s+=$2} END {print s}", "/ERROR/ {n++} END {print n+0}",
             "{printf \"%s=%d\\n\", $1, $2}", "NF", "{print NR\": \"$0}", "$3 >= 1000 {print $1}", "{print $NF}",
             "{c[$1]++} END {for (k in c) print k, c[k]}", "END {print NR}", "{print length}", "NR==1 {next} {print}",
             "{s += $2} END {print s, NR}", "!/^$/", "{ if ($2 > 5) print $1; else print \"small\" }",

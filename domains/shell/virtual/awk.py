@@ -36,6 +36,7 @@ class Reading:
     sizes: bool = False  # lengths, NF or index computed with: values grow with the lines' lengths
     largest_constant: int = 1
     leaves: int = 0  # numeric terms and increments of the program (each may add a value per record)
+    degree: int = 1  # the most input values a product multiplies together
     unordered: bool = False  # for (k in a): lines in an order mawk chooses
     input_read: bool = False  # a rule other than BEGIN: awk reads its files (END sees the last record)
     files: int = 0
@@ -44,6 +45,7 @@ class Reading:
 
 
 MAX_LEAVES = 8
+MAX_DEGREE = 3
 MAX_FILES_WITH_NUMBERS = 4
 MAX_LINES = 1000  # per input of a program that does arithmetic
 _VALUE_LIMIT = 2**31 - 1  # mawk prints integers beyond it as %.6g
@@ -54,7 +56,8 @@ _RESERVED = frozenset({
     "split", "sprintf", "srand", "rand", "int", "sin", "cos", "atan2", "exp", "log", "sqrt", "length", "substr",
     "tolower", "toupper", "index", "NR", "NF", "FNR", "FS", "OFS", "ORS", "RS", "FILENAME", "SUBSEP", "RSTART",
     "RLENGTH", "CONVFMT", "OFMT", "ENVIRON", "ARGC", "ARGV"})
-_FUNCTIONS = {"length": (0, 1), "substr": (2, 3), "tolower": (1, 1), "toupper": (1, 1), "index": (2, 2)}
+_FUNCTIONS = {"length": (0, 1), "substr": (2, 3), "tolower": (1, 1), "toupper": (1, 1), "index": (2, 2),
+              "int": (1, 1)}
 _TOKEN = re.compile(r"""
     (?P<space>[ \t]+)
   | (?P<number>(?:\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+)(?![A-Za-z0-9_.]))
@@ -68,7 +71,7 @@ _STRING_ESCAPES = re.compile(r'\\[nt\\"]')
 _ORDINARY = re.compile(r"[^.\[\]()*+?{}|^$\\/]")
 _ESCAPABLE = ".[]()*+?{}|^$\\/"
 _RANGE = re.compile(r"[a-z]-[a-z]|[A-Z]-[A-Z]|[0-9]-[0-9]")
-_PRINTF_CONVERSION = re.compile(r"%(?:%|-?0?\d{0,2}[sdi]|-?\d{0,2}\.\d{1,2}s)")
+_PRINTF_CONVERSION = re.compile(r"%(?:%|-?0?\d{0,2}[sdi]|-?\d{0,2}\.\d{1,2}s|-?0?\d{0,2}(?:\.\d)?f)")
 _SEPARATORS = re.compile(r"[,:;|=/_.@#%-]|\\t|[,:;=_ /-]{2,3}| ")
 _ASSIGNED_VALUE = re.compile(r"-?[1-9]\d{0,5}|0|[A-Za-z_][A-Za-z0-9_]{0,30}")
 _NUMERIC_WORD = re.compile(r"(?i)[+-]?(?:inf|nan)")
@@ -83,6 +86,7 @@ def read(arguments: list[str]) -> Reading:
         raise AwkRefusal("an operand NAME=value: awk assigns it between files")
     constants = [1]
     separator = ""
+    outside: set[str] = set()  # -v names: whole numbers (a word is 0)
     for letter, value in parsed_options("awk", arguments):
         if letter == "F" and not (value and _SEPARATORS.fullmatch(value)):
             raise AwkRefusal(f"the field separator {value!r}: only a plain character or a short plain string")
@@ -95,7 +99,8 @@ def read(arguments: list[str]) -> Reading:
                 raise AwkRefusal(f"-v {value!r}: only a lowercase name given a small integer or a plain word")
             if text.lstrip("-").isdigit():
                 constants.append(abs(int(text)))
-    reading = _Parser(_tokens(given[0])).program()
+            outside.add(name)
+    reading = _Parser(_tokens(given[0]), outside).program()
     reading.largest_constant = max(reading.largest_constant, *constants)
     reading.files = len(given) - 1
     reading.separator = separator
@@ -109,9 +114,14 @@ def read(arguments: list[str]) -> Reading:
 def value_cap(reading: Reading) -> int:
     """The largest number, line length and constant under which no value reaches 2**31: each record adds at most
     `leaves` terms to a variable (no assignment reads another), a value sums at most `leaves` of those, over at
-    most MAX_LINES records a file (twice, for BEGIN, END and a for-in's keys)."""
+    most MAX_LINES records a file (twice, for BEGIN, END and a for-in's keys); a product multiplies no variable
+    or record count, and a quotient's divisor is a whole number (its value no larger than the dividend's)."""
     leaves = max(reading.leaves, 1)
-    return _VALUE_LIMIT // (leaves * leaves * max(reading.files, 1) * MAX_LINES * 2)
+    base = _VALUE_LIMIT // (leaves * leaves * max(reading.files, 1) * MAX_LINES * 2)
+    cap = int(base ** (1 / reading.degree))  # a product of `degree` values, each at most the cap
+    while cap ** reading.degree > base:
+        cap -= 1
+    return cap
 
 
 def content_check(reading: Reading) -> str | None:
@@ -263,12 +273,16 @@ class _Expression:
     name: str = ""  # the variable (or array) it reads
     constant: int | None = None
     field: int | None = None  # $N's N (-1: an index computed when it runs)
+    degree: int = 1  # how many input values it multiplies
+    grows: bool = False  # it reads a variable or a record count: up to the records times a value
+    whole: bool = False  # a whole number, never a fraction of 1: a divisor that cannot grow a quotient
     bare_not: bool = False  # `!x` unparenthesized: awks bind an operator after it differently
 
 
 @dataclass
 class _Parser:
     tokens: list[tuple[str, str]]
+    outside: set[str] = field(default_factory=set)
     at: int = 0
     reading: Reading = field(default_factory=Reading)
     scalars: set[str] = field(default_factory=set)
@@ -276,6 +290,7 @@ class _Parser:
     assigned_kinds: dict[str, set[str]] = field(default_factory=dict)
     read_as_numbers: set[str] = field(default_factory=set)
     compared_names: set[str] = field(default_factory=set)
+    divisor_names: set[str] = field(default_factory=set)
     variables_read: int = 0
     in_print: int = 0  # inside print's arguments, outside parentheses: `>` and `<` would redirect
     loop: tuple[str, str] | None = None  # inside `for (key in array)`: its key and array
@@ -297,9 +312,13 @@ class _Parser:
             raise AwkRefusal("a name used as a variable and as an array")
         if self.reading.leaves > MAX_LEAVES:
             raise AwkRefusal("an awk program with that many numeric terms is not bounded here")
-        if any(self.assigned_kinds.get(name, set()) - {"num"} for name in self.compared_names):
+        for name in self.outside:
+            self.assigned_kinds.setdefault(name, set()).add("count")
+        if any(self.assigned_kinds.get(name, set()) - {"count"} for name in self.divisor_names):
+            raise AwkRefusal("a divisor that may be a fraction: the quotient may outgrow what the input bounds")
+        if any(self.assigned_kinds.get(name, set()) - {"num", "count"} for name in self.compared_names):
             raise AwkRefusal("a variable holding text (a field's, a key) compared as a number")
-        if any(self.assigned_kinds.get(name, set()) - {"num"} for name in self.read_as_numbers):
+        if any(self.assigned_kinds.get(name, set()) - {"num", "count"} for name in self.read_as_numbers):
             self.reading.fields_as_numbers = True  # a variable holding a field's text, read as a number
         return self.reading
 
@@ -377,13 +396,13 @@ class _Parser:
         if "\\" in _STRING_ESCAPES.sub("", body):
             raise AwkRefusal("an escape other than \\n \\t \\\\ \\\" in a string")
         if "%" in _PRINTF_CONVERSION.sub("", body):
-            raise AwkRefusal("a printf conversion other than %s %d %i %% with a width")
+            raise AwkRefusal("a printf conversion other than %s %d %i %f %% with a width")
         wanted = [conversion for conversion in _PRINTF_CONVERSION.findall(body) if conversion != "%%"]
         given = self._arguments() if self._take("op", ",") else []
         if len(given) != len(wanted):
             raise AwkRefusal("printf with other than one argument per conversion (mawk prints part of too few)")
         for conversion, argument in zip(wanted, given):
-            if conversion[-1] in "di":
+            if conversion[-1] in "dif":
                 self._as_number(argument)  # mawk's %d of a value beyond its integers is unproven: bounded too
         if self._peek("op", ">") or self._peek("op", "|") or self._peek("op", "<"):
             raise AwkRefusal("printf into a file or a command")
@@ -431,7 +450,7 @@ class _Parser:
         self.assigned_kinds.setdefault(name, set()).add(value.kind if operator == "=" else "num")
 
     def _counted(self, name: str) -> None:
-        self.assigned_kinds.setdefault(name, set()).add("num")
+        self.assigned_kinds.setdefault(name, set()).add("count")  # a whole number
         self.reading.numbers = True
         self.reading.leaves += 1
 
@@ -515,30 +534,43 @@ class _Parser:
             right = self._remainder()
             self._as_number(left)
             self._as_number(right)
-            left = _Expression("num")
+            left = _Expression("num", degree=max(left.degree, right.degree), grows=left.grows or right.grows)
         return left
 
     def _remainder(self) -> _Expression:
+        """`*`, `/`, `%`: a product of input values and constants only (no variable, no record count: their
+        products outgrow the input's bound), a quotient by a whole number, a remainder no larger than its
+        dividend."""
         left = self._unary()
-        while True:
-            if self._take("op", "%"):
-                _no_bare_not(left)
-                right = self._unary()
-                self._as_number(left)
-                self._as_number(right)
-                left = _Expression("num")
-            elif self._peek("op") and self.tokens[self.at][1] in ("*", "/", "^", "*=", "/=", "%=", "^=", "?", ":"):
-                raise AwkRefusal(f"the operator {self.tokens[self.at][1]!r}: its values are not proven alike")
-            else:
-                return left
+        while self._peek("op") and self.tokens[self.at][1] in ("*", "/", "%"):
+            operator = self._next()[1]
+            _no_bare_not(left)
+            right = self._unary()
+            self._as_number(left)
+            self._as_number(right)
+            if operator == "*" and (left.grows or right.grows):
+                raise AwkRefusal("a product of a variable or a record count: values may grow past the input's bound")
+            if operator == "/" and not right.whole:
+                raise AwkRefusal("a quotient by other than a whole number: it may outgrow the dividend")
+            if operator == "/" and right.name:
+                self.divisor_names.add(right.name)
+            degree = left.degree + right.degree if operator == "*" else left.degree
+            if degree > MAX_DEGREE:
+                raise AwkRefusal("a product of that many values")
+            self.reading.degree = max(self.reading.degree, degree)
+            left = _Expression("num", degree=degree, grows=left.grows or right.grows)
+        if self._peek("op") and self.tokens[self.at][1] in ("^", "*=", "/=", "%=", "^=", "?", ":"):
+            raise AwkRefusal(f"the operator {self.tokens[self.at][1]!r}: its values are not proven alike")
+        return left
 
     def _unary(self) -> _Expression:
         if self._take("op", "!"):
             self._as_condition(self._unary())
             return _Expression("num", bare_not=True)
         if self._take("op", "-") or self._take("op", "+"):
-            self._as_number(self._unary())
-            return _Expression("num")
+            value = self._unary()
+            self._as_number(value)
+            return _Expression("num", degree=value.degree, grows=value.grows)
         if self._peek("op", "++") or self._peek("op", "--"):
             raise AwkRefusal("an increment inside an expression")
         value = self._primary()
@@ -552,7 +584,7 @@ class _Parser:
             if not re.fullmatch(r"0|[1-9]\d{0,5}", text):
                 raise AwkRefusal(f"the number {text}: only small decimal integers")
             self.reading.largest_constant = max(self.reading.largest_constant, int(text))
-            return _Expression("num", constant=int(text))
+            return _Expression("num", constant=int(text), whole=int(text) >= 1)
         if kind == "string":
             if "\\" in _STRING_ESCAPES.sub("", text[1:-1]):
                 raise AwkRefusal("an escape other than \\n \\t \\\\ \\\" in a string")
@@ -566,7 +598,8 @@ class _Parser:
             value = self._expression()
             self.in_print = inside
             self._expect("op", ")")
-            return _Expression(value.kind, value.name, value.constant, value.field)
+            return _Expression(value.kind, value.name, value.constant, value.field, value.degree, value.grows,
+                               value.whole)
         if kind == "name":
             return self._named(text)
         raise AwkRefusal(f"awk program text {text!r} where a value belongs")
@@ -589,7 +622,7 @@ class _Parser:
             return self._call(name)
         if name in _SPECIAL_READ:
             self.reading.sizes = self.reading.sizes or name == "NF"
-            return _Expression("num")
+            return _Expression("num", grows=name != "NF", whole=True)  # (0 as a divisor: an error, refused)
         if name in _RESERVED:
             raise AwkRefusal(f"{name}: outside the proven subset of awk")
         if self._peek("op", "("):
@@ -607,7 +640,7 @@ class _Parser:
             self.arrays.add(name)
         else:
             self.scalars.add(name)
-        return _Expression("strnum", name=name)
+        return _Expression("strnum", name=name, grows=True, whole=True)  # (whole: checked once all is read)
 
     def _call(self, name: str) -> _Expression:
         least, most = _FUNCTIONS[name]
@@ -615,7 +648,7 @@ class _Parser:
             if self._starts_operand():
                 raise AwkRefusal("length followed by an operand: awks read it differently")
             self.reading.sizes = True
-            return _Expression("num")
+            return _Expression("num", whole=True)
         self._expect("op", "(")
         arguments: list[_Expression] = []
         if not self._peek("op", ")"):
@@ -633,7 +666,10 @@ class _Parser:
             return _Expression("str")
         if name in ("length", "index"):
             self.reading.sizes = True
-            return _Expression("num")
+            return _Expression("num", whole=True)
+        if name == "int":
+            self._as_number(arguments[0])
+            return _Expression("num", degree=arguments[0].degree, grows=arguments[0].grows)
         return _Expression("str")
 
     # --- uses ------------------------------------------------------------------------------------------------

@@ -19,6 +19,9 @@ DATA = (b"", b"alice 3 x\nbob 10 y\ncarol 7 z\n", b"alice 3 x\nbob 10 y\n\n  dav
         b"a;b;c\n1;2;3\n", b"x 2147483647\ny 1\n", b"b,x\na,y\n", b"A 1\na 2\n_ 3\n", b"a|b\nc|d\n",
         b"1e3 x\n.5 y\n5. z\n-.5 w\n+0 v\n00 u\n1E2 t\n3e 1\n", b"a 1\nB 2\nc 3\n", b"A x\nb y\nC z\n",
         b"x a\ny b\nz c\n", b"a,1\na,2\nb,3\n")
+# Numbers whose sums and products pass 2**31, where mawk prints integers as %.6g: the value cap's proof.
+LARGE = (b"a 2147483647 1\nb 2147483647 2\n", b"a 1500000000 3\nb 1000000000 4\n", b"p 100000 70000\nq 3 5\n",
+         b"a 99999 99999\nb 65536 65536\n", b"x 46341 46341\n")
 NAMES = ("f.txt", "data.csv", "log", "passwd", "nonl", "empty", "d/x.txt", "my file.txt")
 MISSING = ("missing", "d/none")
 FOLDERS = ("d", "out")
@@ -169,7 +172,7 @@ def awk_scenario(seed: int, scenario_type: type) -> object:
     rng = random.Random(seed)
     made = scenario_type(seed)
     for name in rng.sample(NAMES, rng.randint(2, len(NAMES))):
-        made.files[name] = rng.choice(DATA) if rng.random() < 0.8 else rng.choice(SEPARATED)
+        made.files[name] = rng.choice(rng.choice((DATA, DATA, DATA, DATA, DATA, DATA, SEPARATED, LARGE)))
     made.folders = [folder for folder in FOLDERS if rng.random() < 0.3]
     present = sorted(made.files)
 

@@ -14,10 +14,13 @@ EVERYDAY = ["'{print $1}' f", "-F, '{print $2}' data.csv", "'NR>1 {s+=$3} END {p
             "'/ERROR/ {n++} END {print n+0}' log", "'{printf \"%s=%d\\n\", $1, $2}' f", "'NF' f",
             "'{print NR\": \"$0}' f", "-F: '$3 >= 1000 {print $1}' passwd",
             "'{c[$1]++} END {for (k in c) print k, c[k]}' f", "'{ if ($2 > 5) print $1; else print \"small\" }' f",
-            "-v n=2 'NR == n' f", "'{print toupper(substr($0, 1, 3))}' f"]
+            "-v n=2 'NR == n' f", "'{print toupper(substr($0, 1, 3))}' f", "'{s += $2} END {print s / NR}' f",
+            "'{total += $2 * $3} END {printf \"%.2f\\n\", total}' f"]
 
 REFUSED = {
-    "'{print $2 * 2}' f": "'*'",  # products and quotients grow past what the input bounds
+    "'{s += $2} END {print s * s}' f": "product of a variable",  # it outgrows what the input bounds
+    "'{print $2 / $3}' f": "quotient",  # a divisor below 1 would too
+    "'{print $2 ^ 2}' f": "'\\^'",
     "'BEGIN {print 010}'": "small decimal integers",  # octal to gawk
     "'/o{2}/' f": "regular expression",
     "'/[[:alpha:]]/' f": "regular expression",

@@ -3,10 +3,12 @@ machine's awk (Debian's mawk 1.3.4) prints, where the virtual shell's awk is gaw
 
 What the differential tests found between the two, and what keeps each difference out:
 - Numbers: mawk prints an integer of 2**31 or more as `%.6g` (2.14748e+09), gawk in full; mawk reads `0x10`,
-  `inf`, `nan` (and `INFO`) in a field as numbers, gawk as 0; `010` in the program is 8 to gawk. So there is
-  no `*`, `/` or `^` (sums and counts only grow by what the input holds), an assignment reads no other
-  variable, constants are small decimal integers, and a program that reads the input's text as numbers needs
-  the world to know that text (`content_problem`: small plain numbers only).
+  `inf`, `nan` (and `INFO`) in a field as numbers, gawk as 0; `010` in the program is 8 to gawk. So values
+  are bounded by the input (`value_cap`): an assignment reads no other variable, a product multiplies input
+  values and constants only, a quotient divides by a whole number, there is no `^`; constants are small
+  decimal integers; and a program that reads the input's text as numbers needs the world to know that text
+  (`content_problem`: small plain numbers, and every field it compares present). Fractions print alike
+  (`%.6g`, and printf's `%.Nf`).
 - Regular expressions: mawk refuses empty alternatives and leading quantifiers the other accepts; classes,
   intervals and escapes other than of a metacharacter are not proven. Only literal `/re/` of basic ERE.
 - substr from a start below 1 (mawk counts on, gawk clips), `\\q`-style escapes (mawk keeps the backslash),

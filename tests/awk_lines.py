@@ -50,7 +50,8 @@ FUNCTION = (("length($1)", "length", "length()", "substr($1, 2)", "substr($1, 2,
              "$2 * 2", "$2 * $3", "$2 / 2", "$2 / NR", "$2 / n", "$2 / length($1)"),
             # starts below 1 or read from the input, functions outside the subset
             ("substr($1, 0, 2)", "substr($1, -1)", "substr($1, $2)", "length $0", "sprintf(\"%d\", 1)", "$2 / $3",
-             "NR * NR", "s * s", "$1 * $2 * $3 * $4", "$2 / 0", "$2 * 3000", "exp($2)"))
+             "NR * NR", "s * s", "$1 * $2 * $3 * $4", "$2 / 0", "$2 * 3000", "exp($2)",
+             "($2 $2) + 0", "($2 $3) * 1", "\"99999999999\" + 0", "(s \"\") * (s \"\")"))
 
 
 def _term(rng: random.Random) -> str:
@@ -106,7 +107,7 @@ def _statement(rng: random.Random) -> str:
                                   '"%g\\n", $2', '"%.10f\\n", $2'))
     if shape < 0.55:
         return _pick(rng, ("s += $2", "s += $NF", "n++", "++n", "n--", "s -= $1", "s = $2", "n = NR", "s += 1",
-                           "c[$1]++", "c[$NF] += $2", "s = $1 \"-\""),
+                           "c[$1]++", "c[$NF] += $2", "s = $1 \"-\"", "s = $2 $2", "c[$2 $3]++"),
                      ("s = s + $2", "s *= 2", "n = s", "$2 = \"X\"", "NF = 2", "s += $2 * 2", "OFS = \":\""))
     if shape < 0.65:
         return f"if ({_condition(rng)}) {_statement(rng)}" + (f"; else {_statement(rng)}" if rng.random() < 0.4

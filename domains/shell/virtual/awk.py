@@ -293,6 +293,7 @@ class _Parser:
     read_as_numbers: set[str] = field(default_factory=set)
     compared_names: set[str] = field(default_factory=set)
     divisor_names: set[str] = field(default_factory=set)
+    computed_names: set[str] = field(default_factory=set)
     variables_read: int = 0
     in_print: int = 0  # inside print's arguments, outside parentheses: `>` and `<` would redirect
     loop: tuple[str, str] | None = None  # inside `for (key in array)`: its key and array
@@ -318,6 +319,8 @@ class _Parser:
             self.assigned_kinds.setdefault(name, set()).add("count")
         if any(self.assigned_kinds.get(name, set()) - {"count"} for name in self.divisor_names):
             raise AwkRefusal("a divisor that may be a fraction: the quotient may outgrow what the input bounds")
+        if any(self.assigned_kinds.get(name, set()) & {"str", "key"} for name in self.computed_names):
+            raise AwkRefusal("a variable holding text the program made (or a key) computed with as a number")
         if any(self.assigned_kinds.get(name, set()) - {"num", "count"} for name in self.compared_names):
             raise AwkRefusal("a variable holding text (a field's, a key) compared as a number")
         if any(self.assigned_kinds.get(name, set()) - {"num", "count"} for name in self.read_as_numbers):
@@ -676,7 +679,12 @@ class _Parser:
 
     # --- uses ------------------------------------------------------------------------------------------------
     def _as_number(self, value: _Expression) -> None:
-        """A term of arithmetic: it makes a value."""
+        """A term of arithmetic: it makes a value. Text the program made (`$2 $2`, "99999999999") would be a number
+        as large as its digits, past what the input bounds."""
+        if value.kind == "str":
+            raise AwkRefusal("text the program made, computed with as a number")
+        if value.name:
+            self.computed_names.add(value.name)
         self.reading.numbers = True
         self.reading.leaves += 1
         self._read_as_number(value)

@@ -128,6 +128,9 @@ LOOPS = ("{c[$1]++} END {for (k in c) print k, c[k]}", "{c[$NF] += $2} END {for 
          "{c[$1]++} END {for (k in c) s = k; print s}", "{c[$1]++} END {for (k in c) print k; print k}",
          "{c[$1]++} END {for (k in c) if (k > 5) print k}", "{c[$1]++} END {for (k in c) print k + 1}",
          "{c[$1]++; d[$2]++} END {for (k in c) print k, d[k]}")
+# Text the program makes, computed with: as large as its digits (refused; with LARGE's data mawk prints 1e+10).
+MADE_NUMBERS = ("{print ($2 $3) + 0}", "{s = $2 $3} END {print s + 1}", "{print \"99999999999\" + 0}",
+                "{c[$2 $3]++} END {for (k in c) print k * 1}", "{print -($2 $2)}")
 EVERYDAY = ("{s += $2} END {print s / NR}", "{s += $2; n++} END {printf \"%.2f\\n\", s / n}",
             "{total += $2 * $3} END {print total}", "{print $1, $2 * 2}", "{print int($2 / 3)}",
             "{print $1}", "{print $2}", "NR>1 {s+=$2} END {print s}", "/ERROR/ {n++} END {print n+0}",
@@ -146,7 +149,8 @@ OPTIONS = (("", "", "", "-F,", "-F :", "-F ';'", "-F '\\t'", "-F ' '", "-F '|'",
 
 def awk_line(rng: random.Random, operand) -> str:
     between = rng.choice(("; ", "; ", " "))  # a pattern without action needs `;` before the next rule
-    body = rng.choice(EVERYDAY) if rng.random() < 0.3 else rng.choice(LOOPS) if rng.random() < 0.15 else between.join(
+    body = rng.choice(EVERYDAY) if rng.random() < 0.3 else rng.choice(LOOPS) if rng.random() < 0.15 else \
+        rng.choice(MADE_NUMBERS) if rng.random() < 0.05 else between.join(
         rng.choice((f"{_condition(rng)} {_action(rng)}", _action(rng), _condition(rng), f"END {_action(rng)}",
                     f"BEGIN {_action(rng)}")) for _ in range(rng.randint(1, 2)))
     options = _pick(rng, *OPTIONS)

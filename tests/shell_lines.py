@@ -14,7 +14,7 @@ import shlex
 from dataclasses import dataclass, field
 
 from .awk_lines import awk_line
-from .text_lines import TEXT_PROGRAMS, text_command, text_reader
+from .text_lines import PLAIN, TEXT_PROGRAMS, WIDENED, text_command, text_reader
 
 CONTENTS = (b"", b"alpha\nbeta\ngamma\nbeta\n", b"3\n1\n2\n10\n", b"no final newline", b"x\x00y\n",
             b"caf\xc3\xa9 h\xc3\xa9llo\n", b"  spaced  line\n\n\n", b"b,2\na,1\nc,3\n", b"one\n", b"x\ny\nx\nz\n",
@@ -77,6 +77,8 @@ def line(rng: random.Random) -> str:
     shape = rng.random()
     if shape < 0.05:
         return rng.choice(SHELL_CHANGES)
+    if shape < 0.3:
+        return construct(rng)
     if shape < 0.45:
         return command(rng)
     if shape < 0.65:
@@ -134,7 +136,8 @@ def command(rng: random.Random, program: str = "") -> str:
                                f"-e {rng.choice(PATTERNS)} -e {rng.choice(PATTERNS)}", "-E 'a|b'", "-E '(al|ga)+'"))
         return f"grep {flags}{patterns} {paths(rng)}"
     if program == "sed":
-        return f"sed {rng.choice(('', '-i ', '-n '))}{rng.choice(SED_SCRIPTS)} {paths(rng, 1)}"
+        return f"sed {rng.choice(('', '-i ', '-n ', '-i.bak ', '-in ', '-ni.orig ', '-i~ ', '-i* ', '-i.b/ '))}" \
+            f"{rng.choice(SED_SCRIPTS)} {paths(rng, 1)}"
     if program == "tr":
         return f"tr {rng.choice(TR_SETS)} < {_operand(rng)}"
     if program in ("mkdir", "touch", "rmdir"):
@@ -187,3 +190,116 @@ def redirection(rng: random.Random) -> str:
     target = _operand(rng)
     return rng.choice((f"> {target}", f">> {target}", f"2> {target}", f"< {target}", "2>&1", f"> {target} 2>&1",
                        f"2>&1 > {target}", f"&> {target}", "> /dev/null", "2> /dev/null"))
+
+
+# The shell's own constructs (domains/shell/virtual/constructs.py) and parameter, brace and arithmetic
+# expansions, with forms just outside what is computed (=~, ;&, while, <<-, `$?` first, division by zero).
+EXPANSIONS = ("${V:-d}", "${V:=d}", "${V:+a}", "${#V}", "${V#*.}", "${V##*.}", "${V%.*}", "${V%%.*}", "${V/a/b}",
+              "${V//a/b}", "${V:1:2}", "${V: -3}", "${V^^}", "${V,,}", "${V^}", "\"${V%.txt}\".bak", "$V/$V.html",
+              "${V}_x", "\"$V\"-b", "${V/a/&}", "${V-d}", "${!V}", "${V/#a/b}")
+VALUES = ("a.txt", "d/x.txt", "''", "'my file.txt'", "archive.tar.gz", "Hello", "d", "'*.txt'")
+BRACED = ("f{,.bak}", "{a,b}/c", "{1..5}", "out/{a,b}", "{a..c}", "x{1..3..2}", "{a,{b,c}}", "{01..3}", "{x}", "{a..C}")
+ARITHMETIC = ("1 + 2", "7 / 2", "-7 / 2", "7 % 3", "2 * (3 + 4)", "3 > 2", "N + 1", "1 / 0", "2 ** 3", "010 + 1",
+              "N == 3", "!0", "x++", "N * -1", "1 && 0", "5 % 0")
+DOUBLE_TESTS = ("-f {p}", "-d {p}", "-e {p}", "-z {w}", "-n {w}", "{w} == {w}", "{w} != {w}", "a < b", "b > a",
+                "{w} == *.txt", "! -e {p}", "-f {p} && -d {p}", "-f {p} || -e {p}", "a =~ ^a", "1 -eq 1",
+                "( -f {p} )", "-s {p}")
+HEREDOCS = ("cat > out/h <<'EOF'\nline $X\n  two\nEOF", "cat <<'EOF'\na\tb $HOME\nEOF", "cat <<EOF\nplain text\nEOF",
+            "cat <<EOF\n$X here\nEOF", "cat <<-EOF\n\tx\nEOF", "cat <<\"END\" > out/g\nq\nEND",
+            "cat <<'EOF' | sort\nb\na\nEOF", "echo a\necho b", "cat <<'EOF'\nx\nEOF\ncat out/h",
+            "V=a.txt; cat <<EOF\nv=$V ${V%.txt} ${#V}\n\tEOF ${V:-x}\nEOF", "V='a  b*'; cat <<EOF > out/v\n[$V]\nEOF",
+            "cat <<EOF\n$(echo sub) $((1+2))\nEOF", "V=x; cat <<EOF\ncost \\$5 $V\nEOF", "cat <<EOF\na $ b\nEOF")
+
+
+def construct(rng: random.Random) -> str:
+    form = rng.randrange(14)
+    word, other = rng.choice(WORDS), rng.choice(WORDS)
+    if form == 0:
+        test = f"[ {rng.choice(TESTS).format(p=_operand(rng), w=word)} ]" if rng.random() < 0.6 else command(rng)
+        middle = f"; elif {command(rng)}; then {command(rng)}" if rng.random() < 0.3 else ""
+        ending = f"; else {command(rng)}" if rng.random() < 0.6 else ""
+        return f"if {test}; then {command(rng)}{middle}{ending}; fi"
+    if form == 1:
+        words = rng.choice(("a b c", f"{_operand(rng)} {_operand(rng)}", "1 2 3", "*.txt", "", "{1..3}", "x 'y z'"))
+        body = rng.choice(("echo $v", "cat \"$v\"", "echo \"<$v>\"", "mkdir -p out/$v", "touch out/$v",
+                           "X=$v", "wc -l $v", f"{command(rng)}"))
+        loop = rng.choice((f"for v in {words}; do {body}; done", f"for v in {words}; do {body}; done; echo $v",
+                           "for v; do echo $v; done", "while false; do echo x; done", "until true; do echo x; done",
+                           "i=0; while [ $i -lt 3 ]; do echo $i; i=$((i+1)); done", "i=9; while [ $i -gt 0 ]; do i=0; done",
+                           "n=5; until (( n <= 2 )); do touch out/$n; n=$((n-1)); done; echo $n",
+                           "i=0; while [ $i -lt 40 ]; do i=$((i+1)); done; echo $i", "while [ -f no-such-file-ever ]; do :; done",
+                           "i=1; while (( i < 100 )); do i=$((i*2)); done; echo $i"))
+        return loop
+    if form == 2:
+        patterns = rng.choice(("*.txt", "a*|b*", "d", "*", "?", "[ab]*", "''"))
+        item = rng.choice((";;", ";;", ";&"))
+        return f"case {rng.choice(VALUES)} in {patterns}) {command(rng)}{item} *) {command(rng)};; esac"
+    if form == 3:
+        return rng.choice((f"{{ {command(rng)}; {command(rng)}; }} > out/g", f"{{ {command(rng)}; }}",
+                           f"( cd {rng.choice(FOLDERS + ('missing',))}; {command(rng)} ); pwd",
+                           f"( {command(rng)} )", f"! {command(rng)}", f"! {command(rng)} && echo neg"))
+    if form == 4:
+        return rng.choice((f"{command(rng)}; echo $?", "echo $?", f"{command(rng)}; echo \"$?\"",
+                           f"{command(rng)}; [ $? -eq 0 ] && echo ok", f"{command(rng)} || echo \"failed $?\"",
+                           f"{command(rng)}; printf '%s\\n' $?", f"{command(rng)}; X=$?; echo $X",
+                           f"{command(rng)} | echo $?"))
+    if form == 5:
+        plain = ("hi", "'a  b'", "\"$X\"", "$X", "x", "''", "\"two words\"", "$HOME", "a*", "\"a*\"")
+        test = rng.choice(DOUBLE_TESTS).format(p=_operand(rng), w=rng.choice(plain)).replace("{w}", rng.choice(plain))
+        return f"[[ {test} ]] && echo yes || echo no" if rng.random() < 0.7 else f"[[ {test} ]]"
+    if form == 6:
+        expression = rng.choice(ARITHMETIC)
+        return rng.choice((f"N=3; echo $(({expression}))", f"N=3; (( {expression} )) && echo yes",
+                           f"N=3; X=$(({expression})); echo $X", f"let \"N={expression}\"",
+                           f"N=3; echo \"$(( {expression} ))\""))
+    if form in (7, 8):
+        value, used = rng.choice(VALUES), rng.choice(EXPANSIONS)
+        return f"V={value}; " + rng.choice((f"echo {used}", f"cat {used}", f"echo {used} $V", f"touch out/{used}",
+                                            f"printf '<%s>\\n' {used}"))
+    if form == 9:
+        braced = rng.choice(BRACED)
+        return rng.choice((f"echo {braced}", f"mkdir -p {braced}", f"touch {braced}", f"cp a.txt {braced}",
+                           f"printf '<%s>\\n' {braced}"))
+    if form == 10:
+        return rng.choice(HEREDOCS)
+    if form == 11:
+        return rng.choice(("cd -", "cd", "cd ~", "cd ~/project", f"cd {rng.choice(FOLDERS)}; cd -", "cd - > out/g",
+                           "cd /tmp; cd -; pwd"))
+    if form == 12:
+        return f"D={rng.choice(FOLDERS)}; F={rng.choice(('x', 'y', 'main'))}; " + rng.choice(
+            ("echo x > $D/$F.html", "cat $D/$F.txt", "echo $D/$F.html", "touch \"$D/$F.txt\"", "echo ${D}_$F"))
+    return f"{command(rng)}; {construct(rng)}"
+
+
+def construct_scenario(seed: int) -> Scenario:
+    """A scenario whose lines are all the shell's constructs (the focused proof of constructs.py)."""
+    made = scenario(seed)
+    rng = random.Random(seed ^ 0x5EED)
+    made.lines = [construct(rng) for _ in range(rng.randint(2, 5))]
+    return made
+
+
+def text_scenario(seed: int) -> Scenario:
+    """A folder of plain text files and lines of the text tools only (tests/integration/test_computed_text_tools.py)."""
+    rng = random.Random(seed)
+    made = Scenario(seed)
+    for name in rng.sample(NAMES, rng.randint(2, len(NAMES))):
+        made.files[name] = rng.choice(PLAIN)
+    made.folders = [folder for folder in FOLDERS if rng.random() < 0.3]
+    present = sorted(made.files)
+
+    def operand(rng: random.Random) -> str:  # mostly a file that is there: its output, not an error, is compared
+        return shlex.quote(rng.choice(present)) if rng.random() < 0.7 else _operand(rng)
+
+    def paths(rng: random.Random, most: int = 2) -> str:
+        return " ".join(operand(rng) for _ in range(rng.choice((1, 1, 1, most))))
+
+    for _ in range(rng.randint(1, 4)):
+        program = rng.choice((*TEXT_PROGRAMS, *TEXT_PROGRAMS, *WIDENED))
+        if rng.random() < 0.2:
+            made.lines.append(f"{command(rng, rng.choice(('cat', 'sort', 'printf', 'echo')))} | {text_reader(rng)}")
+        elif program in TEXT_PROGRAMS:
+            made.lines.append(text_command(rng, program, paths, operand))
+        else:
+            made.lines.append(command(rng, program))
+    return made

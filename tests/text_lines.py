@@ -65,31 +65,3 @@ PLAIN = (b"", b"a\nb\nc\n", b"alpha\nbeta\ngamma\nbeta\n", b"3\n1\n2\n10\n", b"n
          b"aGk=aGk=\n", b"a\nA\nb\nB\n", b"1K\n2M\n10\n", b"b\nc\nd\n", b"a,1\nb,2\n", b"a\na\nb\n")
 # The programs already listed whose new options the focused test draws, through shell_lines.command.
 WIDENED = ("sort", "grep", "tr", "uniq", "basename", "wc", "head", "tail", "sed", "test")
-
-
-def text_scenario(seed: int, names: tuple[str, ...], scenario_type: type) -> object:
-    """A folder of plain text files and lines of the text tools only (tests/integration/test_computed_text_tools.py)."""
-    from .shell_lines import FOLDERS, _operand, command
-
-    rng = random.Random(seed)
-    made = scenario_type(seed)
-    for name in rng.sample(names, rng.randint(2, len(names))):
-        made.files[name] = rng.choice(PLAIN)
-    made.folders = [folder for folder in FOLDERS if rng.random() < 0.3]
-    present = sorted(made.files)
-
-    def operand(rng: random.Random) -> str:  # mostly a file that is there: its output, not an error, is compared
-        return shlex.quote(rng.choice(present)) if rng.random() < 0.7 else _operand(rng)
-
-    def paths(rng: random.Random, most: int = 2) -> str:
-        return " ".join(operand(rng) for _ in range(rng.choice((1, 1, 1, most))))
-
-    for _ in range(rng.randint(1, 4)):
-        program = rng.choice((*TEXT_PROGRAMS, *TEXT_PROGRAMS, *WIDENED))
-        if rng.random() < 0.2:
-            made.lines.append(f"{command(rng, rng.choice(('cat', 'sort', 'printf', 'echo')))} | {text_reader(rng)}")
-        elif program in TEXT_PROGRAMS:
-            made.lines.append(text_command(rng, program, paths, operand))
-        else:
-            made.lines.append(command(rng, program))
-    return made

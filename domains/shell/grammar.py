@@ -22,12 +22,43 @@ _UNSAFE = re.compile("[\U00040000-\U0010ffff\ud800-\udfff]")
 
 
 def parse_tree(code: str) -> Node:
-    return _parser().parse(_UNSAFE.sub("\ufffd", code).encode("utf-8")).root_node
+    source = _UNSAFE.sub("\ufffd", code).encode("utf-8")
+    root = _parser().parse(source).root_node
+    for _ in range(64):
+        repaired = _braced_expansion(root, source)
+        if repaired is None:
+            break
+        source = repaired
+        root = _parser().parse(source).root_node
+    return root
+
+
+_NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _braced_expansion(root: Node, source: bytes) -> bytes | None:
+    """The source with one misread `$NAME` written `${NAME}`, or None when there is none. tree-sitter-bash
+    reads `$D/$F.html` as the word `$D/$` and then a word `F.html` of its own (a `$NAME` after an
+    expansion and more text, followed by a `.`); bash reads `$F` as `${F}` there, as everywhere."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        following = node.next_sibling
+        if node.type == "concatenation" and following is not None and following.start_byte == node.end_byte \
+                and node.children and node.children[-1].type == "$" and not node.children[-1].is_named:
+            name = _NAME.match(source, following.start_byte)
+            word = re.sub(rb"\$\{\w+\}", b"", source[node.start_byte:following.end_byte])
+            if name is not None and b"{" not in word:  # with braces, what they expand to may lengthen the name
+                return (source[:following.start_byte] + b"{" + name.group() + b"}" + source[name.end():])
+        stack.extend(node.children)
+    return None
 
 
 def broken(root: Node) -> bool:
     """Whether the line has a part bash would not parse. The grammar does not know the `<>` operator
     (it reads `<` then an error at `>`); that one alone is not a broken line."""
+    if _misread_words(root):
+        return True
     if not root.has_error:
         return False
     stack = [root]
@@ -41,6 +72,27 @@ def broken(root: Node) -> bool:
                     and node.parent is not None and node.parent.type == "file_redirect"):
                 return True
         stack.extend(child for child in node.children if child.has_error or child.is_missing)
+    return False
+
+
+_GAP = re.compile(rb"(?:[ \t]|\\\n)+")
+
+
+def _misread_words(root: Node) -> bool:
+    """Whether the grammar split one of bash's words: two of a command's words with no blank between them
+    (`'a b'\\*`, `${A}\\{x}`), or an escaped blank left out of every word (`echo \\ x`)."""
+    source = root.text or b""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "command":
+            if any(not child.is_named for child in node.children):
+                return True  # `echo a == b`: the grammar reads `==` as an operator, no argument
+            words = [child for child in node.children if not child.type.endswith("_redirect")]
+            if any(not _GAP.fullmatch(source[left.end_byte:right.start_byte])
+                   for left, right in zip(words, words[1:], strict=False)):
+                return True
+        stack.extend(node.named_children)
     return False
 
 

@@ -248,8 +248,15 @@ def _shell(call: Call) -> None:
     _code_from_stdin(call, shell=True)
 
 
+# What an interpreter prints and exits on, running nothing (`python3 --version`; not -v, which is python's
+# verbose mode and ruby's version-then-run).
+_ONLY_PRINTS = frozenset({"--version", "-V", "-VV", "--help", "-h"})
+
+
 def _interpreter(call: Call) -> None:
     program = call.program
+    if call.args and all(arg.text in _ONLY_PRINTS for arg in call.args):
+        return
     inline = INTERPRETERS.get(program, ("c",))
     short = "".join(name for name in inline if len(name) == 1)
     p = parse(call.args, Spec(short_values=short + ("mWXQ" if program.startswith(("python", "pypy")) else "Ir"),

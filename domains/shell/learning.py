@@ -11,10 +11,13 @@ from __future__ import annotations
 import posixpath
 import re
 
+from tree_sitter import Node
+
 from .effects import WRITE_KINDS, Effect, Opaque, Semantics
 from .grammar import node_text, parse_tree
 from .knowledge import Knowledge, ancestors
 from .registry import INTERPRETERS, READ_ONLY, SHELLS, WRITES_NAMED
+from .typos import mistyped
 from .sed import sed_scripts
 from .virtual.gate import SED_SCRIPT
 from .virtual.screen import prompt_folder
@@ -23,6 +26,7 @@ _ENTRY = re.compile(r"[^\s]+")
 # Programs whose target may become a folder (a copied or moved tree, an unpacked archive, a link).
 _MAY_MAKE_FOLDERS = frozenset({"cp", "mv", "rsync", "install", "ln", "tar", "unzip", "git", "scp", "7z"})
 _CD = re.compile(r"(^|[\s;&|(])cd(\s|$)")
+_BRANCHED_OR_REDIRECTED = re.compile(r"(^|[\s;&|(])(if|case|while|until|for|select)\s|[()<>]")
 # A line that changes how later lines behave (options, functions, aliases, the search path, the umask, the
 # locale, a sourced or evaluated script): the world's shell is then no longer the one the tests prove.
 # Each is read at a command's start only: `find . -name x` or `grep alias f` change nothing.
@@ -131,17 +135,17 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
     doubted = doubted_commands(semantics, shown)
     stood_known = known.cwd_known
     if real:
-        misread = (semantics.cwd_after or cwd_before) != cwd or doubted and _CD.search(semantics.line)
+        misread = (semantics.cwd_after or cwd_before) != cwd or bool(doubted and _CD.search(semantics.line))
         # Where the shell stood was a guess: its paths may be misread, and only a prompt that shows the folder
         # says where it stands now.
-        misread = misread or not stood_known and bool(semantics.files() or semantics.opaque)
+        misread = misread or not stood_known and _touches_files(semantics)
         known.cwd_known = stood_known or prompt_folder(shown, known.home) is not None
         if cwd and cwd != known.cwd:
             known.cwd = posixpath.normpath(cwd)
     else:
         doubted = sorted({*doubted, *_unsure_redirections(known, semantics)})
         certain = _certain_cwd(known, semantics, cwd_before)
-        misread = certain is None and bool(semantics.files() or semantics.opaque)
+        misread = certain is None and _touches_files(semantics)
         if certain is None:
             known.cwd_known, known.oldpwd = False, None  # the shell follows the prediction as an implied fact
         cwd = certain or cwd_before
@@ -157,7 +161,7 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
         known.forget_all()
     for part in semantics.opaque:
         forget_opaque(known, semantics, part)
-    if any(program not in WRITES_NAMED | READ_ONLY | SHELLS | INTERPRETERS.keys()
+    if any(program not in WRITES_NAMED | READ_ONLY | SHELLS | INTERPRETERS.keys() and not mistyped(program)
            for program in semantics.programs if program):
         known.forget_all()  # a program read for what it destroys, not for all it writes (`npm ci`, `sqlite3 db`)
     targets, unbounded = _redirects_and_unbounded_words(semantics.line, cwd_before)
@@ -198,6 +202,8 @@ _GIT_ELSEWHERE = re.compile(r"\s(?:-C|-c|--git-dir|--work-tree)[\s=]")
 def forget_opaque(known: Knowledge, semantics: Semantics, part: Opaque) -> None:
     """What a part whose effects the line does not tell may have touched becomes unknown: everything, but for
     the program families whose documentation bounds it (`git add` writes the repository's folder only)."""
+    if _writes_nothing(semantics.programs[part.command] if part.command < len(semantics.programs) else ""):
+        return  # it writes nothing, whatever its words hold (`cd -`, `cat $X`), or it is no program at all
     verb = part.text.split()[1] if part.text.startswith("git ") and len(part.text.split()) > 1 else ""
     if verb in _GIT_REPOSITORY_ONLY and not _GIT_ELSEWHERE.search(semantics.line):
         for folder in (semantics.cwd, *ancestors(semantics.cwd)):
@@ -284,19 +290,32 @@ def _nearest_known(known: Knowledge, path: str) -> str:
                 "/")
 
 
+def _touches_files(semantics: Semantics) -> bool:
+    """Whether a line names files it changes, or has a part that may change files it does not name: a line read
+    from a folder the shell may not stand in then misreads what it touches (`cd -; rm a`), unlike `cd -; ls`."""
+    return bool(semantics.files()) or any(not _writes_nothing(semantics.programs[part.command] if part.command < len(
+        semantics.programs) else "") for part in semantics.opaque)
+
+
+def _writes_nothing(program: str) -> bool:
+    """A program that writes no file whatever it is given, or a slip of one that bash does not find."""
+    return program in READ_ONLY or program in ("cd", "pushd", "popd") or mistyped(program) is not None
+
+
 def _unsure_redirections(known: Knowledge, semantics: Semantics) -> set[int]:
     """The commands of a predicted step that may not have run because a redirection of theirs may fail: bash
-    opens `< FILE` and `> PATH` before it starts the command, so a command runs only if the file it reads is a
-    known file and the folder it writes into a known folder."""
+    opens `< FILE` and `> PATH` before it starts the command, so a command runs only if each file it reads is a
+    known file, and each path it writes is in a known folder and is no folder itself."""
     unsure = set()
+    outputs = [effect for effect in semantics.effects if effect.program == "bash" and effect.path]
+    for effect in outputs:
+        if posixpath.dirname(effect.path) not in known.folders or effect.path in known.folders:
+            unsure.add(effect.command)
     for requirement in semantics.requirements:
-        if requirement.program != "bash":
-            continue
-        written = [effect.path for effect in semantics.effects if effect.program == "bash" and
-                   effect.command == requirement.command and posixpath.dirname(effect.path) == requirement.path]
-        if requirement.path not in (known.folders if written else known.files) or \
-                any(path in known.folders for path in written):  # `> d` where d is a folder fails too
-            unsure.add(requirement.command)
+        if requirement.program == "bash" and not any(
+                effect.command == requirement.command and posixpath.dirname(effect.path) == requirement.path
+                for effect in outputs) and requirement.path not in known.files:
+            unsure.add(requirement.command)  # `< FILE`
     return unsure
 
 
@@ -311,6 +330,8 @@ def _certain_cwd(known: Knowledge, semantics: Semantics, cwd_before: str) -> str
     if not moves:
         return cwd_before if after == cwd_before else None
     index = moves[0]
+    if _BRANCHED_OR_REDIRECTED.search(semantics.line):
+        return None  # a cd inside an if, case, loop or subshell, or one whose redirection may fail first
     if len(moves) == 1 and semantics.programs[index] == "cd" and semantics.cwd_after and \
             not semantics.depends_on.get(index) and "||" not in semantics.line and \
             not any(part.command == index for part in semantics.opaque) and after in known.folders:
@@ -327,14 +348,16 @@ def failed_commands(semantics: Semantics, observation: str) -> list[int]:
 def doubted_commands(semantics: Semantics, observation: str) -> list[int]:
     """The simple commands that may have done only part of their work, or none: those `failed_commands`
     finds, those whose program printed an error line of its own (`rm: cannot remove 'd': Is a directory`),
-    those that run only if another succeeded or failed, and all of them where errors were sent away."""
+    those that run only if another succeeded or failed or inside a branch (`if`, `case`), and all of them where
+    errors were sent away."""
     commands = {effect.command for effect in semantics.effects}
     if _ERRORS_HIDDEN.search(semantics.line) or "||" in semantics.line or _SHELL_ERROR.search(observation):
         return sorted(commands)  # an error sent away, or a command run only if another failed: any may not have run
     # Not anchored to a line's start: output without a final newline runs into the error line on a screen.
     complaining = {effect.command for effect in semantics.effects if effect.program and re.search(
         rf"(?<![\w./-]){re.escape(effect.program)}: ", observation)}
-    conditional = {command for command in commands if semantics.depends_on.get(command)}
+    conditional = {command for command in commands if semantics.depends_on.get(command)} | {
+        effect.command for effect in semantics.effects if effect.maybe}  # inside an if or case: may not have run
     return sorted(complaining | conditional | set(failed_commands(semantics, observation)))
 
 
@@ -356,11 +379,15 @@ def _redirects_and_unbounded_words(line: str, cwd: str) -> tuple[list[str], bool
     whether a word reaches files the line does not name (a glob, or a sed script beyond p, d, q, =, s and y:
     `w`, `r` and `e` reach files that are not operands)."""
     targets, unbounded = [], False
-    pending = [parse_tree(line)]
+    pending: list[tuple[Node, str]] = [(parse_tree(line), "")]  # a node, and the program of the command it is in
     while pending:
-        node = pending.pop()
-        pending.extend(node.named_children)
-        unbounded = unbounded or (node.type == "word" and any(char in node_text(node) for char in "*?["))
+        node, program = pending.pop()
+        if node.type == "command" and (named := node.child_by_field_name("name")) is not None:
+            program = node_text(named)
+        pending.extend((child, program) for child in node.named_children)
+        # A glob given to a program that writes nothing reaches nothing it could change (`wc -l src/*.py`).
+        unbounded = unbounded or (node.type == "word" and not _writes_nothing(program) and any(
+            char in node_text(node) for char in "*?["))
         if node.type == "file_redirect" and (destination := node.child_by_field_name("destination")) is not None:
             operator = "".join(node_text(child) for child in node.children if not child.is_named)
             word = node_text(destination).strip("'\"")

@@ -250,9 +250,12 @@ class Reader:
         name = node_text(variable) if variable is not None else ""
         if body is None:
             return []
+        if not values and any(node_text(child) == "in" for child in node.children):
+            return []  # `for v in ; do`, or words that expand to none: the body never runs
         if not values or len(values) > MAX_LOOP_VALUES or any(not v.literal and not v.glob for v in values):
             scope.variables[name] = None
-            return self.statement(body, scope, stdin, redirects)
+            with self.conditional():  # `for v; do` walks the script's arguments: none, or many
+                return self.statement(body, scope, stdin, redirects)
         ends: list[int] = []
         for value in values:
             scope.variables[name] = value.text if value.literal else None

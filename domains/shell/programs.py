@@ -86,8 +86,8 @@ def _mkdir(call: Call) -> None:
 def _touch(call: Call) -> None:
     p = parse(call.args, Spec(short_values="drt", longs=("date=", "reference=", "time=", "no-create", "no-dereference")))
     for operand in p.operands:
-        if p.has("c", "no-create") or call.exists(operand) is True:
-            continue  # only its times change
+        if p.has("c", "no-create") or call.exists(operand) is True or operand.text.endswith("/"):
+            continue  # only its times change (`touch d/` makes nothing: it fails unless d is a folder)
         call.effect("created", operand)
         call.need_parent(operand, "touch: cannot touch '{}': No such file or directory")
 

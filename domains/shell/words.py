@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
+from . import arithmetic, parameters
 from .effects import Where
 from .grammar import node_text
 
@@ -48,10 +49,11 @@ class Scope:
     cwd_known: bool = True  # False after `cd $X`: relative paths are then unknown
     oldpwd: str | None = None  # where `cd -` goes back to
     sourced: tuple[str, ...] = ()  # secret files run into this shell by `source`/`.`: its variables may be theirs
+    status: str | None = None  # what `$?` stands for, where the caller lets it stand for anything
 
     def copy(self) -> Scope:
         return Scope(self.cwd, self.home, self.workspace, dict(self.variables), self.cwd_known, self.oldpwd,
-                     self.sourced)
+                     self.sourced, self.status)
 
     def variable(self, name: str) -> str | None:
         if name in self.variables:
@@ -94,6 +96,8 @@ def expand(node: Node, scope: Scope, on_substitution: OnSubstitution, split: boo
     parts = _parts(node, scope, on_substitution, quoted=False)
     values: list[Value] = []
     for pieces in _brace_expand(parts):
+        if not "".join(text for text, _ in pieces) and not any(kind == "lit" for _, kind in pieces):
+            continue  # nothing quoted and nothing left (`{x,}`, `${E:+y}`): no word at all
         fields = _split(pieces, scope) if split else [pieces]
         values.extend(_value(field) for field in fields)
     return values
@@ -112,9 +116,14 @@ def _parts(node: Node, scope: Scope, on_sub: OnSubstitution, quoted: bool) -> li
         if quoted:
             return [(text, "lit")]
         first = node.prev_sibling is None or node.parent is None or node.parent.type != "concatenation"
+        if first and text == "~" and node.next_sibling is not None and node.parent is not None and \
+                node.parent.type == "concatenation" and not node_text(node.next_sibling).startswith("/"):
+            return [(text, "unknown")]  # `~$X`, `~{a,b}`: a tilde-prefix the text alone does not end
         return _unquoted_word(text, scope, first=first)
     if kind == "raw_string":
         return [(text[1:-1], "lit")]
+    if kind == "brace_expression":  # `{1..3}`: _brace_expand reads it
+        return [(text, "lit" if quoted else "raw")]
     if kind == "ansi_c_string":
         return [(_ansi_c(text[2:-1]), "lit")]
     if kind in ("string", "translated_string"):
@@ -128,6 +137,8 @@ def _parts(node: Node, scope: Scope, on_sub: OnSubstitution, quoted: bool) -> li
     if kind == "command_name":
         return [piece for child in node.children for piece in _parts(child, scope, on_sub, quoted)]
     if kind == "concatenation":
+        if _glued_to_braces(node):
+            return [(text, "unknown")]
         pieces = []
         for child in node.children:
             pieces.extend(_parts(child, scope, on_sub, quoted))
@@ -139,10 +150,10 @@ def _parts(node: Node, scope: Scope, on_sub: OnSubstitution, quoted: bool) -> li
         return ([(lead, "lit")] if lead else []) + [_variable(written[1:], written, scope, quoted)]
     if kind == "expansion":
         names = [child for child in node.named_children if child.type == "variable_name"]
-        simple = len(node.named_children) == 1 and names
+        simple = len(node.children) == 3 and names  # `${X}`: no operator (`${#X}` has one too)
         if simple:
             return [_variable(node_text(names[0]), text, scope, quoted)]
-        return [(text, "unknown")]
+        return _operated(node, scope, on_sub, quoted)
     if kind in ("command_substitution", "process_substitution"):
         on_sub(node, scope)
         if kind == "command_substitution" and (made := _mktemp_name(text, scope)) is not None:
@@ -152,10 +163,95 @@ def _parts(node: Node, scope: Scope, on_sub: OnSubstitution, quoted: bool) -> li
             return [(printed.rstrip("\n"), "lit" if quoted else "field")]
         return [(text, "unknown")]
     if kind == "arithmetic_expansion":
-        return [(text, "unknown")]
+        inner = [child for child in node.named_children if child.type != "comment"]
+        number = arithmetic.evaluate(inner[0], scope.variable) if len(inner) == 1 else None
+        return [(text, "unknown")] if number is None else [(str(number), "lit" if quoted else "field")]
     if not node.children:  # punctuation inside a concatenation ('{', '}', ...)
         return [(text, "lit" if quoted else "raw")]
     return [(text, "unknown")]
+
+
+_ASSIGNING = {":-": False, ":=": True, ":+": False}  # the operators that read a word, and whether they assign it
+_STRIPPING = ("#", "##", "%", "%%")
+_CASE = ("^^", ",,", "^", ",")
+
+
+def _operated(node: Node, scope: Scope, on_sub: OnSubstitution, quoted: bool) -> list[Piece]:
+    """`${X<operator>...}` over a value the line knows (parameters.py), else the text as unknown."""
+    text = node_text(node)
+    unknown: list[Piece] = [(text, "unknown")]
+    children = node.children[1:-1]  # between `${` and `}`
+    if not children:
+        return unknown
+    if len(children) == 2 and node_text(children[0]) == "#" and children[1].type == "variable_name":
+        value = scope.variable(node_text(children[1])) if node_text(children[1]) not in _SPECIAL_PARAMETERS else None
+        return unknown if value is None else [(str(len(value.encode("utf-8"))), "lit" if quoted else "field")]
+    if children[0].type != "variable_name" or len(children) < 2 or node_text(children[0]) in _SPECIAL_PARAMETERS:
+        return unknown
+    name, operator, operands = node_text(children[0]), node_text(children[1]), children[2:]
+    value = scope.variable(name)
+    if value is None or children[1].is_named:
+        return unknown
+    kind = "lit" if quoted else "field"
+    if operator in _ASSIGNING:
+        if len(operands) > 1:
+            return unknown
+        word = _operand(operands[0], scope, on_sub, quoted) if operands else [("", kind)]
+        if word is None:
+            return unknown
+        if operator == ":+":
+            return word if value else [("", kind)]
+        if value:
+            return [(value, kind)]
+        if operator == ":=":
+            if any(piece_kind == "unknown" for _, piece_kind in word):
+                return unknown
+            scope.variables[name] = "".join(piece for piece, _ in word)
+            return [(scope.variables[name] or "", kind)]  # bash expands to the value assigned, split as a value
+        return word
+    if operator in _CASE and not operands:
+        return [(parameters.case_changed(value, operator), kind)]
+    if operator in _STRIPPING and len(operands) == 1:
+        regex = _pattern(operands[0], scope, on_sub)
+        return unknown if regex is None else [(parameters.strip(value, regex, operator), kind)]
+    if operator in ("/", "//") and 1 <= len(operands) <= 3:
+        regex = _pattern(operands[0], scope, on_sub)
+        with_replacement = len(operands) == 3 and node_text(operands[1]) == "/"
+        if regex is None or len(operands) == 2 or (len(operands) == 3 and not with_replacement):
+            return unknown
+        replacement = _operand(operands[2], scope, on_sub, True) if with_replacement else [("", "lit")]
+        if replacement is None or any(piece_kind == "unknown" for _, piece_kind in replacement):
+            return unknown
+        new = "".join(piece for piece, _ in replacement)
+        if "&" in new or "\\" in node_text(operands[2] if with_replacement else operands[0]):
+            return unknown  # bash 5.2 puts the match where `&` stands (patsub_replacement)
+        return [(parameters.replace(value, regex, new, operator == "//"), kind)]
+    if operator == ":" and len(operands) in (1, 3) and all(
+            re.fullmatch(r"-?\d{1,6}", node_text(operand)) for operand in operands[::2]) and (
+            len(operands) == 1 or node_text(operands[1]) == ":"):
+        numbers = [int(node_text(operand)) for operand in operands[::2]]
+        part = parameters.substring(value, numbers[0], numbers[1] if len(numbers) > 1 else None)
+        return unknown if part is None else [(part, kind)]
+    return unknown
+
+
+def _operand(node: Node, scope: Scope, on_sub: OnSubstitution, quoted: bool) -> list[Piece] | None:
+    """The word after `:-`, `:=`, `:+` or a replacement's `/`: unquoted literal text is split like a value."""
+    if quoted and node.type == "raw_string":
+        return None  # single quotes inside "${X:-'w'}" stay in the value: not read here
+    pieces = _parts(node, scope, on_sub, quoted)
+    return [(text, "field" if kind == "raw" else kind) for text, kind in pieces]
+
+
+def _pattern(node: Node, scope: Scope, on_sub: OnSubstitution) -> str | None:
+    """A `#`, `%` or `/` pattern as a regex: quoted parts literal, the rest a glob."""
+    if node.type == "regex":  # the grammar keeps its quotes and escapes in the text
+        written = parameters.written_pattern(node_text(node))
+        return None if written is None else parameters.pattern_regex(written)
+    pieces = _parts(node, scope, on_sub, quoted=False)
+    if any(kind == "unknown" for _, kind in pieces):
+        return None
+    return parameters.pattern_regex([(text, kind == "lit") for text, kind in pieces])
 
 
 _MKTEMP = re.compile(r"\$\(\s*mktemp((?:\s+[^\s;&|()<>`$'\"\\]+)*)\s*\)")
@@ -274,13 +370,22 @@ def _printf(args: list[str]) -> str | None:
     return "".join(out)
 
 
+def _glued_to_braces(node: Node) -> bool:
+    """A word with braces and a `$NAME` not written `${NAME}`: bash expands the braces first, and what they
+    put beside the name becomes part of it (`$A{1,2}` reads $A1 and $A2)."""
+    children = node.children
+    return any(child.type == "simple_expansion" for child in children) and any(
+        child.type == "brace_expression" or (child.type == "word" and "{" in node_text(child)) for child in children)
+
+
 def _unquoted_word(text: str, scope: Scope, first: bool) -> list[Piece]:
     if first and text.startswith("~"):
         user, slash, rest = text[1:].partition("/")
         if not user:
             return [(scope.home, "lit"), *_unescaped(slash + rest)]
-        if re.fullmatch(r"[a-z_][a-z0-9_-]*", user):
-            return [(text, "unknown")]  # another user's home: where it is, the text does not say
+        # Another user's home (`~bob`), the folder stack's (`~+`, `~-`, `~2`), or a prefix bash reads otherwise
+        # (`~:x`): where it is, the text does not say.
+        return [(text, "unknown")]
     return _unescaped(text)
 
 
@@ -294,6 +399,8 @@ def _unescaped(text: str) -> list[Piece]:
 
 
 def _variable(name: str, written: str, scope: Scope, quoted: bool) -> Piece:
+    if name == "?" and scope.status is not None:
+        return (scope.status, "lit" if quoted else "field")
     if name in _SPECIAL_PARAMETERS or name.isdigit():
         return (written, "unknown")
     value = scope.variable(name)
@@ -338,20 +445,88 @@ def _split(pieces: list[Piece], scope: Scope) -> list[list[Piece]]:
 
 
 def _brace_expand(pieces: list[Piece]) -> list[list[Piece]]:
-    """`{a,b}` in unquoted text becomes one word per alternative (at most 64), as bash expands it."""
-    raw = "".join(text if kind == "raw" else "\0" * len(text) for text, kind in pieces)
-    match = re.search(r"\{([^{}\0]*,[^{}\0]*)\}", raw)
-    if match is None:
+    """Bash's brace expansion (at most 64 words): the leftmost `{` whose first unquoted `}` after an unquoted
+    comma at its level closes a list (`{a,'b c'}`, `{x,{y,z}}`) or a sequence (`{1..5}`, `{a..e}`) becomes one word per
+    alternative, left to right; quoted text and what expansions yield are never its braces or commas."""
+    flat = [(char, kind) for text, kind in pieces for char in (text or [""])]  # an empty quote stays a mark
+    found = _brace_at(flat)
+    if found is None:
         return [pieces]
-    start, end = match.span()
-    flat = [(char, kind) for text, kind in pieces for char in text]
-    before, after = flat[:start], flat[end:]
-    results = []
-    for option in match.group(1).split(","):
-        results.extend(_brace_expand(_merge(before + [(c, "raw") for c in option] + after)))
+    start, end, options = found
+    results: list[list[Piece]] = []
+    for option in options:
+        results.extend(_brace_expand(_merge(flat[:start] + option + flat[end:])))
         if len(results) >= 64:
             break
     return results[:64]
+
+
+_SEQUENCE = re.compile(r"(-?\d{1,6})\.\.(-?\d{1,6})(?:\.\.(-?\d{1,6}))?|([a-z])\.\.([a-z])(?:\.\.(-?\d{1,6}))?|"
+                       r"([A-Z])\.\.([A-Z])(?:\.\.(-?\d{1,6}))?")
+
+
+def _brace_at(flat: list[tuple[str, str]]) -> tuple[int, int, list[list[Piece]]] | None:
+    """The first brace expression: where it starts and ends, and its alternatives. From a `{`, bash looks for
+    a `}` at its level that follows a comma there (`{a}b,c}` is a}b and c), or closes a sequence."""
+    start = 0
+    while start < len(flat):
+        char, kind = flat[start]
+        if char != "{" or kind != "raw" or (start and flat[start - 1] == ("$", "raw")):
+            start += 1
+            continue
+        found = _brace_from(flat, start)
+        if isinstance(found, tuple):
+            return found
+        start = found
+    return None
+
+
+def _brace_from(flat: list[tuple[str, str]], start: int) -> tuple[int, int, list[list[Piece]]] | int:
+    """The brace expression opened at `start`, or where to look for the next one (none here)."""
+    depth, commas = 0, list[int]()
+    for index in range(start + 1, len(flat)):
+        inner, inner_kind = flat[index]
+        if inner_kind != "raw":
+            continue
+        if inner == "{":
+            depth += 1
+        elif inner == "}" and depth:
+            depth -= 1
+        elif inner == "}":
+            if commas:
+                cuts = [start, *commas, index]
+                return start, index + 1, [flat[a + 1:b] for a, b in zip(cuts, cuts[1:], strict=False)]
+            body = flat[start + 1:index]
+            text = "".join(c for c, k in body if k == "raw")
+            if ".." not in text:
+                continue  # no comma nor `..` yet: bash reads this `}` as text and looks on
+            plain = all(k == "raw" for _, k in body)
+            if plain and (match := _SEQUENCE.fullmatch(text)):
+                groups = list(match.groups())
+                first, last, step = next(groups[at:at + 3] for at in (0, 3, 6) if groups[at] is not None)
+                return start, index + 1, [[(word, "raw")] for word in _sequence(first, last, step)]
+            # From one case to the other (signs between), or a `..` that is no sequence (`{1..a}` stays text,
+            # `{a..}b,c}` looks on): what bash makes of it is not read here.
+            return start, index + 1, [[("{" + text + "}", "unknown")]]
+        elif inner == "," and not depth:
+            commas.append(index)
+    return start + 1
+
+
+def _sequence(first: str, last: str, step: str | None) -> list[str]:
+    """A brace sequence's words: whole numbers (zero-padded to the widest end when either end is written with
+    a leading zero) or single letters, from first to last by the step's size (at most 64 words)."""
+    size = abs(int(step)) if step else 1
+    size = size or 1
+    numeric = first.lstrip("-").isdigit()
+    start, stop = (int(first), int(last)) if numeric else (ord(first), ord(last))
+    direction = 1 if stop >= start else -1
+    values = list(range(start, stop + direction, direction * size))[:64]
+    if not numeric:
+        return [chr(value) for value in values]
+    padded = any(re.fullmatch(r"-?0\d+", end) for end in (first, last))
+    width = max(len(first), len(last)) if padded else 0
+    return [f"{value:0{width}d}" if value >= 0 or not width else "-" + f"{-value:0{width - 1}d}" for value in values]
 
 
 def _merge(chars: list[Piece]) -> list[Piece]:

@@ -75,10 +75,11 @@ def semantics(normalized: str, location: Location, state: PathState | None) -> S
 
 
 def shell_line(normalized: str) -> str | None:
-    """The one command line the action types and enters, for the virtual shell; None for anything else
-    (keys, several lines, a line left unfinished)."""
+    """The command the action types and enters, for the virtual shell: one line, or lines bash reads as one
+    command (a here-document; the virtual shell's gate decides); None for anything else (keys, several batches,
+    a line left unfinished)."""
     batches = json.loads(normalized)
     typed = "".join(batch["keystrokes"] for batch in batches)
-    if len(batches) != 1 or not typed.endswith("\n") or "\n" in typed[:-1] or _TMUX_KEY.fullmatch(typed.strip()):
+    if len(batches) != 1 or not typed.endswith("\n") or _TMUX_KEY.fullmatch(typed.strip()):
         return None
     return typed[:-1] if typed[:-1].strip() else None

@@ -9,7 +9,7 @@ import sys
 from .flags import Parents
 from .prepared import Prepared
 
-SECTIONS = range(1, 16)
+SECTIONS = range(1, 17)
 
 
 def add_parser(commands: argparse._SubParsersAction, parents: Parents) -> None:

@@ -279,8 +279,8 @@ async def _remote_overhead(remote, base_url: str, calls: int = 30) -> None:
 
 
 async def run_bench(settings: Settings, model: GGUFInfo, sections: set[int] | None = None) -> int:
-    """Sections 1-15 (all by default)."""
-    wanted = sections or set(range(1, 16))
+    """Sections 1-16 (all by default)."""
+    wanted = sections or set(range(1, 17))
     # These sections measure the model and the server around it: every step is the model's, none computed
     # (`python -m agentworld_mcp.server.measure.computed_bench` measures computed steps).
     settings = settings.model_copy(update={"computed": "off"})
@@ -318,6 +318,10 @@ async def run_bench(settings: Settings, model: GGUFInfo, sections: set[int] | No
         from .store_bench import store_costs
 
         await store_costs(settings, model)
+    if 16 in wanted:
+        from .everyday_bench import everyday_figures
+
+        await everyday_figures(model.path, n_ctx=settings.n_ctx)
     return 0
 
 

@@ -92,6 +92,9 @@ def test_each_computed_screen_is_the_terminals(tmp_path):
                     continue
                 shell.accept(outcome)
                 step = ShellStep(line, outcome.stdout + outcome.stderr, outcome.exit_code, cwd, outcome.cwd, str(home))
+                if "\n" in line:  # typed over several lines: no screen is rendered (continuation prompts unproven)
+                    assert computed_screen(before.rstrip(" "), STATE, step) is None, (index, line)
+                    continue
                 assert computed_screen(before.rstrip(" "), STATE, step) == after.rstrip(" "), (index, line)
                 compared += 1
         finally:

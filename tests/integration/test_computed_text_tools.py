@@ -10,12 +10,11 @@ import shutil
 import pytest
 
 from ..differential import explore
-from ..shell_lines import NAMES, Scenario
-from ..text_lines import text_scenario
+from ..shell_lines import text_scenario
 
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="needs a real bash")
 CI_SEED = 2027
 
 
 def test_generated_text_tool_lines_compute_as_real_bash(tmp_path):
-    explore(lambda seed: text_scenario(seed, NAMES, Scenario), tmp_path, "text tools", CI_SEED, 20)
+    explore(text_scenario, tmp_path, "text tools", CI_SEED, 20)

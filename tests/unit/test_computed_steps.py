@@ -95,6 +95,7 @@ def test_a_predicted_cd_moves_the_exact_shell_only_into_a_folder_the_world_knows
     for line in ("mkdir lib", "cd lib"):
         tracker.advance(terminal.normalize_action(line), "", real=False)
     assert tracker.compute(terminal.normalize_action("pwd")).stdout == f"{PROJECT}/lib\n"
+    tracker.advance(terminal.normalize_action("python3 gen.py"), "", real=False)  # lib's listing: unknown now
     tracker.advance(terminal.normalize_action("cd build"), "", real=False)  # may fail: build was never seen
     assert tracker.knowledge.cwd == f"{PROJECT}/lib/build"  # the prediction, told to the model as implied
     assert tracker.compute(terminal.normalize_action("pwd")) is None
@@ -275,3 +276,17 @@ def test_a_predicted_cd_back_follows_the_previous_folder_the_world_knows(termina
         back.shell.accept(back.shell.compute(line))
     back.advance(terminal.normalize_action("cd -"), "", real=False)
     assert back.compute(terminal.normalize_action("pwd")).stdout == f"{PROJECT}\n"
+
+
+def test_a_cd_into_a_folder_named_whole_finds_the_shell_again(terminal):
+    start = VirtualShell.starting(PROJECT, HOME, folders={f"{PROJECT}/lib": False})  # what else is there: unknown
+    tracker = Tracker.replay(terminal, FRESH, [], computed=True, start=start)
+    tracker.advance(terminal.normalize_action("cd build"), "", real=False)  # where it stands is now unknown
+    assert tracker.compute(terminal.normalize_action("pwd")) is None
+    for line in ("cd lib", "cd - && cd /home/dev/project"):  # relative, or back to where it came from: unknown
+        assert tracker.compute(terminal.normalize_action(line)) is None
+    found = tracker.compute(terminal.normalize_action("cd ~/project/lib && pwd"))
+    assert found.stdout == f"{PROJECT}/lib\n" and found.after.oldpwd is None
+    tracker.advance(terminal.normalize_action("cd ~/project/lib && pwd"), "", real=False, outcome=found)
+    assert tracker.compute(terminal.normalize_action("cd -")) is None  # the folder it left is still unknown
+    assert tracker.compute(terminal.normalize_action("cd .. && pwd")).stdout == f"{PROJECT}\n"

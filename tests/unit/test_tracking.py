@@ -149,3 +149,15 @@ def test_a_program_read_for_what_it_destroys_not_for_all_it_writes_makes_the_wor
         tracker.advance(TERMINAL.normalize_action(line), "", real=False)
         assert (tracker.compute(TERMINAL.normalize_action("cat app.db")) is not None) is keeps, line
         assert (tracker.compute(TERMINAL.normalize_action("ls")) is not None) is keeps, line  # node_modules, .terraform
+
+
+def test_a_step_forgets_only_what_it_may_have_touched():
+    from agentworld_mcp.domains.shell.virtual.shell import VirtualShell
+
+    for line, keeps in (("gti status", True), ("sl", True), ("pyhton3 app.py", True), ("exit-now", False),
+                        ("python3 --version > /dev/null && echo have-python", True), ("python3 -v", False),
+                        ("wc -l src/*.py", True), ("uniq *.txt", False), ("cat $UNSET", True)):
+        start = VirtualShell.starting("/home/dev/p", "/home/dev", {"/home/dev/p/notes": b"n\n"}, complete=True)
+        tracker = Tracker.replay(TERMINAL, WORKSPACE, [], computed=True, start=start)
+        tracker.advance(TERMINAL.normalize_action(line), "nonsense", real=False)
+        assert (tracker.compute(TERMINAL.normalize_action("cat notes")) is not None) is keeps, line

@@ -124,7 +124,10 @@ class Tracker:
         step was computed (on replay, a step whose effects say so is computed again)."""
         self.steps += 1
         planned = self.semantics(action)
-        if self.shell is not None and outcome is None and (real or (effects or {}).get("source") == "computed"):
+        if self.shell is not None and outcome is None:
+            # What the world's exact facts decide holds whoever drew the screen: a step the model predicted because
+            # the domain cannot draw this one (a here-document typed at a terminal) still leaves exact facts, and a
+            # computed step computes again on replay.
             outcome = self.compute(action)
             if outcome is not None and real and not self.shows(outcome, observation):
                 # Reality went otherwise: the world was not as it knew, so none of what it knew exactly is kept

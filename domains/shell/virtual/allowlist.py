@@ -248,4 +248,5 @@ def all_forms() -> set[str]:
         if spec.numeric:
             forms.add(f"{program} -N")
         forms |= {f"{program} {word}" for word in spec.primaries}
+    forms.add("sed -iSUFFIX")  # an in-place edit that keeps a backup (gate._sed_backup)
     return forms

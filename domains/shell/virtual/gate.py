@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tree_sitter import Node
 
 from ..grammar import broken, node_text, parse_tree
 from ..sed import sed_scripts
 from ..words import Scope, Value, expand
+from . import constructs
 from . import listings
 from .allowlist import (
     MAX_OPERANDS,
@@ -31,17 +32,21 @@ from .allowlist import (
     reads_terminal,
     used_forms,
 )
+from .refusal import NotComputable
 from .text_tools import needs_known_content, value_problem
 
 _STRUCTURE = {"program", "list", "pipeline", "command", "redirected_statement", "variable_assignment",
               "variable_assignments", "declaration_command", "comment"}
 _WORD_PARTS = {"word", "string", "raw_string", "concatenation", "simple_expansion", "expansion", "number",
-               "string_content", "command_name", "variable_name"}
+               "string_content", "command_name", "variable_name", "brace_expression", "regex",
+               "special_variable_name", "arithmetic_expansion"}
 _REDIRECTS = {">", ">>", "<", ">&"}
+_FEEDS = ("<", "<<")  # redirections that give a command its standard input
 # Error output sent to a file or away: what a program printed there is not checked against the forms of GNU's
 # messages proven so far (shell.py), and a program that failed on one operand may have done less than GNU's.
 _HIDES_ERRORS = {"&>", "2>", "2>>", "2>&", "&>>"}
 _PRINT_ONLY = frozenset({"echo", "printf", "export", "true", "false", "pwd"})  # their words are never files
+_STATUS_READERS = frozenset({"echo", "printf"})  # may print `$?` once a command of the line has run
 # test operators on what the world does not record: times, permissions, owners, links, devices, terminals.
 _UNKNOWABLE_TESTS = frozenset({"-nt", "-ot", "-ef", "-x", "-r", "-w", "-u", "-g", "-k", "-O", "-G", "-N", "-L", "-h",
                                "-S", "-p", "-b", "-c", "-t"})
@@ -73,6 +78,7 @@ class Reading:
     glob_folders: set[str] = field(default_factory=set)
     cwds: list[str] = field(default_factory=list)  # where the line starts, then each folder it may cd to
     forms: set[str] = field(default_factory=set)  # the allowlist entries it uses: "sort", "sort -r"
+    ran: bool = False  # a statement of the line has run: `$?` is its status, not the previous line's
     facts: listings.Facts = field(default_factory=listings.Facts)  # what shell.py checks for listings, comparisons
     stage: listings.Stage | None = None  # the command last read: program, arguments, where its output goes
     # (path, what the world must know of it for the result to be GNU's: "sorted", "base64", "no folder"), checked
@@ -84,18 +90,17 @@ class Reading:
         return len(self.cwds) > 1
 
 
-class NotComputable(Exception):
-    """The line, or a part of it, is the world model's: the message says which part and why."""
-
-
-def read_line(line: str, cwd: str, home: str, variables: dict[str, str]) -> Reading:
+def read_line(line: str, cwd: str, home: str, variables: dict[str, str], oldpwd: str | None = None) -> Reading:
     """The paths `line` names, or NotComputable when any part of it falls outside what is proven."""
-    if not line.strip() or "\n" in line.strip() or "\0" in line:
+    if not line.strip() or "\0" in line:
         raise NotComputable("not one command line")
     root = parse_tree(line)
     if broken(root):
         raise NotComputable("the line does not parse as bash")
-    scope = Scope(cwd, home, cwd, variables={name: value for name, value in variables.items()})
+    if not _newlines_proven(root):
+        raise NotComputable("not one command line: newlines other than between commands or in a here document")
+    scope = Scope(cwd, home, cwd, variables={name: value for name, value in variables.items()},
+                  oldpwd=oldpwd or None)
     scope.variables.setdefault("HOME", home)
     reading = Reading(cwds=[posixpath.normpath(cwd)])
     _statement(root, scope, reading, in_pipeline=False, fed=False)
@@ -108,9 +113,38 @@ def read_line(line: str, cwd: str, home: str, variables: dict[str, str]) -> Read
     return reading
 
 
+def _newlines_proven(root: Node) -> bool:
+    """Newlines only between the line's commands or inside a here document's body."""
+    source = root.text or b""
+    allowed: list[tuple[int, int]] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "heredoc_redirect":
+            allowed.append((node.start_byte, node.end_byte + 1))
+        stack.extend(node.children)
+    spans = [(child.start_byte, child.end_byte) for child in root.children if child.is_named]
+    body = source.rstrip(b"\n")
+    return all(any(start <= at < end for start, end in allowed) or not any(start <= at < end for start, end in spans)
+               for at, byte in enumerate(body) if byte == 10)
+
+
+def shell_variable(name: str) -> bool:
+    """Whether assigning `name` changes how the shell itself works (which program a name runs, splitting...)."""
+    return bool(_SHELL_VARIABLE.fullmatch(name))
+
+
 def _statement(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed: bool) -> None:
     """`fed`: a pipe or `<` gives the statement its standard input (else it is the terminal's)."""
     kind = node.type
+    if kind in constructs.COMPOUND:
+        inner = scope.copy() if in_pipeline else scope  # a pipeline's stage is a subshell
+        body = constructs.Body(lambda child, where: _unit(child, where, reading, in_pipeline, fed),
+                               lambda word, where: _values(word, where),
+                               lambda value, where: _name(value, where, reading),
+                               reading.forms.add, lambda: reading.ran)
+        constructs.compound(node, inner, body)
+        return
     if kind not in _STRUCTURE:
         raise NotComputable(f"a {kind.replace('_', ' ')} ({node_text(node)[:40]!r})")
     if kind == "command":
@@ -133,7 +167,7 @@ def _statement(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fe
         return
     if kind == "redirected_statement":
         redirects = [child for child in node.named_children if child.type.endswith("_redirect")]
-        fed = fed or any(_operator(child) == "<" for child in redirects)
+        fed = fed or any(_operator(child) in _FEEDS for child in redirects)
     if kind == "program":
         separators = [node_text(child) for child in node.children if not child.is_named]
         if any(sep not in (";", "\n") for sep in separators):
@@ -170,6 +204,7 @@ def _unit(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed: bo
     outputs, operands = reading.outputs, reading.operands
     reading.outputs, reading.operands = set(), set()
     _statement(node, scope, reading, in_pipeline, fed)
+    reading.ran = True
     if any(output == operand or operand.startswith(output + "/") or output.startswith(operand + "/")
            for output in reading.outputs for operand in reading.operands) or any(
             posixpath.dirname(path) in reading.glob_folders for path in reading.outputs):
@@ -184,16 +219,22 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
     redirects = [child for child in node.children if child.type.endswith("_redirect")] + (
         [child for child in parent.named_children if child.type.endswith("_redirect")]
         if parent is not None and parent.type == "redirected_statement" else [])
-    redirected_in = any(_operator(child) == "<" for child in redirects)
+    redirected_in = any(_operator(child) in _FEEDS for child in redirects)
+    named = node.child_by_field_name("name")
+    status = "0" if reading.ran and named is not None and node_text(named) in _STATUS_READERS else None
     for index, child in enumerate(node.children):
         field_name = node.field_name_for_child(index)
         if child.type == "variable_assignment":
             raise NotComputable("an assignment before a command")
         if child.type.endswith("_redirect"):
-            fed = fed or _operator(child) == "<"
+            fed = fed or _operator(child) in _FEEDS
             _redirect(child, scope, reading)
         elif field_name in ("name", "argument"):
-            words.extend(_values(child, scope))
+            scope.status = status  # `$?` stands for a number here: echo and printf print it, name no file
+            try:
+                words.extend(_values(child, scope))
+            finally:
+                scope.status = None
     if not words:
         raise NotComputable("a command without a program")
     program = words[0].text
@@ -201,6 +242,9 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         raise NotComputable(f"{program or 'the program'} is not among the programs proven to run as in GNU")
     if program in SHELL_STATE and in_pipeline:
         raise NotComputable(f"{program} inside a pipeline")
+    backup = ""
+    if program == "sed":
+        words, backup = _sed_backup(words)
     _check_divergent_forms(program, words[1:], bool(redirects))
     arguments = [value.text for value in words[1:]]
     problem = option_problem(program, arguments) or value_problem(program, arguments)
@@ -213,7 +257,7 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
     if not in_pipeline:
         _follow("", reading.stage, True, reading)
     _check_listing(program, words[1:], scope, reading)
-    reading.forms |= used_forms(program, arguments)
+    reading.forms |= used_forms(program, arguments) | ({"sed -iSUFFIX"} if backup else set())
     if not fed and reads_terminal(program, arguments):
         raise NotComputable(f"{program} reads the terminal here: what is typed next decides")
     if len(operands(program, arguments)) > MAX_OPERANDS.get(program, len(arguments)):
@@ -221,11 +265,7 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
     if program == "seq":
         _check_sequence(arguments)
     if program == "cd":
-        if len(arguments) != 1 or arguments[0] == "-":
-            raise NotComputable("cd without exactly one folder")
-        # The cd may fail: later relative paths are named from both folders.
-        scope.cwd = posixpath.normpath(posixpath.join(scope.cwd, arguments[0]))
-        reading.cwds.append(scope.cwd)
+        _cd(arguments, scope, reading)
     if program == "export" and (not arguments or any("=" not in word for word in arguments)):
         raise NotComputable("export without a value the line sets")
     if program == "export":
@@ -261,6 +301,8 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         for value in _file_words(program, words[1:]):
             if path := _name(value, scope, reading):
                 reading.operands.add(path)
+            if backup and (copy := _name(replace(value, text=value.text + backup), scope, reading)):
+                reading.outputs.add(copy)  # sed -i.bak keeps each file's old content beside it
         for letter, written in parsed_options(program, arguments):
             if letter in OUTPUT_OPTIONS.get(program, "") and written:
                 if path := _name(Value(written), scope, reading):
@@ -269,6 +311,24 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         # cmp stops at the first file it cannot open, as GNU's does: its one message is all there is.
         reading.several = reading.several or len(given) > 1 and program != "cmp" or any(
             value.glob for value in words[1:])
+
+
+def _cd(arguments: list[str], scope: Scope, reading: Reading) -> None:
+    """`cd DIR`, `cd` (the home) and `cd -` (the folder before, which it prints: only where the world's record
+    holds it and no earlier cd of the line may have changed it)."""
+    if len(arguments) > 1:
+        raise NotComputable("cd with more than one folder")
+    target = arguments[0] if arguments else scope.home
+    if target == "-":
+        if reading.moves or not scope.oldpwd:
+            raise NotComputable("cd - where the folder before is not known")
+        target = scope.oldpwd
+    if not target:
+        raise NotComputable("cd to an empty word")
+    # The cd may fail: later relative paths are named from both folders.
+    scope.oldpwd = scope.cwd
+    scope.cwd = posixpath.normpath(posixpath.join(scope.cwd, target))
+    reading.cwds.append(scope.cwd)
 
 
 def _check_divergent_forms(program: str, values: list[Value], redirected: bool) -> None:
@@ -283,6 +343,8 @@ def _check_divergent_forms(program: str, values: list[Value], redirected: bool) 
     if program in ("head", "tail") and (any(value.glob for value in values) or len(operands(program, [
             value.text for value in values])) > 1 and any(value.text[1:].isdigit() for value in values)):
         raise NotComputable(f"{program} over a glob, or -N with several files: GNU's headers and errors differ")
+    if program == "touch" and any(value.text.endswith("/") for value in values):
+        raise NotComputable("touch of a name ending in /: the virtual shell makes no error where GNU does")
     if program in ("test", "[") and _UNKNOWABLE_TESTS & {value.text for value in values}:
         raise NotComputable(f"{program} of times, permissions, links or devices: the world knows none of them")
 
@@ -329,6 +391,25 @@ def _check_listing(program: str, values: list[Value], scope: Scope, reading: Rea
             facts.searched |= tops
         facts.searched_in |= {posixpath.normpath(posixpath.join(scope.cwd, posixpath.dirname(value.known_prefix)))
                               for value in searched if value.glob}
+
+
+_SED_BACKUP = re.compile(r"-(?P<flags>n*)i(?P<suffix>.+)")
+
+
+def _sed_backup(words: list[Value]) -> tuple[list[Value], str]:
+    """sed's words with `-iSUFFIX` read as `-i`, and the suffix: GNU's -i takes its value attached only (`-in` keeps
+    a backup named F + "n"); a suffix with `*` (a pattern of names) or `/` (a folder) is not proven."""
+    given, suffix = [words[0]], ""
+    for value in words[1:]:
+        match = _SED_BACKUP.fullmatch(value.text)
+        if match is None:
+            given.append(value)
+            continue
+        if not re.fullmatch(r"[\w.~-]+", match.group("suffix")) or suffix:
+            raise NotComputable(f"sed {value.text}: a backup name the virtual shell is not proven to make like GNU")
+        suffix = match.group("suffix")
+        given.append(replace(value, text=f"-{match.group('flags')}i"))
+    return given, suffix
 
 
 def _check_sed_scripts(values: list[Value]) -> None:
@@ -415,6 +496,10 @@ def _assign(node: Node, scope: Scope) -> None:
 
 
 def _redirect(node: Node, scope: Scope, reading: Reading) -> None:
+    if node.type == "heredoc_redirect":
+        for inside in constructs.heredoc(node, scope):
+            _redirect(inside, scope, reading)
+        return
     if node.type != "file_redirect":
         raise NotComputable(f"a {node.type.replace('_', ' ')}")
     operator = _operator(node)
@@ -452,26 +537,29 @@ def _values(node: Node, scope: Scope) -> list[Value]:
 
 
 def _check_splitting(node: Node, scope: Scope) -> None:
-    """An unquoted variable whose value holds spaces or glob characters is split and globbed by bash: refused."""
+    """An unquoted expansion whose value holds spaces or glob characters is split and globbed by bash: refused."""
     pending = [node]
     while pending:
         part = pending.pop()
         if part.type == "string":
             continue  # inside double quotes: one word, no globbing
-        if part.type in ("simple_expansion", "expansion"):
-            name = next((node_text(child) for child in part.named_children if child.type == "variable_name"), "")
-            if any(char in (scope.variables.get(name) or "") for char in " \t\n*?["):
-                raise NotComputable(f"${name} unquoted holds spaces or glob characters: word splitting is not proven")
+        if part.type in ("simple_expansion", "expansion", "arithmetic_expansion"):
+            values = [value for value in expand(part, scope.copy(), lambda _node, _scope: None)
+                      if value.literal or value.glob]  # an unknown one is refused with its own reason
+            if len(values) > 1 or any(any(char in value.text for char in " \t\n*?[") for value in values):
+                raise NotComputable(f"{node_text(part)[:40]} unquoted holds spaces or glob characters: word "
+                                    "splitting is not proven")
+            continue
         pending.extend(part.named_children)
 
 
 def _check_parts(node: Node) -> None:
     if node.type not in _WORD_PARTS and node.is_named:
         raise NotComputable(f"a {node.type.replace('_', ' ')} ({node_text(node)[:40]!r})")
-    if node.type == "word" and ("{" in node_text(node) or "?" in node_text(node) or "[" in node_text(node)):
-        raise NotComputable(f"braces, ? or [ in {node_text(node)[:40]!r}: expansions the tests do not prove")
-    if node.type == "expansion" and len(node.named_children) != 1:
-        raise NotComputable(f"the expansion {node_text(node)[:40]!r}")
+    if node.type == "word" and ("?" in node_text(node) or "[" in node_text(node)):
+        raise NotComputable(f"? or [ in {node_text(node)[:40]!r}: expansions the tests do not prove")
+    if node.type == "arithmetic_expansion":
+        return  # the reader evaluates it, or leaves it unknown (and the gate refuses it)
     for child in node.named_children:
         _check_parts(child)
 

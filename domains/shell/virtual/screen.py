@@ -66,8 +66,12 @@ def prompt_folder(screen: str, home: str) -> str | None:
 
 
 def computed_screen(previous: str, state: str, step: ShellStep) -> str | None:
-    """The whole screen after the step, or None when the prompt cannot be known."""
+    """The whole screen after the step, or None when the prompt cannot be known, or the line was typed over
+    several (a here document: how a terminal shows the continuation prompts `> ` and typed-ahead lines is not
+    proven)."""
     line, printed, cwd_before, cwd_after, home = step.line, step.printed, step.cwd_before, step.cwd_after, step.home
+    if "\n" in line.strip("\n"):
+        return None
     prompt = current_prompt(previous, state, cwd_before, home)
     if prompt is None:
         return None
@@ -86,5 +90,6 @@ def computed_screen(previous: str, state: str, step: ShellStep) -> str | None:
         before = f"{head}\n{prompt}" if head else prompt  # a prompt that is not the world's: the world's stands there
     else:
         before = f"{shown}\n{prompt}" if shown else prompt
-    typed = before + ("" if before.endswith(" ") else " ") + line
+    # Each line after the first is typed at bash's continuation prompt (PS2, "> " unless set otherwise).
+    typed = before + ("" if before.endswith(" ") else " ") + line.replace("\n", "\n> ")
     return f"{typed}\n{printed}{after.rstrip()}"

@@ -37,7 +37,8 @@ _SCRIPT_LINE = re.compile(r"^bash: line \d+: ", re.MULTILINE)
 _UNPROVEN = re.compile(r"not yet implemented|not supported|io error|^cp: cannot copy|^mv: cannot move", re.MULTILINE)
 # Programs and options that change files: the world's record of a file is then not what a later program reads.
 _CHANGES_FILES = frozenset({"rm", "rmdir", "mv", "cp", "mkdir", "touch", "tee", "sed -i", "sort -o"})
-_SILENT_FAILURES = frozenset({"grep", "test", "[", "false", "cmp", "diff"})  # they may exit 1 silently (cmp -s)
+# They may exit non-zero and print nothing (cmp -s; `!`, `[[`, `((`: the shell's constructs).
+_SILENT_FAILURES = frozenset({"grep", "test", "[", "false", "cmp", "diff", "!", "[[", "(("})
 MAX_OUTPUT = 64 * 1024  # a computed step prints at most this much; more is the model's to summarize
 _TIMEOUT = 2.0
 
@@ -82,13 +83,13 @@ class VirtualShell:
         """The exact result of `line` from what the world knows, or NotComputable saying why it is the model's."""
         known = self.knowledge
         if not known.cwd_known:
-            raise NotComputable("a predicted step may have moved the shell: where it stands is not known exactly")
+            return self._found_again(line)
         if known.status(known.cwd) != "present" or known.cwd in known.files:
             raise NotComputable("the working folder is not one the world knows")
         if known.shell_changed:
             raise NotComputable(f"an earlier step changed the shell itself ({known.shell_changed!r}): options, "
                                 "functions, aliases or its search path the virtual shell does not follow")
-        reading = read_line(line, known.cwd, known.home, known.variables)
+        reading = read_line(line, known.cwd, known.home, known.variables, known.oldpwd)
         self._check_region(reading)
         self._check_contents(reading)
         if any(path in known.folders for path in reading.outputs):
@@ -136,6 +137,20 @@ class VirtualShell:
             raise NotComputable(_NOT_PLAIN)
         return Outcome(line, stdout, stderr, code, first.cwd, _changes(known, after, unknown), after,
                        frozenset(reading.forms))
+
+    def _found_again(self, line: str) -> Outcome:
+        """A line the shell starts with a `cd` into a folder the world knows, named whole (`cd ~/project && ls`),
+        computed where the shell stands unknown: that cd does not depend on where it stood, and the shell is found
+        again. Only where it came from (`cd -`) stays unknown."""
+        known = self.knowledge
+        target = _leading_cd(line, known.home)
+        if target is None or target not in known.folders or known.status(target) != "present":
+            raise NotComputable("a predicted step may have moved the shell: where it stands is not known exactly")
+        placed = replace(known.exact_part(), location=known.location.moved_to(target), cwd_known=True, oldpwd=None)
+        outcome = VirtualShell(placed, self.user, self.host).compute(line)
+        if outcome.after.oldpwd == target:  # the leading cd's: bash's is the folder the world does not know
+            outcome.after.oldpwd = None
+        return outcome
 
     def accept(self, outcome: Outcome) -> None:
         self.knowledge.take_exact(outcome.after)
@@ -249,6 +264,18 @@ class VirtualShell:
             after.folders[path] = before.folders.get(path, True)
             after.absent.discard(path)
         return after
+
+
+_LEADING_CD = re.compile(r"\s*cd\s+(?P<folder>~|~/[\w./-]*|/[\w./-]*)\s*(?:&&|;|$)")
+
+
+def _leading_cd(line: str, home: str) -> str | None:
+    """The folder a line's first command `cd`s into, where it is named whole (absolute, or under `~`)."""
+    match = _LEADING_CD.match(line)
+    if match is None:
+        return None
+    folder = match.group("folder")
+    return posixpath.normpath(home + folder[1:] if folder.startswith("~") else folder)
 
 
 def exactly(known: Knowledge, files: dict[str, bytes | None] | None = None, folders: dict[str, bool] | None = None,

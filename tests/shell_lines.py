@@ -13,6 +13,7 @@ import random
 import shlex
 from dataclasses import dataclass, field
 
+from .awk_lines import awk_line
 from .text_lines import PLAIN, TEXT_PROGRAMS, WIDENED, text_command, text_reader
 
 CONTENTS = (b"", b"alpha\nbeta\ngamma\nbeta\n", b"3\n1\n2\n10\n", b"no final newline", b"x\x00y\n",
@@ -108,7 +109,7 @@ def _flags(rng: random.Random, letters: str) -> str:
 def command(rng: random.Random, program: str = "") -> str:
     program = program or rng.choice(("echo", "printf", "cat", "head", "tail", "wc", "sort", "uniq", "grep", "sed", "mkdir",
                           "touch", "rm", "rmdir", "cp", "mv", "basename", "dirname", "tee", "seq", "test", "[", "cd",
-                          "pwd", "true", "false", "export", "ls", "tr", *TEXT_PROGRAMS))
+                          "pwd", "true", "false", "export", "ls", "tr", "awk", *TEXT_PROGRAMS))
     if program == "echo":
         return f"echo {_flags(rng, 'neE')}" + " ".join(rng.choice(WORDS) for _ in range(rng.randint(0, 3)))
     if program == "printf":
@@ -145,6 +146,8 @@ def command(rng: random.Random, program: str = "") -> str:
         return f"rm {_flags(rng, 'rf')}{paths(rng)}"
     if program in ("cp", "mv"):
         return f"{program} {_flags(rng, 'r') if program == 'cp' else ''}{_operand(rng)} {_operand(rng)}"
+    if program == "awk":
+        return awk_line(rng, _operand)
     if program in TEXT_PROGRAMS:
         return text_command(rng, program, paths, _operand)
     if program == "basename" and rng.random() < 0.4:
@@ -179,7 +182,8 @@ def producer(rng: random.Random) -> str:
 def reader(rng: random.Random) -> str:
     return rng.choice(("cat", "cat -n", "sort", "sort -r", "sort -n", "sort -u", "uniq", "uniq -c", "wc -l", "wc",
                        "wc -c", "head -n 1", "tail -n 1", "head -c 2", f"grep {rng.choice(PATTERNS)}", text_reader(rng),
-                       f"sed {rng.choice(SED_SCRIPTS)}", f"tr {rng.choice(TR_SETS)}", "tee out/t", "grep -c a"))
+                       f"sed {rng.choice(SED_SCRIPTS)}", f"tr {rng.choice(TR_SETS)}", "tee out/t", "grep -c a",
+                       rng.choice(("awk '{print $1}'", "awk -F, '{print $2}'", "awk 'NF'", "awk '{print NR\":\"$0}'"))))
 
 
 def redirection(rng: random.Random) -> str:

@@ -159,6 +159,21 @@ PREPARED_SCENARIOS = [
      "basename -s .py src/main.py", "basename -a src/main.py docs/readme.md", "head -c 5 notes.txt",
      "tail -c 4 notes.txt", "sed 's|a|b|g' notes.txt", "sed -i.bak 's/beta/BETA/' notes.txt", "cat notes.txt notes.txt.bak", "sed 's#,#;#' data.csv", "test -s notes.txt && echo full",
      "test -s empty.txt || echo empty"],
+    # awk (this machine's: mawk) and join.
+    ["awk -F, '{print $2}' data.csv", "awk -F, 'NR>1 {s+=$2} END {print s}' data.csv",
+     "awk '{print NR\": \"$0}' notes.txt", "awk '/beta/ {n++} END {print n+0}' notes.txt",
+     "awk -F , '$2 >= 5 {print $1}' data.csv", "awk 'NF' docs/readme.md",
+     "awk -F, '{printf \"%s=%d\\n\", $1, $2}' data.csv",
+     "awk -F, 'NR > 1 {s += $2; n++} END {print s / n}' data.csv",
+     "awk -F, 'NR > 1 {printf \"%s %.2f\\n\", $1, $2 / 7}' data.csv",
+     "awk -F, 'NR > 1 {print int($2 / 3) * 2}' data.csv",
+     "awk '{print length, toupper(substr($0, 1, 3))}' notes.txt",
+     "cat notes.txt | awk '{print $1}'", "awk -v n=2 'NR == n' notes.txt", "awk -F: '{print $1}' src/util.py",
+     "awk '{c[$1]++} END {for (k in c) print k, c[k]}' notes.txt | sort", "awk 'END {print NR}' empty.txt",
+     "awk '{ if (length($0) > 4) print \"long\"; else print \"short\" }' notes.txt", "awk '{print $1}' missing",
+     "printf 'a 1\\nb 2\\nc 3\\n' > j1", "printf 'a x\\nc y\\nd z\\n' > j2", "join j1 j2", "join -a1 j1 j2",
+     "join -v 2 j1 j2", "join -o 1.1,2.2 j1 j2", "join -e NA -a1 -o 1.2,2.2 j1 j2", "join -1 1 -2 1 -i j1 j2",
+     "printf 'a,1\\nb,2\\n' > k1", "printf 'a,x\\nb,y\\n' > k2", "join -t, k1 k2", "join j2 data.csv"],
 ]
 
 
@@ -228,7 +243,9 @@ def test_every_allowlist_entry_is_proven():
                                   "rmdir .", "rm -rf ..", "cp -r . x", "cat", "tr a b", "grep x", "sort -", "export",
                                   "echo {a..C}", "echo $A{1,2}", "cat ?.txt", "cat [ab].txt",
                                   "seq 1 100000", "seq 1.5 3", "seq -s , 3", "seq 1 0 5", "sed -i.bak s/a/b/ f",
-                                  "head -n 2", "tee f", "sed s/a/b/", "uniq a b"])
+                                  "head -n 2", "tee f", "sed s/a/b/", "uniq a b", "awk '{print $1}'",
+                                  "awk '{print > \"out\"}' f", "awk 'BEGIN {system(\"ls\")}'", "join a",
+                                  "cat f | awk '{s += $1} END {print s}'", "mawk '{print}' f"])
 def test_lines_outside_the_allowlist_go_to_the_model(line):
     shell = VirtualShell.starting("/home/dev/project", "/home/dev", complete=True)
     with pytest.raises(NotComputable):

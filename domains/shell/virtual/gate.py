@@ -428,7 +428,7 @@ def _file_words(program: str, values: list[Value]) -> list[Value]:
     if program == "find":
         return values[:len(listings.find_paths([value.text for value in values]))]
     spec = PROGRAMS[program]
-    pattern_first = program in ("grep", "sed") and not any(
+    pattern_first = program == "awk" or program in ("grep", "sed") and not any(
         letter == "e" for letter, _ in parsed_options(program, [value.text for value in values]))
     words, index = [], 0
     while index < len(values):
@@ -522,6 +522,8 @@ def _redirect(node: Node, scope: Scope, reading: Reading) -> None:
         reading.written.add(path)
     if operator in (">", ">>") and path:
         reading.outputs.add(path)
+    if operator == "<" and path:
+        reading.operands.add(path)  # `tr a b < f > f`: bash empties f before tr reads it
 
 
 def _values(node: Node, scope: Scope) -> list[Value]:

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 
 from ..knowledge import under
+from . import awk
 from .allowlist import PROGRAMS, operands
 
 Stage = tuple[str, list[str], str]  # a command's program, its arguments, where its output goes: screen|file|null
@@ -142,8 +143,8 @@ def follow(incoming: str, stage: Stage, last: bool, facts: Facts) -> str:
             flowing = ""
         elif not (program in ("cat", "tr") and "n" not in given or program == "grep" and set(given) <= set("ivx")):
             raise Refusal(f"{program} after a listing in directory order: GNU's order is unknown")
-    if program == "find" or program == "grep" and "r" in given:
-        flowing = "directory"
+    if program == "find" or program == "grep" and "r" in given or program == "awk" and awk.read(arguments).unordered:
+        flowing = "directory"  # (awk's for-in: the keys in an order of mawk's own)
     if program == "diff" and "q" not in given:
         flowing = "hunks"
     if flowing and output == "file":
@@ -173,7 +174,7 @@ def resolved_folders(text: str, cwd: str) -> set[str]:
 def problem_with_result(facts: Facts, stdout: str, stderr: str, forms: frozenset[str] | set[str]) -> str | None:
     """Why a run's result is not proven equal to GNU's (None when it is)."""
     if facts.unordered and len(stdout.splitlines()) > 1:
-        return "it lists several paths in directory order, which GNU's find and grep -r do not sort"
+        return "it prints several lines in an order of its own (find, grep -r: the directory's; awk's for-in: mawk's)"
     if facts.hunks and _HUNK_HEADER.search(stdout):
         return "diff printed hunks: GNU's diff chooses other hunks on some inputs"
     if "cmp -s" in forms and stderr:

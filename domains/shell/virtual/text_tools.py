@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from . import awk
 from .allowlist import operands, parsed_options
 
 # cut's LIST: N, N-, -N, N-M (from 1, not decreasing), joined by commas.
@@ -47,11 +48,23 @@ def needs_known_content(program: str, words: list[str]) -> list[tuple[str, str]]
         return [(word, "no folder") for word in given[0 if any(letter == "e" for letter, _ in options) else 1:]]
     if program == "test":
         return [(words[index + 1], "no folder") for index, word in enumerate(words[:-1]) if word == "-s"]
+    if program == "join":  # GNU's join reports input out of order by the join field; the virtual shell does not
+        keys = {letter: value or "" for letter, value in options if letter in "12t"}
+        folded = int(any(letter == "i" for letter, _ in options))
+        separator = ord(keys["t"]) if "t" in keys else 0
+        return [(word, f"join {keys.get(str(number), '1')} {separator} {folded}")
+                for number, word in enumerate(operands(program, words)[:2], 1)]
+    if program == "awk" and (check := awk.content_check(awk.read(words))):
+        return [(word, check) for word in operands(program, words)[1:] or ["-"]]
     return []
 
 
 def content_problem(check: str, content: bytes) -> str | None:
     """Why this content fails the check (see needs_known_content), or None."""
+    if check.startswith("awk "):
+        return awk.content_problem(check, content)
+    if check.startswith("join "):
+        return _join_order(check, content)
     if check == "sorted":
         lines = content.split(b"\n")
         if content.endswith(b"\n"):
@@ -60,6 +73,43 @@ def content_problem(check: str, content: bytes) -> str | None:
             return "its input is not sorted: GNU's comm says so, the virtual shell does not"
     if check == "base64" and not _BASE64.fullmatch(content.replace(b"\n", b"")):
         return "its input is not canonical base64: GNU's base64 -d decodes up to the fault, the virtual shell does not"
+    return None
+
+
+def _join_order(check: str, content: bytes) -> str | None:
+    """Whether the lines' join fields are in byte order (with -i, in order however case is folded: GNU folds to
+    upper case, where `_` sorts before letters)."""
+    _, number, separator, folded = check.split()
+    lines = content.split(b"\n")
+    if content.endswith(b"\n"):
+        lines.pop()
+    field = int(number) - 1
+    if int(separator):
+        parts = [line.split(bytes([int(separator)])) for line in lines]
+    else:
+        parts = [line.split() for line in lines]  # blanks: the C locale's spaces and tabs (plain text only)
+    keys = [fields[field] if field < len(fields) else b"" for fields in parts]
+    for fold in ((bytes.lower, bytes.upper) if folded == "1" else (bytes,)):
+        if [fold(key) for key in keys] != sorted(fold(key) for key in keys):
+            return "its input is not sorted by the join field: GNU's join says so, the virtual shell does not"
+    return None
+
+
+_JOIN_LIST = re.compile(r"(?:0|[12]\.[1-9]\d?)(?:[, ](?:0|[12]\.[1-9]\d?))*")
+
+
+def _join(given: list[tuple[str, str]], letters: list[str], words: list[str]) -> str | None:
+    for letter, value in given:
+        if letter == "t" and (len(value) != 1 or value == "\\"):
+            return "a separator other than one character"
+        if letter in "12" and not _count(value, 1, 99):
+            return f"the field {value!r}"
+        if letter in "av" and value not in ("1", "2"):
+            return f"the file number {value!r}"
+        if letter == "o" and not _JOIN_LIST.fullmatch(value):
+            return f"the output list {value!r}: only 0 and FILE.FIELD from 1"
+        if letter == "e" and "\\" in value:
+            return "a filler with a backslash"
     return None
 
 
@@ -164,5 +214,13 @@ def _count(text: str, least: int, most: int) -> bool:
     return text.isdigit() and least <= int(text) <= most and (text == "0" or not text.startswith("0"))
 
 
-_CHECKS = {"cut": _cut, "paste": _paste, "nl": _nl, "fold": _fold, "expand": _expand, "base64": _base64,
-           "sort": _sort, "tr": _tr, "grep": _grep}
+def _awk(given: list[tuple[str, str]], letters: list[str], words: list[str]) -> str | None:
+    try:
+        awk.read(words)
+    except awk.AwkRefusal as refusal:
+        return str(refusal)
+    return None
+
+
+_CHECKS = {"awk": _awk, "join": _join, "cut": _cut, "paste": _paste, "nl": _nl, "fold": _fold, "expand": _expand,
+           "base64": _base64, "sort": _sort, "tr": _tr, "grep": _grep}

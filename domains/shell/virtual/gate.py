@@ -254,6 +254,8 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
                if _operator(child) in (">", ">>")]
     reading.stage = (program, arguments, "file" if any(out != "/dev/null" for out in outputs) else
                      "null" if outputs else "screen")
+    if program == "cmp" and outputs:
+        raise NotComputable("cmp with its output redirected: GNU's cmp then leaves the line out of its EOF message")
     if not in_pipeline:
         _follow("", reading.stage, True, reading)
     _check_listing(program, words[1:], scope, reading)

@@ -39,6 +39,9 @@ class Knowledge:
     files: dict[str, bytes | None] = field(default_factory=dict)  # None: it exists, its content is unknown
     folders: dict[str, bool] = field(default_factory=dict)  # path -> its listing is complete
     absent: set[str] = field(default_factory=set)  # removed by a step the world saw: nothing is there or under it
+    # Paths in a folder whose listing is otherwise complete that may or may not be there (a predicted step may have
+    # made them: `git init` and its .git): each, and all under it, is unknown; the rest of the listing still holds.
+    maybe_there: set[str] = field(default_factory=set)
     variables: dict[str, str] = field(default_factory=dict)  # set by computed steps (exported: see `exported`)
     exported: set[str] = field(default_factory=set)
     oldpwd: str | None = ""  # where `cd -` goes back to; "" unset (a fresh shell), None unknown (a predicted cd)
@@ -106,6 +109,8 @@ class Knowledge:
             return "present"
         parent = path
         while True:
+            if parent in self.maybe_there:
+                return "unknown"
             if parent in self.absent:
                 return "absent"
             parent = posixpath.dirname(parent)
@@ -121,7 +126,9 @@ class Knowledge:
             self.folders.setdefault(ancestor, False)
             self.files.pop(ancestor, None)
             self.absent.discard(ancestor)
+            self.maybe_there.discard(ancestor)
         self.absent.discard(path)
+        self.maybe_there.discard(path)
         self.folders[path] = complete or self.folders.get(path, False)
 
     def forget_under(self, path: str) -> None:
@@ -130,18 +137,30 @@ class Knowledge:
             for known in [k for k in table if k == path or k.startswith(path.rstrip("/") + "/")]:
                 del table[known]
         self.absent = {k for k in self.absent if not k.startswith(path.rstrip("/") + "/")}
+        self.maybe_there = {k for k in self.maybe_there if not under(k, (path,))}
         self.absent.add(path)
 
     def make_unknown(self, path: str) -> None:
-        """Whether `path` exists, and what it holds, becomes unknown, with the listing of the nearest folder
-        above it the world knows (`mkdir -p a/b` may have made `a` too)."""
+        """Whether `path` exists, and what it holds, becomes unknown. Where the nearest folder above it the world
+        knows has a complete listing, only the name below it on the way to `path` becomes unsure and the rest of
+        the listing holds; else that folder's listing was incomplete already (`mkdir -p a/b` may have made `a`)."""
         self.forget_under(path)
         self.absent.discard(path)
+        below = path
         for ancestor in ancestors(path):
             self.absent.discard(ancestor)
             if ancestor in self.folders:
-                self.folders[ancestor] = False
+                if self.folders[ancestor]:
+                    self.maybe_there.add(below)
                 break
+            if ancestor in self.maybe_there:
+                break
+            below = ancestor
+
+    def complete_listings(self) -> dict[str, bool]:
+        """Each folder the world knows, and whether it knows every entry in it (none of them unsure)."""
+        holding = {posixpath.dirname(path) for path in self.maybe_there}
+        return {folder: complete and folder not in holding for folder, complete in self.folders.items()}
 
     def forget_all(self) -> None:
         """Something changed files the world cannot name: no exact fact of a file or folder holds any more,
@@ -157,6 +176,7 @@ class Knowledge:
         self.files = {}
         self.folders = {path: False for path in self.folders if path in keep}
         self.absent.clear()
+        self.maybe_there.clear()
 
     def exact_part(self) -> Knowledge:
         """A copy of the exact facts and shell state, without the implied ones (what a computed step leaves)."""

@@ -86,7 +86,7 @@ def test_a_step_the_model_predicted_makes_exact_only_what_the_world_already_deci
     fresh = Tracker.replay(terminal, FRESH, [], computed=True)
     predicted(fresh, "mkdir app")  # app may have been there, full, or a file: the model's word is no fact
     assert not computes(fresh, "touch app/main.py; cat app/main.py")
-    predicted(known_empty, "mkdir -p lib; python3 gen.py")  # could change anything
+    predicted(known_empty, "mkdir -p lib; npm ci")  # could change anything
     assert not computes(known_empty, "cat app/main.py")
 
 
@@ -95,7 +95,7 @@ def test_a_predicted_cd_moves_the_exact_shell_only_into_a_folder_the_world_knows
     for line in ("mkdir lib", "cd lib"):
         tracker.advance(terminal.normalize_action(line), "", real=False)
     assert tracker.compute(terminal.normalize_action("pwd")).stdout == f"{PROJECT}/lib\n"
-    tracker.advance(terminal.normalize_action("python3 gen.py"), "", real=False)  # lib's listing: unknown now
+    tracker.advance(terminal.normalize_action("npm ci"), "", real=False)  # lib's listing: unknown now
     tracker.advance(terminal.normalize_action("cd build"), "", real=False)  # may fail: build was never seen
     assert tracker.knowledge.cwd == f"{PROJECT}/lib/build"  # the prediction, told to the model as implied
     assert tracker.compute(terminal.normalize_action("pwd")) is None
@@ -290,3 +290,18 @@ def test_a_cd_into_a_folder_named_whole_finds_the_shell_again(terminal):
     tracker.advance(terminal.normalize_action("cd ~/project/lib && pwd"), "", real=False, outcome=found)
     assert tracker.compute(terminal.normalize_action("cd -")) is None  # the folder it left is still unknown
     assert tracker.compute(terminal.normalize_action("cd .. && pwd")).stdout == f"{PROJECT}\n"
+
+
+def test_a_name_a_predicted_step_may_have_made_leaves_the_rest_of_the_listing_known(terminal):
+    tracker = Tracker.replay(terminal, FRESH, [], computed=True, start=VirtualShell.starting(
+        PROJECT, HOME, {f"{PROJECT}/notes.txt": b"hi\n"}, complete=True))
+    tracker.advance(terminal.normalize_action("git init -q"), "", real=False)  # .git: there or not, unknown
+    assert f"{PROJECT}/.git" in tracker.knowledge.maybe_there
+    assert tracker.compute(terminal.normalize_action("cat notes.txt")).stdout == "hi\n"
+    assert tracker.compute(terminal.normalize_action("mkdir app && ls")).stdout == "app\nnotes.txt\n"  # ls skips .git
+    assert tracker.compute(terminal.normalize_action("ls -A")) is None  # .git would show
+    assert tracker.compute(terminal.normalize_action("cat .git/HEAD")) is None
+    removed = tracker.compute(terminal.normalize_action("rm -rf .git"))
+    assert removed is not None and f"{PROJECT}/.git" not in removed.after.maybe_there
+    tracker.advance(terminal.normalize_action("rm -rf .git"), "", real=False, outcome=removed)
+    assert tracker.compute(terminal.normalize_action("ls -A")).stdout == "notes.txt\n"

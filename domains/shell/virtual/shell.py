@@ -97,13 +97,16 @@ class VirtualShell:
         if any(posixpath.dirname(path) not in known.folders for path in reading.outputs):
             raise NotComputable("output redirected into a folder the world does not know is there: where bash "
                                 "fails to open it, the virtual shell still runs the command")
-        unknown = {path for path in reading.paths if known.status(path) == "unknown"}
         for folder in reading.glob_folders:
             if not known.folders.get(folder):
                 raise NotComputable(f"a glob over {folder}, whose listing the world does not know in full")
-        if problem := problem_with_world(reading.facts, known.files, known.folders, known.status):
+        if problem := problem_with_world(reading.facts, known.files, known.complete_listings(), known.status):
             raise NotComputable(problem)
         reach = _Reach.of(known, reading)
+        # The named paths the world knows nothing of, and the unsure names in the folders the line reaches (`ls`
+        # of a folder where `.git` may be): each is tried as absent, as a file and as a folder.
+        unknown = {path for path in reading.paths if known.status(path) == "unknown"} | {
+            path for path in known.maybe_there if under(path, reach.tops)}
         if not _plain_text(line.encode("utf-8", "surrogateescape")) or not all(
                 _plain_text(known.files.get(path) or b"") for path in (*reach.above, *reach.below)):
             raise NotComputable(_NOT_PLAIN)
@@ -113,7 +116,8 @@ class VirtualShell:
         for other in runs[1:]:
             if other.printed != first.printed:
                 raise NotComputable("its output depends on files the world does not know")
-            if other.state != first.state or other.cwd != first.cwd or other.variables != first.variables:
+            if other.state != first.state or other.cwd != first.cwd or other.variables != first.variables or \
+                    other.kept != runs[-1].kept:
                 raise NotComputable("what it leaves depends on files the world does not know")
         stdout, stderr, code = first.printed
         stderr = _SCRIPT_LINE.sub("bash: ", stderr)  # an interactive shell names no line: "bash: cd: x: ..."
@@ -131,7 +135,7 @@ class VirtualShell:
             raise NotComputable(problem)
         if len(stdout) + len(stderr) > MAX_OUTPUT:
             raise NotComputable("its output is longer than a computed step shows")
-        after = self._knowledge_after(first)
+        after = self._knowledge_after(first, runs[-1].kept)
         if not _plain_text((stdout + stderr).encode("utf-8", "surrogateescape")) or not all(
                 _plain_text(content or b"") for path, content in after.files.items() if under(path, first.tops)):
             raise NotComputable(_NOT_PLAIN)
@@ -162,6 +166,7 @@ class VirtualShell:
         for path, content in writes.items():
             after.files[path] = content
             after.absent.discard(path)
+            after.maybe_there.discard(path)
         return Outcome(label, "", "", int(failed), self.knowledge.cwd, _changes(self.knowledge, after, set()), after,
                        observation=observation)
 
@@ -239,14 +244,15 @@ class VirtualShell:
             bash.execute_sync(f"OLDPWD={shlex.quote(known.oldpwd)}")
         result = bash.execute_sync(line)
         state = bash.shell_state()
-        files, folders = _walk(bash, reach, sentinels, variant)
+        files, folders, kept = _walk(bash, reach, sentinels, variant)
         variables = {name: value for name, value in state.variables.items() if _user_variable(name, value)}
         exported = {name for name in state.env if name in variables}
         return _Run((result.stdout, result.stderr, result.exit_code), state.cwd, (files, folders),
-                     (variables, frozenset(exported)), state.env.get("OLDPWD", ""), reach.tops)
+                     (variables, frozenset(exported)), state.env.get("OLDPWD", ""), reach.tops, kept)
 
-    def _knowledge_after(self, run: _Run) -> Knowledge:
-        """What was known, with all at and below the line's named paths as the run left it."""
+    def _knowledge_after(self, run: _Run, kept: frozenset[str]) -> Knowledge:
+        """What was known, with all at and below the line's named paths as the run left it (`kept`: the unknown
+        paths the line left as they were, where a run filled them in)."""
         before = self.knowledge
         files, folders = run.state
         gone = {path for path in (*before.files, *before.folders)
@@ -255,7 +261,8 @@ class VirtualShell:
                         files={k: v for k, v in before.files.items() if not under(k, run.tops)},
                         folders={k: v for k, v in before.folders.items() if not under(k, run.tops)},
                         variables=dict(run.variables[0]), exported=set(run.variables[1]), oldpwd=run.oldpwd,
-                        absent={k for k in before.absent | gone if k not in files and k not in folders})
+                        absent={k for k in before.absent | gone if k not in files and k not in folders},
+                        maybe_there={k for k in before.maybe_there if not under(k, run.tops) or k in kept})
         for path, content in files.items():
             after.files[path] = content
             after.absent.discard(path)
@@ -312,6 +319,7 @@ class _Run:
     variables: tuple[dict[str, str], frozenset[str]]
     oldpwd: str
     tops: tuple[str, ...]  # the outermost paths the line names: all it can read or change is at or below them
+    kept: frozenset[str] = frozenset()  # the fillings of unknown paths the line left as they were
 
 
 def _variants(known: Knowledge, reading: Reading, unknown: set[str]) -> int:
@@ -353,12 +361,14 @@ def _named(folder: str, reading: Reading) -> bool:
 
 
 def _walk(bash: Bash, reach: _Reach, sentinels: set[str], variant: int
-          ) -> tuple[dict[str, bytes | None], frozenset[str]]:
+          ) -> tuple[dict[str, bytes | None], frozenset[str], frozenset[str]]:
     """Files (content, None where it is the variant's unknown filling) and folders at and below the line's
-    named paths, and which of the folders above them exist, less the fillings."""
+    named paths, and which of the folders above them exist, less the fillings; and the fillings the line left
+    as they were."""
     files: dict[str, bytes | None] = {}
     folders: set[str] = {path for path in reach.above if bash.exists(path) and path not in sentinels
                          and bash.stat(path)["file_type"] == "directory"}  # a file above a named path is no folder
+    kept: set[str] = set()
     fs = bash.fs()
     pending: list[tuple[str, bool]] = [(top, bash.stat(top)["file_type"] == "directory") for top in reach.tops
                                        if bash.exists(top)]
@@ -366,15 +376,18 @@ def _walk(bash: Bash, reach: _Reach, sentinels: set[str], variant: int
         path, is_folder = pending.pop()
         if is_folder:
             if path in sentinels and not bash.read_dir(path):
+                kept.add(path)
                 continue  # a filling folder left empty stands for the unknown it was
             folders.add(path)
             pending += [(posixpath.join(path, entry["name"]), entry["metadata"]["file_type"] == "directory")
                         for entry in bash.read_dir(path)]
             continue
         content = bytes(fs.read_file(path))
-        if not (path in sentinels and content == _SENTINEL):
+        if path in sentinels and content == _SENTINEL:
+            kept.add(path)
+        else:
             files[path] = None if content == _UNKNOWN_CONTENT[variant] else content
-    return files, frozenset(folders)
+    return files, frozenset(folders), frozenset(kept)
 
 
 def _changes(before: Knowledge, after: Knowledge, unknown: set[str]) -> tuple[Change, ...]:

@@ -144,6 +144,8 @@ class Knowledge:
         """Whether `path` exists, and what it holds, becomes unknown. Where the nearest folder above it the world
         knows has a complete listing, only the name below it on the way to `path` becomes unsure and the rest of
         the listing holds; else that folder's listing was incomplete already (`mkdir -p a/b` may have made `a`)."""
+        if any(ancestor in self.files for ancestor in ancestors(path)):
+            return  # nothing lies under a file: a write there fails
         self.forget_under(path)
         self.absent.discard(path)
         below = path
@@ -156,6 +158,16 @@ class Knowledge:
             if ancestor in self.maybe_there:
                 break
             below = ancestor
+
+    def forget_below_nearest(self, path: str) -> None:
+        """All under the nearest folder above `path` the world knows becomes unknown, with its listing: a path whose
+        name a step may have spelled otherwise each time (a loop's variable, a word the reader cannot spell)."""
+        folder = next((ancestor for ancestor in ancestors(path) if ancestor in self.folders), "/")
+        if not under(folder, self.region):
+            self.forget_all()
+            return
+        self.forget_under(folder)
+        self.add_folder(folder, False)
 
     def complete_listings(self) -> dict[str, bool]:
         """Each folder the world knows, and whether it knows every entry in it (none of them unsure)."""

@@ -154,6 +154,8 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
     for effect in semantics.of_commands(*doubted).files():
         if not effect.path or effect.pattern or effect.where == "unknown":
             known.forget_all()
+        elif effect.maybe:
+            known.forget_below_nearest(posixpath.normpath(effect.path))  # a loop may spell it otherwise each turn
         else:
             known.make_unknown(posixpath.normpath(effect.path))
     semantics = semantics.without(*doubted)
@@ -169,8 +171,11 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
         # What a glob gave a program (`uniq *.txt` writes its second match), or a sed script's `w` wrote,
         # is not known.
         known.forget_all()
-    for path in targets:
-        known.make_unknown(path)  # written or not (a failed redirection writes nothing): unknown
+    for path, plain in targets:
+        if plain:
+            known.make_unknown(path)  # written or not (a failed redirection writes nothing): unknown
+        else:
+            known.forget_below_nearest(path)  # a word the reader does not spell (`> out/$n` in a loop)
     for effect in semantics.files():
         if effect.kind == "deleted" and effect.program == "find" and effect.path:
             # What it matched below the folder it walks; the folder too, unless it is the shell's own
@@ -179,6 +184,8 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
                 known.make_unknown(path)
             else:
                 _forget_below(known, path)
+        elif effect.path and not effect.pattern and effect.where != "unknown" and effect.maybe:
+            known.forget_below_nearest(posixpath.normpath(effect.path))  # a loop may spell it otherwise each turn
         elif effect.path and not effect.pattern and effect.where != "unknown":
             (_real_effect if real else _predicted_effect)(known, effect)
     if (changed := _CHANGES_SHELL.search(semantics.line)) is not None:
@@ -374,8 +381,12 @@ def _printed_lines(observation: str, command: str) -> list[str] | None:
     return after
 
 
-def _redirects_and_unbounded_words(line: str, cwd: str) -> tuple[list[str], bool]:
-    """Read from the line's syntax tree: the files it redirects output into (any command's, builtins' too), and
+_PLAIN_WORD = re.compile(r"[\w./+-]+")  # a word that is its own text: no expansion, quote or brace
+
+
+def _redirects_and_unbounded_words(line: str, cwd: str) -> tuple[list[tuple[str, bool]], bool]:
+    """Read from the line's syntax tree: the files it redirects output into (any command's, builtins' too; with
+    whether the word is plain text, its own spelling), and
     whether a word reaches files the line does not name (a glob, or a sed script beyond p, d, q, =, s and y:
     `w`, `r` and `e` reach files that are not operands)."""
     targets, unbounded = [], False
@@ -392,7 +403,7 @@ def _redirects_and_unbounded_words(line: str, cwd: str) -> tuple[list[str], bool
             operator = "".join(node_text(child) for child in node.children if not child.is_named)
             word = node_text(destination).strip("'\"")
             if ">" in operator and word and not word.startswith(("$", "/dev/")) and not word.isdigit():
-                targets.append(posixpath.normpath(posixpath.join(cwd, word)))
+                targets.append((posixpath.normpath(posixpath.join(cwd, word)), _PLAIN_WORD.fullmatch(word) is not None))
         name = node.child_by_field_name("name") if node.type == "command" else None
         if name is not None and node_text(name) == "sed":
             words = [node_text(child).strip("'\"") for child in node.children_by_field_name("argument")]

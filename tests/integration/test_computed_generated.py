@@ -29,8 +29,9 @@ def test_saved_divergences_stay_fixed(tmp_path):
     saved = [Scenario.from_json(item) for item in json.loads(CORPUS.read_text())] if CORPUS.exists() else []
     tally, failures = Tally(), []
     for index, made in enumerate(saved):
-        if found := run_scenario(made, tmp_path / str(index), tally):
-            failures.append(report(made, found))
+        for predicted in (False, True):  # with real steps between, and with nonsense predicted between
+            if found := run_scenario(made, tmp_path / f"{index}-{predicted}", tally, predicted):
+                failures.append(report(made, found))
     print(f"{len(saved)} saved scenarios, {tally.lines} lines, {tally.computed} computed")
     assert not failures, "\n".join(failures)
 

@@ -26,13 +26,16 @@ class RealBash:
         self.process = subprocess.Popen(["bash", "--noprofile", "--norc"], cwd=cwd, env=env, stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
-    def run(self, line: str) -> tuple[str, str, int]:
+    def run(self, line: str, keep_status: bool = False) -> tuple[str, str, int]:
         assert self.process.stdin is not None
         end = self._END
         # Its standard input is no terminal's: a program that would wait for typing reads nothing instead
         # of the lines that follow (the virtual shell refuses such a line; bash must not hang on it).
-        self.process.stdin.write(f"{{ {line}\n}} < /dev/null\n__rc=$?; printf '{end}%d\\n' $__rc; "
-                                 f"printf '{end}\\n' >&2\n".encode())
+        # `$?` at the line's start is the status of the line before, as at a terminal (not the marker's printf's).
+        # (`keep_status`: a look that is no line of the session's; it reads the status as $__status and keeps it.)
+        save = "__status=${__rc:-0}; " if keep_status else ""
+        self.process.stdin.write(f"{save}(exit ${{__rc:-0}})\n{{ {line}\n}} < /dev/null\n__rc=$?; "
+                                 f"printf '{end}%d\\n' $__rc; printf '{end}\\n' >&2\n".encode())
         self.process.stdin.flush()
         out = self._until(self.process.stdout, end)
         err = self._until(self.process.stderr, end)
@@ -58,7 +61,8 @@ class RealBash:
 
 
 def real_cwd(real: RealBash) -> str:
-    return real.run("pwd")[0].strip()
+    """Where the real shell stands; the status of the line before is kept for the next line's `$?`."""
+    return real.run('pwd; (exit "$__status")', keep_status=True)[0].strip()
 
 
 def check_files(shell: VirtualShell, root: Path, line: str) -> None:

@@ -193,7 +193,7 @@ def redirection(rng: random.Random) -> str:
 
 
 # The shell's own constructs (domains/shell/virtual/constructs.py) and parameter, brace and arithmetic
-# expansions, with forms just outside what is computed (=~, ;&, while, <<-, `$?` first, division by zero).
+# expansions, with forms just outside what is computed (=~, ;&, while, <<-, `$?` first (computed where the world knows the status of the line before), division by zero).
 EXPANSIONS = ("${V:-d}", "${V:=d}", "${V:+a}", "${#V}", "${V#*.}", "${V##*.}", "${V%.*}", "${V%%.*}", "${V/a/b}",
               "${V//a/b}", "${V:1:2}", "${V: -3}", "${V^^}", "${V,,}", "${V^}", "\"${V%.txt}\".bak", "$V/$V.html",
               "${V}_x", "\"$V\"-b", "${V/a/&}", "${V-d}", "${!V}", "${V/#a/b}")
@@ -242,7 +242,7 @@ def construct(rng: random.Random) -> str:
         return rng.choice((f"{command(rng)}; echo $?", "echo $?", f"{command(rng)}; echo \"$?\"",
                            f"{command(rng)}; [ $? -eq 0 ] && echo ok", f"{command(rng)} || echo \"failed $?\"",
                            f"{command(rng)}; printf '%s\\n' $?", f"{command(rng)}; X=$?; echo $X",
-                           f"{command(rng)} | echo $?"))
+                           f"{command(rng)} | echo $?", "[ $? -eq 0 ] && echo ok || echo failed", "printf '%s\\n' $?"))
     if form == 5:
         plain = ("hi", "'a  b'", "\"$X\"", "$X", "x", "''", "\"two words\"", "$HOME", "a*", "\"a*\"")
         test = rng.choice(DOUBLE_TESTS).format(p=_operand(rng), w=rng.choice(plain)).replace("{w}", rng.choice(plain))

@@ -134,6 +134,7 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
         return
     doubted = doubted_commands(semantics, shown)
     stood_known = known.cwd_known
+    known.last_status = None  # a screen does not say it exactly
     if real:
         misread = (semantics.cwd_after or cwd_before) != cwd or bool(doubted and _CD.search(semantics.line))
         # Where the shell stood was a guess: its paths may be misread, and only a prompt that shows the folder

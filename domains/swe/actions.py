@@ -94,8 +94,8 @@ def shell_line(normalized: str) -> str | None:
 def computed_screen(previous: str, state: str, step: ShellStep) -> str | None:
     """A bash call's output: what it printed, then `[exit code: N]`. Each call starts afresh in the
     repository root, so a line that moves the shell or sets a variable is the model's."""
-    if not step.keeps_shell:
-        return None
+    if not step.keeps_shell or "$?" in step.line:
+        return None  # (a fresh shell's `$?` is 0, not the status of the call before, which the world's shell keeps)
     printed = step.printed + ("\n" if step.printed and not step.printed.endswith("\n") else "")
     return f"{printed}[exit code: {step.exit_code}]"
 

@@ -125,10 +125,13 @@ class Tracker:
         self.steps += 1
         planned = self.semantics(action)
         if self.shell is not None and outcome is None:
-            # What the world's exact facts decide holds whoever drew the screen: a step the model predicted because
-            # the domain cannot draw this one (a here-document typed at a terminal) still leaves exact facts, and a
-            # computed step computes again on replay.
-            outcome = self.compute(action)
+            computed = self.compute(action)
+            # A computed step computes again on replay. What the world's exact facts decide also holds whoever drew
+            # the screen: a command typed over several lines (a here-document), whose screen the model drew, still
+            # leaves exact facts, where it leaves the shell itself as it was.
+            if real or (effects or {}).get("source") == "computed" or computed is not None and self._screenless(
+                    action, computed):
+                outcome = computed
             if outcome is not None and real and not self.shows(outcome, observation):
                 # Reality went otherwise: the world was not as it knew, so none of what it knew exactly is kept
                 # (the model is still told it, as implied facts).
@@ -146,6 +149,12 @@ class Tracker:
         self.ledger.apply(self.steps, effects)
         self.last_observation = observation
         return happened
+
+    def _screenless(self, action: str, outcome: Outcome) -> bool:
+        line = self.pack.shell_line(action) if self.pack.shell_line is not None else None
+        known = self.shell.knowledge if self.shell is not None else None
+        return line is not None and known is not None and "\n" in line.strip() and outcome.cwd == known.cwd and \
+            outcome.after.variables == known.variables
 
     def shows(self, outcome: Outcome, observation: str) -> bool:
         """Whether a real step's observation is what the computed outcome says: its output, and an error

@@ -79,6 +79,7 @@ class Reading:
     cwds: list[str] = field(default_factory=list)  # where the line starts, then each folder it may cd to
     forms: set[str] = field(default_factory=set)  # the allowlist entries it uses: "sort", "sort -r"
     ran: bool = False  # a statement of the line has run: `$?` is its status, not the previous line's
+    status_before: bool = False  # the world knows the status of the line before (`$?` at this line's start)
     facts: listings.Facts = field(default_factory=listings.Facts)  # what shell.py checks for listings, comparisons
     stage: listings.Stage | None = None  # the command last read: program, arguments, where its output goes
     # (path, what the world must know of it for the result to be GNU's: "sorted", "base64", "no folder"), checked
@@ -90,8 +91,10 @@ class Reading:
         return len(self.cwds) > 1
 
 
-def read_line(line: str, cwd: str, home: str, variables: dict[str, str], oldpwd: str | None = None) -> Reading:
-    """The paths `line` names, or NotComputable when any part of it falls outside what is proven."""
+def read_line(line: str, cwd: str, home: str, variables: dict[str, str], oldpwd: str | None = None,
+              status_known: bool = False) -> Reading:
+    """The paths `line` names, or NotComputable when any part of it falls outside what is proven.
+    `status_known`: the world knows the exit status of the line before (`$?` at this line's start)."""
     if not line.strip() or "\0" in line:
         raise NotComputable("not one command line")
     root = parse_tree(line)
@@ -102,7 +105,7 @@ def read_line(line: str, cwd: str, home: str, variables: dict[str, str], oldpwd:
     scope = Scope(cwd, home, cwd, variables={name: value for name, value in variables.items()},
                   oldpwd=oldpwd or None)
     scope.variables.setdefault("HOME", home)
-    reading = Reading(cwds=[posixpath.normpath(cwd)])
+    reading = Reading(cwds=[posixpath.normpath(cwd)], status_before=status_known)
     _statement(root, scope, reading, in_pipeline=False, fed=False)
     try:
         listings.check_line(reading.facts, reading.forms, reading.outputs)
@@ -221,7 +224,8 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         if parent is not None and parent.type == "redirected_statement" else [])
     redirected_in = any(_operator(child) in _FEEDS for child in redirects)
     named = node.child_by_field_name("name")
-    status = "0" if reading.ran and named is not None and node_text(named) in _STATUS_READERS else None
+    status = "0" if (reading.ran or reading.status_before and not in_pipeline) and named is not None and \
+        node_text(named) in _STATUS_READERS else None
     for index, child in enumerate(node.children):
         field_name = node.field_name_for_child(index)
         if child.type == "variable_assignment":

@@ -89,7 +89,7 @@ class VirtualShell:
         if known.shell_changed:
             raise NotComputable(f"an earlier step changed the shell itself ({known.shell_changed!r}): options, "
                                 "functions, aliases or its search path the virtual shell does not follow")
-        reading = read_line(line, known.cwd, known.home, known.variables, known.oldpwd)
+        reading = read_line(line, known.cwd, known.home, known.variables, known.oldpwd, known.last_status is not None)
         self._check_region(reading)
         self._check_contents(reading)
         if any(path in known.folders for path in reading.outputs):
@@ -242,7 +242,9 @@ class VirtualShell:
             bash.execute_sync(prelude)
         if known.oldpwd:  # (None, unknown, is refused by the gate wherever a line reads it)
             bash.execute_sync(f"OLDPWD={shlex.quote(known.oldpwd)}")
-        result = bash.execute_sync(line)
+        # The status of the line before, for `$?` at this one's start (the virtual shell starts each line afresh).
+        result = bash.execute_sync(f"(exit {known.last_status})\n{line}" if known.last_status is not None and
+                                   "$?" in line else line)
         state = bash.shell_state()
         files, folders, kept = _walk(bash, reach, sentinels, variant)
         variables = {name: value for name, value in state.variables.items() if _user_variable(name, value)}
@@ -262,6 +264,7 @@ class VirtualShell:
                         folders={k: v for k, v in before.folders.items() if not under(k, run.tops)},
                         variables=dict(run.variables[0]), exported=set(run.variables[1]), oldpwd=run.oldpwd,
                         absent={k for k in before.absent | gone if k not in files and k not in folders},
+                        last_status=run.printed[2],
                         maybe_there={k for k in before.maybe_there if not under(k, run.tops) or k in kept})
         for path, content in files.items():
             after.files[path] = content

@@ -58,11 +58,17 @@ class Scenario:
 
 def scenario(seed: int) -> Scenario:
     rng = random.Random(seed)
-    made = Scenario(seed)
-    for name in rng.sample(NAMES, rng.randint(0, len(NAMES))):
-        made.files[name] = rng.choice(CONTENTS)
-    made.folders = [folder for folder in FOLDERS if rng.random() < 0.3]
+    made = _folder(seed, rng, CONTENTS, fewest=0)
     made.lines = [line(rng) for _ in range(rng.randint(1, 4))]
+    return made
+
+
+def _folder(seed: int, rng: random.Random, contents: tuple[bytes, ...], fewest: int) -> Scenario:
+    """A scenario's files (at least `fewest` of NAMES, each holding one of `contents`) and folders, no lines yet."""
+    made = Scenario(seed)
+    for name in rng.sample(NAMES, rng.randint(fewest, len(NAMES))):
+        made.files[name] = rng.choice(contents)
+    made.folders = [folder for folder in FOLDERS if rng.random() < 0.3]
     return made
 
 
@@ -282,10 +288,7 @@ def construct_scenario(seed: int) -> Scenario:
 def text_scenario(seed: int) -> Scenario:
     """A folder of plain text files and lines of the text tools only (tests/integration/test_computed_text_tools.py)."""
     rng = random.Random(seed)
-    made = Scenario(seed)
-    for name in rng.sample(NAMES, rng.randint(2, len(NAMES))):
-        made.files[name] = rng.choice(PLAIN)
-    made.folders = [folder for folder in FOLDERS if rng.random() < 0.3]
+    made = _folder(seed, rng, PLAIN, fewest=2)
     present = sorted(made.files)
 
     def operand(rng: random.Random) -> str:  # mostly a file that is there: its output, not an error, is compared

@@ -132,52 +132,13 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
     exact facts say it can (`_certain_cwd`)."""
     if semantics is None:
         return
-    doubted = doubted_commands(semantics, shown)
     stood_known = known.cwd_known
     known.last_status = None  # a screen does not say it exactly
-    if real:
-        misread = (semantics.cwd_after or cwd_before) != cwd or bool(doubted and _CD.search(semantics.line))
-        # Where the shell stood was a guess: its paths may be misread, and only a prompt that shows the folder
-        # says where it stands now.
-        misread = misread or not stood_known and _touches_files(semantics)
-        known.cwd_known = stood_known or prompt_folder(shown, known.home) is not None
-        if cwd and cwd != known.cwd:
-            known.cwd = posixpath.normpath(cwd)
-    else:
-        doubted = sorted({*doubted, *_unsure_redirections(known, semantics)})
-        certain = _certain_cwd(known, semantics, cwd_before)
-        misread = certain is None and _touches_files(semantics)
-        if certain is None:
-            known.cwd_known, known.oldpwd = False, None  # the shell follows the prediction as an implied fact
-        cwd = certain or cwd_before
+    cwd, misread, doubted = _where_it_leaves_the_shell(known, semantics, cwd_before, cwd, shown, real)
     if misread:
         known.forget_all()  # its paths were read from a folder the shell may not have been in
-    for effect in semantics.of_commands(*doubted).files():
-        if not effect.path or effect.pattern or effect.where == "unknown":
-            known.forget_all()
-        elif effect.maybe:
-            known.forget_below_nearest(posixpath.normpath(effect.path))  # a loop may spell it otherwise each turn
-        else:
-            known.make_unknown(posixpath.normpath(effect.path))
-    semantics = semantics.without(*doubted)
-    if any(e.pattern or e.where == "unknown" or not e.path for e in semantics.files()):
-        known.forget_all()
-    for part in semantics.opaque:
-        forget_opaque(known, semantics, part)
-    if any(program not in WRITES_NAMED | READ_ONLY | SHELLS | INTERPRETERS.keys() and not mistyped(program)
-           for program in semantics.programs if program):
-        known.forget_all()  # a program read for what it destroys, not for all it writes (`npm ci`, `sqlite3 db`)
-    targets, unbounded = _redirects_and_unbounded_words(semantics.line, cwd_before)
-    if unbounded:
-        # What a glob gave a program (`uniq *.txt` writes its second match), or a sed script's `w` wrote,
-        # is not known.
-        known.forget_all()
-    for path, plain in targets:
-        if plain:
-            known.make_unknown(path)  # written or not (a failed redirection writes nothing): unknown
-        else:
-            known.forget_below_nearest(path)  # a word the reader does not spell (`> out/$n` in a loop)
-    for effect in semantics.files():
+    _forget_what_it_may_have_touched(known, semantics, doubted, cwd_before)
+    for effect in semantics.without(*doubted).files():
         if effect.kind == "deleted" and effect.program == "find" and effect.path:
             # What it matched below the folder it walks; the folder too, unless it is the shell's own
             path = posixpath.normpath(effect.path)
@@ -200,6 +161,58 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
             known.add_folder(cwd, False)
 
 
+def _where_it_leaves_the_shell(known: Knowledge, semantics: Semantics, cwd_before: str, cwd: str, shown: str,
+                               real: bool) -> tuple[str, bool, list[int]]:
+    """Where the shell stands after the step, whether its paths may have been read from another folder than the
+    one it ran in, and the commands that may have done only part of their work, or none."""
+    doubted = doubted_commands(semantics, shown)
+    if real:
+        misread = (semantics.cwd_after or cwd_before) != cwd or bool(doubted and _CD.search(semantics.line))
+        # Where the shell stood was a guess: its paths may be misread, and only a prompt that shows the folder
+        # says where it stands now.
+        misread = misread or not known.cwd_known and _touches_files(semantics)
+        known.cwd_known = known.cwd_known or prompt_folder(shown, known.home) is not None
+        if cwd and cwd != known.cwd:
+            known.cwd = posixpath.normpath(cwd)
+        return known.cwd, misread, doubted
+    doubted = sorted({*doubted, *_unsure_redirections(known, semantics)})
+    certain = _certain_cwd(known, semantics, cwd_before)
+    if certain is None:
+        known.cwd_known, known.oldpwd = False, None  # the shell follows the prediction as an implied fact
+    return certain or cwd_before, certain is None and _touches_files(semantics), doubted
+
+
+def _forget_what_it_may_have_touched(known: Knowledge, semantics: Semantics, doubted: list[int],
+                                     cwd_before: str) -> None:
+    """What the commands that may have done part of their work name, what the parts the line does not spell out
+    may reach, and where its redirections write becomes unknown."""
+    for effect in semantics.of_commands(*doubted).files():
+        if not effect.path or effect.pattern or effect.where == "unknown":
+            known.forget_all()
+        elif effect.maybe:
+            known.forget_below_nearest(posixpath.normpath(effect.path))  # a loop may spell it otherwise each turn
+        else:
+            known.make_unknown(posixpath.normpath(effect.path))
+    semantics = semantics.without(*doubted)
+    if any(e.pattern or e.where == "unknown" or not e.path for e in semantics.files()):
+        known.forget_all()
+    for part in semantics.opaque:
+        _forget_opaque(known, semantics, part)
+    if any(program not in WRITES_NAMED | READ_ONLY | SHELLS | INTERPRETERS.keys() and not mistyped(program)
+           for program in semantics.programs if program):
+        known.forget_all()  # a program read for what it destroys, not for all it writes (`npm ci`, `sqlite3 db`)
+    targets, unbounded = _redirects_and_unbounded_words(semantics.line, cwd_before)
+    if unbounded:
+        # What a glob gave a program (`uniq *.txt` writes its second match), or a sed script's `w` wrote,
+        # is not known.
+        known.forget_all()
+    for path, plain in targets:
+        if plain:
+            known.make_unknown(path)  # written or not (a failed redirection writes nothing): unknown
+        else:
+            known.forget_below_nearest(path)  # a word the reader does not spell (`> out/$n` in a loop)
+
+
 # Git verbs that change the repository's own folder and nothing of the work tree: after one, only `.git` is unknown.
 # (A commit runs the repository's hooks; a fresh repository has none that run, and the world cannot see others.)
 _GIT_REPOSITORY_ONLY = frozenset({"add", "commit", "tag", "branch", "config", "remote", "fetch", "update-ref",
@@ -207,7 +220,7 @@ _GIT_REPOSITORY_ONLY = frozenset({"add", "commit", "tag", "branch", "config", "r
 _GIT_ELSEWHERE = re.compile(r"\s(?:-C|-c|--git-dir|--work-tree)[\s=]")
 
 
-def forget_opaque(known: Knowledge, semantics: Semantics, part: Opaque) -> None:
+def _forget_opaque(known: Knowledge, semantics: Semantics, part: Opaque) -> None:
     """What a part whose effects the line does not tell may have touched becomes unknown: everything, but for
     the program families whose documentation bounds it (`git add` writes the repository's folder only)."""
     if _writes_nothing(semantics.programs[part.command] if part.command < len(semantics.programs) else ""):

@@ -31,7 +31,7 @@ async def dry_run_plan(ctx: ToolContext, request: PlanRequest, on_progress: Prog
     """Without `commit`, a rollout from a world leaves the world as it was."""
     steps = request.steps
     check_where(ctx, request, "the plan's steps")
-    overrides = sampling_overrides(request)
+    overrides = sampling_overrides(ctx, request)
     pre_found: dict[int, list[ConstraintResult]] = {}  # step -> what the zero-token pass found on it
 
     async def work(progress: Progress) -> PlanResult:

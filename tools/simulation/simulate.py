@@ -283,8 +283,6 @@ def _model_effects(text: str) -> Effects | None:
 
 def _sampling_for(ctx: ToolContext, pack: DomainPack, overrides: SamplingOverrides, world_model: bool) -> Sampling:
     base = _WORLD_MODEL_SAMPLING if world_model else Sampling(**pack.sampling)
-    if overrides.max_tokens is not None and overrides.max_tokens > ctx.limits.max_tokens:
-        raise InputError(f"max_tokens {overrides.max_tokens} is above the server's limit of {ctx.limits.max_tokens}")
     return replace(
         base,
         temperature=base.temperature if overrides.temperature is None else overrides.temperature,
@@ -336,13 +334,17 @@ async def _engine_call(awaitable):
         raise EngineError(f"the world model failed on this request: {exc}") from None
 
 
-def sampling_overrides(request: SceneRequest) -> SamplingOverrides:
+def sampling_overrides(ctx: ToolContext, request: SceneRequest) -> SamplingOverrides:
+    """The request's sampling, checked before any step runs (a computed step asks no model, yet the request is
+    wrong all the same)."""
+    if request.max_tokens is not None and request.max_tokens > ctx.limits.max_tokens:
+        raise InputError(f"max_tokens {request.max_tokens} is above the server's limit of {ctx.limits.max_tokens}")
     return SamplingOverrides(request.temperature, request.max_tokens, request.seed, request.thinking_budget)
 
 
 async def simulate_action(ctx: ToolContext, request: SimulateRequest) -> Prediction:
     check_where(ctx, request, "the step")
-    overrides = sampling_overrides(request)
+    overrides = sampling_overrides(ctx, request)
 
     async def work(progress: Progress) -> Prediction:
         async with situation(ctx, request, [(request.action, "action")]) as where:

@@ -149,7 +149,7 @@ async def test_a_full_queue_answers_busy_through_mcp_at_once():
     engine.start()
     try:
         async with Client(create_server(ctx), mode="legacy") as client:
-            call = {"domain": "terminal", "action": "ls"}
+            call = {"domain": "terminal", "action": "python3 app.py"}  # the model's: a computed step takes no slot
             first = asyncio.create_task(client.call_tool("simulate_action", call))  # runs, held by the gate
             while not backend.started.is_set():
                 await asyncio.sleep(0.01)

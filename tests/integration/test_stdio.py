@@ -178,7 +178,7 @@ async def test_a_call_that_outlives_its_budget_is_logged_as_a_job(server_argv, s
     params = StdioServerParameters(command=server_argv[0], args=server_argv[1:], env=env)
     async with Client(params, mode="legacy", read_timeout_seconds=300, logging_callback=on_log) as client:
         await client.set_logging_level("info")
-        handed = await client.call_tool("simulate_action", {"domain": "terminal", "action": "ls", **QUICK})
+        handed = await client.call_tool("simulate_action", {"domain": "terminal", "action": "python3 app.py", **QUICK})
         job_id = handed.structured_content["job_id"]
         with anyio.fail_after(300):
             while (await client.call_tool("job", {"job_id": job_id})).structured_content["status"] == "running":

@@ -93,7 +93,7 @@ async def test_a_good_token_works_end_to_end_with_progress(http_server):
         progress.append(done)
 
     async with Client(streamable_http_client(http_server + "/mcp", http_client=http_client), mode="legacy") as client:
-        prediction = await client.call_tool("simulate_action", {"domain": "terminal", "action": "ls", **QUICK})
+        prediction = await client.call_tool("simulate_action", {"domain": "terminal", "action": "python3 app.py", **QUICK})
         assert not prediction.is_error and prediction.structured_content["usage"]["completion_tokens"] > 0
         plan = await client.call_tool("dry_run_plan", {"domain": "terminal", "steps": ["pwd", "ls"], **QUICK},
                                       progress_callback=on_progress)

@@ -52,7 +52,7 @@ def test_a_session_resets_steps_and_reads_its_state(env_server):
     with GenericEnvClient(base_url=env_server).sync() as env:
         first = env.reset(task="look around", seed=3)
         assert "observation" in first.observation and first.done is False and first.reward is None
-        for action in ("ls", "uname -r", "whoami"):  # lines the world cannot compute: the model answers
+        for action in ("python3 app.py", "uname -r", "whoami"):  # lines the world cannot compute: the model answers
             result = env.step({"action": action})
             observation = result.observation
             assert isinstance(observation["observation"], str) and isinstance(result.reward, float)
@@ -60,7 +60,7 @@ def test_a_session_resets_steps_and_reads_its_state(env_server):
             assert observation["usage"]["completion_tokens"] > 0 and observation["error"] is None
         state = env.state()
     assert state["step_count"] == 3 and state["task"] == "look around" and state["episode_id"]
-    assert [turn["action"] for turn in state["history"]] == ["ls", "uname -r", "whoami"]
+    assert [turn["action"] for turn in state["history"]] == ["python3 app.py", "uname -r", "whoami"]
 
 
 async def test_sessions_keep_separate_worlds_and_the_limit_is_a_clear_error(env_server):

@@ -167,6 +167,10 @@ class Knowledge:
         if not under(folder, self.region):
             self.forget_all()
             return
+        self.forget_contents(folder)
+
+    def forget_contents(self, folder: str) -> None:
+        """The folder stays, what lies below it and its listing become unknown."""
         self.forget_under(folder)
         self.add_folder(folder, False)
 

@@ -230,8 +230,7 @@ def _forget_opaque(known: Knowledge, semantics: Semantics, part: Opaque) -> None
         for folder in (semantics.cwd, *ancestors(semantics.cwd)):
             repository = posixpath.join(folder, ".git")
             if known.status(repository) == "present" and repository in known.folders:
-                known.forget_under(repository)
-                known.add_folder(repository, False)  # still there, its content unknown
+                known.forget_contents(repository)  # still there, its content unknown
                 return  # git works in the nearest repository
             if known.status(repository) == "unknown":
                 known.make_unknown(repository)
@@ -293,8 +292,7 @@ def _predicted_effect(known: Knowledge, effect: Effect) -> None:
 def _forget_below(known: Knowledge, path: str) -> None:
     """What lies below `path` becomes unknown; the folder itself stays where the world knows it."""
     if path in known.folders:
-        known.forget_under(path)
-        known.add_folder(path, False)
+        known.forget_contents(path)
     else:
         known.make_unknown(path)
 

@@ -225,7 +225,8 @@ def _forget_opaque(known: Knowledge, semantics: Semantics, part: Opaque) -> None
     the program families whose documentation bounds it (`git add` writes the repository's folder only)."""
     if _writes_nothing(semantics.programs[part.command] if part.command < len(semantics.programs) else ""):
         return  # it writes nothing, whatever its words hold (`cd -`, `cat $X`), or it is no program at all
-    verb = part.text.split()[1] if part.text.startswith("git ") and len(part.text.split()) > 1 else ""
+    words = part.text.split()
+    verb = words[1] if len(words) > 1 and words[0] == "git" else ""
     if verb in _GIT_REPOSITORY_ONLY and not _GIT_ELSEWHERE.search(semantics.line):
         for folder in (semantics.cwd, *ancestors(semantics.cwd)):
             repository = posixpath.join(folder, ".git")

@@ -229,5 +229,7 @@ def _add_info(infos: dict[str, Any], info: dict[str, Any], index: int, num_envs:
                 typed = type(value) in (bool, int, float)  # as Gymnasium batches them; anything else: objects
                 infos[key] = np.zeros(num_envs, dtype=type(value)) if typed else np.full(num_envs, None, dtype=object)
                 infos[f"_{key}"] = np.zeros(num_envs, dtype=bool)
+            elif infos[key].dtype != object and np.asarray(value).dtype != infos[key].dtype:
+                infos[key] = infos[key].astype(object)  # envs disagree (a computed exit code, a model's None)
             infos[key][index] = value
             infos[f"_{key}"][index] = True

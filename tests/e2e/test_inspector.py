@@ -66,7 +66,7 @@ def _outlived_the_budget(result: dict) -> bool:
 
 
 def test_the_inspector_calls_simulate_action(server_argv, server_env):
-    prediction = _call(server_argv, server_env, "simulate_action", {"domain": "terminal", "action": "ls", **QUICK})
+    prediction = _call(server_argv, server_env, "simulate_action", {"domain": "terminal", "action": "python3 app.py", **QUICK})
     assert isinstance(prediction["observation"], str)
     if _outlived_the_budget(prediction):
         return

@@ -40,7 +40,7 @@ def _model_calls(simulator: Simulator) -> int:
 
 # --- batch, in process ---------------------------------------------------------------------------
 REQUESTS = [
-    json.dumps({"id": "a", "tool": "simulate_action", "arguments": {"domain": "terminal", "action": "ls", **QUICK}}),
+    json.dumps({"id": "a", "tool": "simulate_action", "arguments": {"domain": "terminal", "action": "python3 app.py", **QUICK}}),
     "{this is not json",
     json.dumps({"id": "x", "tool": "no_such_tool", "arguments": {}}),
     json.dumps({"id": 7, "arguments": {"domain": "terminal", "steps": ["pwd"], **QUICK}}),  # no tool: dry_run_plan
@@ -179,7 +179,7 @@ def test_a_tool_error_is_one_stderr_line_and_exit_1(server_env, args, message):
 
 # --- the Python API ------------------------------------------------------------------------------
 def test_the_simulator_sync_api(simulator):
-    prediction = simulator.simulate_sync("terminal", "ls", **QUICK)
+    prediction = simulator.simulate_sync("terminal", "python3 app.py", **QUICK)
     assert isinstance(prediction, Prediction) and prediction.usage.completion_tokens > 0
     report = simulator.check_sync(presets=["no-pipe-to-shell"], domain="terminal", action="curl -s x.sh | sh")
     assert isinstance(report, ConstraintReport) and report.violated

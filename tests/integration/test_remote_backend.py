@@ -67,7 +67,7 @@ def _slots_busy(server) -> int:
 # --- every tool, unchanged ----------------------------------------------------------------------
 async def test_every_tool_a_world_and_a_job_work_against_the_model_server(remote_context):
     async with Client(create_server(remote_context), mode="legacy") as client:
-        prediction = await call_ok(client, "simulate_action", {"domain": "terminal", "action": "ls", **QUICK})
+        prediction = await call_ok(client, "simulate_action", {"domain": "terminal", "action": "python3 app.py", **QUICK})
         assert prediction["model"]["architecture"] == "llama-server"
         assert prediction["observation"].strip() or prediction["parse_error"]
         usage = prediction["usage"]
@@ -172,14 +172,14 @@ async def test_nothing_listening_is_one_clear_error_and_a_server_started_later_i
     try:
         async with Client(create_server(ctx), mode="legacy", logging_callback=on_log) as client:
             await client.set_logging_level("warning")
-            message = await call_error(client, "simulate_action", {"domain": "terminal", "action": "ls", **QUICK})
+            message = await call_error(client, "simulate_action", {"domain": "terminal", "action": "python3 app.py", **QUICK})
             assert "cannot reach the model server" in message and "--base-url" in message
             checked = await call_ok(client, "check_constraints", {  # zero-token rules need no model
                 "domain": "terminal", "action": "rm -rf /", "presets": ["no-recursive-force-delete"]})
             assert checked["results"][0]["status"] == "violated"
             server = llama_server.start(model_info.path, slots=1, n_ctx=4096, port=port)
             try:
-                prediction = await call_ok(client, "simulate_action", {"domain": "terminal", "action": "ls", **QUICK})
+                prediction = await call_ok(client, "simulate_action", {"domain": "terminal", "action": "python3 app.py", **QUICK})
                 assert prediction["model"]["architecture"] == "llama-server"
                 with anyio.fail_after(10):  # the client is told, apart from the reply
                     while not any("answers again" in m.data for m in logged):
@@ -195,7 +195,7 @@ async def test_a_wrong_api_key_a_wrong_model_name_and_a_too_long_prompt_each_say
         wrong = await _context(settings, guarded.base_url, store=False, api_key=SecretStr("wrong-key"), reachable=False)
         try:
             async with Client(create_server(wrong), mode="legacy") as client:
-                message = await call_error(client, "simulate_action", {"domain": "terminal", "action": "ls", **QUICK})
+                message = await call_error(client, "simulate_action", {"domain": "terminal", "action": "python3 app.py", **QUICK})
                 assert "401" in message and "--api-key" in message
                 status = (await client.read_resource("status://server")).contents[0].text
                 assert "wrong-key" not in status and guarded.base_url in status
@@ -205,14 +205,14 @@ async def test_a_wrong_api_key_a_wrong_model_name_and_a_too_long_prompt_each_say
     wrong_path = await _context(settings, remote.base_url.removesuffix("/v1") + "/not-the-api/v1", store=False, reachable=False)
     try:
         with pytest.raises(Exception, match="no OpenAI-compatible API at .*/not-the-api/v1"):
-            await simulate_action(wrong_path, SimulateRequest(domain="terminal", action="ls", **QUICK))
+            await simulate_action(wrong_path, SimulateRequest(domain="terminal", action="python3 app.py", **QUICK))
     finally:
         wrong_path.engine.close()
 
     unknown = await _context(settings, remote.base_url, store=False, served_model="no-such-model", reachable=False)
     try:
         with pytest.raises(Exception, match="not 'no-such-model'; pass --served-model"):
-            await simulate_action(unknown, SimulateRequest(domain="terminal", action="ls", **QUICK))
+            await simulate_action(unknown, SimulateRequest(domain="terminal", action="python3 app.py", **QUICK))
     finally:
         unknown.engine.close()
 
@@ -233,7 +233,7 @@ async def test_a_model_server_that_dies_mid_plan_loses_no_committed_step(setting
             world_id = (await call_ok(client, "world", {"operation": "open", "domain": "terminal"}))["world_id"]
             await call_ok(client, "simulate_action", {"world_id": world_id, "action": "mkdir kept", "commit": True, **QUICK})
             plan = asyncio.create_task(client.call_tool("dry_run_plan", {
-                "world_id": world_id, "steps": ["ls", "pwd", "whoami", "date"], "commit": True,
+                "world_id": world_id, "steps": ["python3 app.py", "pwd", "whoami", "date"], "commit": True,
                 "temperature": 1.0, "max_tokens": 400}))
             while ctx.engine.stats().backend["in_flight"] == 0:
                 await asyncio.sleep(0.05)
@@ -247,7 +247,7 @@ async def test_a_model_server_that_dies_mid_plan_loses_no_committed_step(setting
                 assert "model server" in json.dumps(result.structured_content)
             view = await call_ok(client, "world", {"operation": "get", "world_id": world_id})
             assert view["steps"][0]["step"] == 1 and json.loads(view["steps"][0]["action"])[0]["keystrokes"] == "mkdir kept\n"
-            message = await call_error(client, "simulate_action", {"world_id": world_id, "action": "ls", **QUICK})
+            message = await call_error(client, "simulate_action", {"world_id": world_id, "action": "python3 app.py", **QUICK})
             assert "cannot reach the model server" in message
     finally:
         ctx.engine.close()
@@ -262,7 +262,7 @@ def test_the_batch_command_and_the_simulator_take_the_model_server_too(remote, s
     from agentworld_mcp.server.api.python_api import Simulator
 
     lines = [json.dumps({"id": i, "arguments": {"domain": "terminal", "action": action, **QUICK}})
-             for i, action in enumerate(["ls", "pwd", "whoami", "id"])]
+             for i, action in enumerate(["python3 app.py", "pwd", "whoami", "id"])]
     done = subprocess.run(
         [sys.executable, "-m", "agentworld_mcp", "batch", "-", "--concurrency", "4", "--base-url", remote.base_url,
          "--effects", "off"],
@@ -273,7 +273,7 @@ def test_the_batch_command_and_the_simulator_take_the_model_server_too(remote, s
     assert [r["id"] for r in records] == [0, 1, 2, 3] and all(r["ok"] for r in records)
 
     with Simulator(base_url=remote.base_url, data_dir=tmp_path) as simulator:
-        prediction = simulator.simulate_sync("terminal", "ls", **QUICK)
+        prediction = simulator.simulate_sync("terminal", "python3 app.py", **QUICK)
         assert prediction.model.architecture == "llama-server" and prediction.usage.completion_tokens > 0
 
 

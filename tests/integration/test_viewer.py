@@ -55,7 +55,7 @@ async def viewed_store(tool_context, tmp_path_factory):
     folder = tmp_path_factory.mktemp("viewer-data")
     ctx = dataclasses.replace(tool_context, store=Store(folder / "worlds.sqlite3"), jobs=None, world_locks={})
     world = open_world(ctx, "terminal", "tidy the notes", "", None, [])
-    await dry_run_plan(ctx, PlanRequest(world_id=world.world_id, steps=["mkdir notes", "ls"], commit=True,
+    await dry_run_plan(ctx, PlanRequest(world_id=world.world_id, steps=["mkdir notes", "python3 app.py"], commit=True,
                                         constraints=[FLAGGED], stop_on_violation=False, **QUICK))
     fork = await fork_world(ctx, world.world_id, 1)
     # The fork's first step is still only predicted: reality arrives for it, and the world is anchored there.
@@ -117,7 +117,7 @@ def test_the_fork_tree_the_cards_the_diff_and_the_drift_plot_are_on_the_pages(br
     assert cards.count() == 2 and cards.nth(0).locator("pre.action").inner_text() == "mkdir notes"
     assert page.locator("ul.constraints li strong:text-is('always-flagged')").count() == 2  # the rule on each step
     assert "prompt tokens" in cards.nth(0).locator(".usage").inner_text()
-    # `mkdir notes` in the domain's start (a folder listed in full) is computed, `ls` the model's.
+    # `mkdir notes` in the domain's start (a folder listed in full) is computed, `python3 app.py` the model's.
     assert cards.nth(0).locator(".badge.computed").count() == 1 and cards.nth(1).locator(".badge.computed").count() == 0
 
     page.goto(f"{viewer}/worlds/{fork_id}")

@@ -27,3 +27,13 @@ def test_infos_are_arrays_with_a_mask_of_the_envs_that_have_them():
     assert list(infos["effects"]["success"]) == [False, True, False] and list(infos["effects"]["_success"]) == [
         False, True, False]
     assert list(infos["_effects"]) == [True, True, False]  # env 0's effects were empty, yet it has the key
+
+
+def test_envs_that_disagree_on_a_value_s_type_share_an_array_of_objects():
+    """One env's step is computed (an exit code), another's is the model's (none): no value is lost or cast."""
+    infos: dict = {}
+    _add_info(infos, {"exit_code": 0, "reward": 1}, 0, 3)
+    _add_info(infos, {"exit_code": None, "reward": 0.5}, 1, 3)
+    _add_info(infos, {"exit_code": 2, "reward": 0}, 2, 3)
+    assert list(infos["exit_code"]) == [0, None, 2] and list(infos["_exit_code"]) == [True, True, True]
+    assert list(infos["reward"]) == [1, 0.5, 0]  # 0.5 kept, not cut to 0 by the first env's int

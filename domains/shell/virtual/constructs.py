@@ -22,6 +22,11 @@ from ..grammar import node_text
 from ..words import Scope, Value, expand
 from .refusal import NotComputable
 
+# Variables that change what the shell or its programs do (which program a name runs, word splitting,
+# cd's search, globbing, the locale, the home): the virtual shell is not proven under other values.
+_SHELL_VARIABLE = re.compile(r"PATH|IFS|CDPATH|GLOBIGNORE|HOME|PWD|OLDPWD|TMPDIR|SHELLOPTS|BASHOPTS|POSIXLY_CORRECT|"
+                             r"BASH_ENV|ENV|LANG|LANGUAGE|LC_\w+|TZ|GREP_\w+|TERM|COLUMNS")
+
 COMPOUND = frozenset({"if_statement", "for_statement", "case_statement", "compound_statement", "subshell",
                       "negated_command", "test_command", "while_statement", "until_statement"})
 MAX_ITERATIONS = 32  # a `for` over more words is the model's
@@ -132,6 +137,11 @@ def _elif(node: Node, current: Scope, body: Body, outcomes: list[Scope]) -> None
         outcomes.append(branch)
 
 
+def shell_variable(name: str) -> bool:
+    """Whether assigning `name` changes how the shell itself works (which program a name runs, splitting...)."""
+    return bool(_SHELL_VARIABLE.fullmatch(name))
+
+
 def _for(node: Node, scope: Scope, body: Body) -> None:
     """`for NAME in WORDS; do BODY; done`: the body once per word, in order, with NAME set."""
     variable = node.child_by_field_name("variable")
@@ -139,8 +149,6 @@ def _for(node: Node, scope: Scope, body: Body) -> None:
     if variable is None or loop is None or not any(node_text(child) == "in" for child in node.children):
         raise NotComputable("a for loop without `in WORDS` (it walks the script's arguments)")
     name = node_text(variable)
-    from .gate import shell_variable  # the gate's list of variables that change the shell itself
-
     if shell_variable(name):
         raise NotComputable(f"a loop over {name}, which changes how the shell works")
     words: list[Value] = []

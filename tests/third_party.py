@@ -22,6 +22,11 @@ CONFORMANCE = REPO / ".ci" / "conformance" / "node_modules" / ".bin" / "conforma
 CONFORMANCE_INSTALL = (
     "npm install --prefix .ci/conformance --no-save --no-audit --no-fund @modelcontextprotocol/conformance@0.1.13"
 )
+# The MCP bundle CLI for tests/e2e/test_bundle.py (scripts/build_bundle.py validates and packs with it).
+MCPB = REPO / ".ci" / "mcpb" / "node_modules" / ".bin" / "mcpb"
+MCPB_INSTALL = "npm install --prefix .ci/mcpb --no-save --no-audit --no-fund @anthropic-ai/mcpb@2.1.2"
+# uv from PyPI (the test extra), beside this interpreter: the bundle's runtime and the no-compile install.
+UV = Path(sys.executable).parent / "uv"
 # The reference time server from PyPI (the test extra), beside this interpreter.
 TIME_SERVER = [str(Path(sys.executable).parent / "mcp-server-time"), "--local-timezone", "UTC"]
 

@@ -33,7 +33,7 @@ OTHER_VARIABLES = {
     "AGENTWORLD_HOOK_DAEMON": "`0` makes every `agentworld-mcp hook` call decide in its own process, instead of "
                               "asking the warm decider the first call starts (it serves only this user, and exits "
                               "after ten idle minutes or when the package changes).",
-    "AGENTWORLD_JUDGE_API_KEY": "The API key of the judge model server that `eval bench --judge-url` asks; never "
+    "AGENTWORLD_JUDGE_API_KEY": "The API key of the judge model server that `eval samples --judge-url` asks; never "
                                 "taken on the command line.",
     "AGENTWORLD_LLAMA_SERVER": "The llama-server binary the tests and benchmarks start; default: the one the test "
                                "extra installs.",

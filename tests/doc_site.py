@@ -29,12 +29,14 @@ class _Page(HTMLParser):
         self.nested_items = 0
         self.ids: set[str] = set()
         self.links: list[str] = []
+        self.tags: set[str] = set()
         self._skipping = 0
         self._open_items = 0
         self._nav = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         found = dict(attrs)
+        self.tags.add(tag)
         if found.get("id"):
             self.ids.add(found["id"] or "")
         if tag == "a" and found.get("href"):
@@ -54,6 +56,29 @@ class _Page(HTMLParser):
     def handle_data(self, data: str) -> None:
         if not self._skipping and _MARKER.search(data):
             self.run_on.append(data.strip()[:100])
+
+
+# Every element a page of this site may hold: HTML's own and the SVG of the theme's icons. Anything else is Markdown
+# text that looked like a tag (`<domain>` in prose or a table) and that the browser hides.
+HTML_ELEMENTS = frozenset("""
+    a abbr address area article aside audio b base bdi bdo blockquote body br button canvas caption cite code col
+    colgroup data datalist dd del details dfn dialog div dl dt em embed fieldset figcaption figure footer form h1 h2
+    h3 h4 h5 h6 head header hgroup hr html i iframe img input ins kbd label legend li link main map mark menu meta
+    meter nav noscript object ol optgroup option output p picture pre progress q rp rt ruby s samp script search
+    section select slot small source span strong style sub summary sup table tbody td template textarea tfoot th
+    thead time title tr track u ul var video wbr
+    svg path g circle ellipse line polyline polygon rect defs use symbol clippath lineargradient radialgradient
+    stop mask pattern text tspan title desc
+""".split())
+
+
+def vanished_placeholders(site: Path) -> list[str]:
+    """Tags on the built pages that are no HTML element: placeholders a reader never sees, with their page."""
+    found = []
+    for path in sorted(site.rglob("*.html")):
+        page = read_page(path)
+        found += [f"{path.relative_to(site)}: <{tag}>" for tag in sorted(page.tags - HTML_ELEMENTS)]
+    return found
 
 
 def read_page(path: Path) -> _Page:

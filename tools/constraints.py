@@ -78,19 +78,24 @@ class Evidence(BaseModel):
 
 
 class ConstraintResult(BaseModel):
-    id: str
-    kind: Literal["rule", "pattern", "judge"]
-    phase: Literal["pre", "post"]
-    severity: Literal["error", "warning"]
-    status: Status
-    reason: str
-    evidence: Evidence | None = None
+    id: str = Field(description="The constraint's id (a preset's, or the one given).")
+    kind: Literal["rule", "pattern", "judge"] = Field(description="How it is checked: a CEL rule, a pattern, or the "
+                                                      "model as judge.")
+    phase: Literal["pre", "post"] = Field(description="`pre`: checked on the action before any prediction; `post`: "
+                                          "on the predicted outcome.")
+    severity: Literal["error", "warning"] = Field(description="`error` violations stop a plan and set `violated`; "
+                                                  "`warning` ones are reported only.")
+    status: Status = Field(description="`holds`, `violated`, `unknown` (the inputs do not decide it) or `error` "
+                           "(it could not be evaluated).")
+    reason: str = Field(description="Why it has that status, in words.")
+    evidence: Evidence | None = Field(default=None, description="What the status rests on: the field, the plan "
+                                      "step, the matching text.")
     model_judged: bool = Field(description="True when the world model decided this (judge constraints).")
 
 
 class ConstraintReport(BaseModel):
     violated: bool = Field(description="True when any constraint of severity error is violated.")
-    results: list[ConstraintResult]
+    results: list[ConstraintResult] = Field(description="One result per constraint checked, in order.")
 
 
 @dataclass(frozen=True)

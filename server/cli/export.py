@@ -1,5 +1,5 @@
 """`agentworld-mcp export --format agentworldbench|chat [--split train|test|all] --out DIR`: the store's real steps
-as the user's own benchmark (which `eval bench` reads) or as supervised fine-tuning data."""
+as the user's own benchmark (which `eval samples` reads) or as supervised fine-tuning data."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def add_parser(commands: argparse._SubParsersAction, parents: Parents) -> None:
     exporting = commands.add_parser(
         "export", help="write the store's real steps as a benchmark (agentworldbench) or training data (chat)")
     exporting.add_argument("--format", required=True, choices=sorted(DEFAULT_SPLIT), dest="form",
-                           help="agentworldbench: <domain>_test.jsonl for `eval bench`; chat: chat.jsonl of "
+                           help="agentworldbench: <domain>_test.jsonl for `eval samples`; chat: chat.jsonl of "
                                 "{messages} in the world model's prompt protocol")
     exporting.add_argument("--split", choices=["train", "test", "all"],
                            help="which sessions (default: test for agentworldbench, train for chat)")

@@ -74,7 +74,14 @@ def _shared_groups(parents: Parents) -> dict[str, set[str]]:
 
 
 def _cell(text: object) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    return _escape_tags(str(text).replace("|", "\\|").replace("\n", " "))
+
+
+def _escape_tags(text: str) -> str:
+    """`<` outside code spans as `&lt;`: a help line's `<domain>/system_prompt.txt` is a placeholder for the reader,
+    which Markdown would pass on as an HTML tag and the browser would hide."""
+    parts = text.split("`")
+    return "`".join(part if inside % 2 else part.replace("<", "&lt;") for inside, part in enumerate(parts))
 
 
 def _flag_row(action: argparse.Action) -> str:

@@ -1,7 +1,7 @@
 """The store's real steps out as a benchmark or a training set, one split at a time.
 
 - `agentworldbench`: `<domain>_test.jsonl`, one line per real turn in the reference benchmark's
-  format (system_str, prompt, response, current_prompt, turn_idx, total_turns), which `eval bench`
+  format (system_str, prompt, response, current_prompt, turn_idx, total_turns), which `eval samples`
   reads: a user's own benchmark from their own sessions.
 - `chat`: `chat.jsonl`, one conversation per real step in the world model's own prompt protocol
   (system, the user turns, the real observation as the assistant's reply), `{"messages": [...]}` as

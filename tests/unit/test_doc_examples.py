@@ -99,6 +99,31 @@ def test_the_tool_reference_has_every_tool_with_its_request_and_result_fields():
                 assert f"| `{model.model_fields[name].alias or name}` |" in reference, (tool.name, name)
 
 
+def _described_fields(model) -> list[tuple[str, str, str]]:
+    """Each field of a model and of every model nested in it, with its published description ('' for none)."""
+    schema = model.model_json_schema()
+    objects = [(model.__name__, schema), *((name, nested) for name, nested in schema.get("$defs", {}).items()
+                                         if "properties" in nested)]
+    return [(owner, field, spec.get("description", "")) for owner, found in objects
+            for field, spec in found["properties"].items()]
+
+
+def test_every_result_field_says_what_it_means_in_the_published_schema():
+    """The tools page's meaning column and each tool's outputSchema come from the same descriptions."""
+    undescribed = sorted({f"{tool.name}: {owner}.{field}" for tool in TOOLS
+                          for owner, field, meaning in _described_fields(tool.result) if not meaning.strip()})
+    assert undescribed == []
+    assert re.search(r"\| `forked_at` \| .* \| \w", tools_reference())  # and the page shows it
+
+
+def test_a_placeholder_in_a_reference_cell_is_escaped_and_code_is_left_alone():
+    from agentworld_mcp.server.cli.reference import _cell
+
+    assert _cell("a folder of <domain>/system_prompt.txt") == "a folder of &lt;domain>/system_prompt.txt"
+    assert _cell("inside the `<think>` block") == "inside the `<think>` block"
+    assert "<domain>" not in cli_reference() and "<domain>" not in settings_reference()
+
+
 def test_the_settings_and_preset_references_are_complete():
     settings = settings_reference()
     for name, field in Settings.model_fields.items():

@@ -80,15 +80,18 @@ class GuardSettings:
 class GuardVerdict(BaseModel):
     """The host-neutral decision; a host format turns it into that host's document."""
 
-    event: Literal["pre", "post"]
+    event: Literal["pre", "post"] = Field(description="`pre`: before the tool call runs; `post`: after, with its "
+                                          "real output.")
     decision: Decision = Field(description="deny | ask | none (no decision: the host's own permission rules apply).")
-    reason: str = ""
+    reason: str = Field(default="", description="Why, in words the host shows: each fired rule's id and reason.")
     rules: list[str] = Field(default_factory=list, description="The ids of the rules that fired.")
-    domain: str | None = None
-    world_id: str | None = None
+    domain: str | None = Field(default=None, description="The domain the tool call was read in (`terminal` for a "
+                               "shell command, `mcp` for an MCP tool); null when none applies.")
+    world_id: str | None = Field(default=None, description="The session's world, when the call was simulated or "
+                                 "recorded in one.")
     predicted: str | None = Field(default=None, description="The first lines of the predicted observation, if simulated.")
-    model_tokens: int = 0
-    seconds: float = 0.0
+    model_tokens: int = Field(default=0, description="Tokens the model spent on this decision (0: rules alone).")
+    seconds: float = Field(default=0.0, description="Seconds the decision took at the server.")
     drift: dict[str, Any] | None = Field(default=None, description="post: the session world's drift from reality.")
 
 

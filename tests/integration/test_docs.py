@@ -3,14 +3,17 @@ example runs as written on the real default model, and `--help` leads to the doc
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from ..doc_examples import ROOT, python_examples
-from ..doc_site import broken_links, nested_items_in_source, page_of, read_page
+from ..doc_examples import ROOT, blocks, python_examples
+from ..doc_site import broken_links, nested_items_in_source, page_of, read_page, vanished_placeholders
 
 pytestmark = pytest.mark.docs
 
@@ -49,6 +52,18 @@ def test_every_link_between_pages_lands(site):
     assert broken_links(site) == []
 
 
+def test_no_placeholder_vanished_from_a_page(site):
+    """`<domain>` or `<think>` written outside code is taken for an HTML tag and hidden: every one is escaped."""
+    assert vanished_placeholders(site) == []
+
+
+def test_every_result_field_on_the_tools_page_has_a_meaning(site):
+    page = (site / "reference" / "tools" / "index.html").read_text(encoding="utf-8")
+    rows = [re.findall(r"<td>(.*?)</td>", row, re.S) for row in page.split("<tr>")[1:]]
+    empty = [cells[0] for cells in rows if len(cells) == 4 and cells[0].startswith("<code>") and not cells[3].strip()]
+    assert empty == [], f"fields with no meaning on the tools page: {empty}"
+
+
 @pytest.mark.parametrize("example", python_examples(), ids=lambda block: block.where)
 def test_every_python_example_runs(example, tmp_path):
     ran = subprocess.run([sys.executable, "-c", example.text], cwd=tmp_path, env=_env(tmp_path),
@@ -60,3 +75,54 @@ def test_help_leads_to_the_documentation():
     shown = subprocess.run([sys.executable, "-m", "agentworld_mcp", "--help"],
                            capture_output=True, text=True, timeout=60)
     assert shown.returncode == 0 and "docs/reference/cli.md" in shown.stdout and "mkdocs serve" in shown.stdout
+
+
+def _shown_after(page, command: str) -> str:
+    """The `text` block a page shows under the block that runs `command`."""
+    found = blocks(ROOT / "docs" / page)
+    runs = [block for block in found if command in block.text and block.language != "text"]
+    assert len(runs) == 1, f"{page}: the block that runs {command!r} moved: point this test at it"
+    return next(block.text for block in found if block.line > runs[0].line and block.language == "text")
+
+
+_FOLDER = re.compile(r"agentworld-demo-[^/$\s]+")
+
+
+def _screens(text: str) -> dict[str, str]:
+    """The demo's output by step (`--- step N: ...` up to the next), with the folder's name made neutral."""
+    parts = re.split(r"^(--- step \d+: .*)$", _FOLDER.sub("agentworld-demo-FOLDER", text), flags=re.M)
+    return {"head": parts[0], **{parts[i]: parts[i + 1] for i in range(1, len(parts), 2)}}
+
+
+def test_getting_started_shows_what_the_demo_prints(tmp_path):
+    """The tutorial's demo output is a real run: the progress lines, the four computed steps (header, screen,
+    changes), the fifth step's header but for its token count, and the verdict, as the script prints them now."""
+    shown = _shown_after("getting-started.md", "python client_examples/dry_run_demo.py")
+    done = subprocess.run([sys.executable, str(ROOT / "client_examples" / "dry_run_demo.py")], cwd=ROOT,
+                          env=_env(tmp_path), capture_output=True, text=True, timeout=900, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr[-3000:]
+    progress = [line for line in done.stderr.splitlines() if line.startswith(("Dry-running", "  ... "))]
+    assert progress == shown.split("\n\n", 1)[0].splitlines()
+    real, page = _screens(done.stdout), _screens(shown.split("\n\n", 1)[1])
+    computed = [header for header in page if header.startswith("--- step") and "[computed" in header]
+    assert len(computed) == 4
+    for header in computed:
+        assert real.get(header) == page[header], header
+    [last] = [header for header in page if "[predicted in" in header]
+    pattern = re.escape(last.split("[")[0]) + r"\[predicted in \d+ tokens: (succeeds|FAILS|unclear)\]"
+    assert any(re.fullmatch(pattern, header) for header in real), (last, list(real))
+    assert "\nverdict: completed\n" in done.stdout and "\nverdict: completed\n" in shown
+    assert re.search(r"^tokens: \d+ prompt \(\d+ reused from cache\), \d+ generated in [\d.]+ s$", done.stdout, re.M)
+
+
+def test_getting_started_shows_what_the_model_command_prints(tmp_path):
+    """`agentworld-mcp model` prints the embedded model as the tutorial shows it (the CPU part is the machine's)."""
+    shown = _shown_after("getting-started.md", "agentworld-mcp model")
+    done = subprocess.run([sys.executable, "-m", "agentworld_mcp", "model"], env=_env(tmp_path), capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    printed, page = json.loads(done.stdout), json.loads(shown[shown.index("{"):])
+    assert {key: value for key, value in printed.items() if key not in ("path", "cpu")} == \
+        {key: value for key, value in page.items() if key not in ("path", "cpu")}
+    assert Path(printed["path"]).name == Path(page["path"]).name
+    assert set(printed["cpu"]) == set(page["cpu"]) and printed["cpu"]["variant"] in printed["cpu"]["variants_scored"]

@@ -23,7 +23,7 @@ ENV_PREFIX = "AGENTWORLD_"
 # Environment variables that are no setting: each is read where it acts, and named here for the reference page
 # (docs/reference/settings.md); tests/unit/test_doc_examples.py fails on one the code reads that is in neither.
 OTHER_VARIABLES = {
-    "AGENTWORLD_AUTH_TOKEN": "The bearer token every HTTP client must send to `serve --http` and `env serve`, and "
+    "AGENTWORLD_AUTH_TOKEN": "The bearer token every HTTP client must send to `serve --transport http` and `env serve`, and "
                              "the one `hook --url URL` sends. Safer than `--auth-token`, which the process list "
                              "shows to other users.",
     "AGENTWORLD_CACHE_DIR": "Where the embedded default model is assembled from its PyPI packages; default: "

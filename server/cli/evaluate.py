@@ -1,5 +1,5 @@
 """`agentworld-mcp eval`: how right the model is. `eval samples FILES...` scores one-step predictions on
-AgentWorldBench-format samples (`eval bench` is its older name), `eval drift` whole scenarios against a
+AgentWorldBench-format samples (also called `eval bench`), `eval drift` whole scenarios against a
 real shell, and `eval gate` a gate's decisions. The evaluations themselves live in server/evals/."""
 
 from __future__ import annotations

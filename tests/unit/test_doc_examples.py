@@ -165,3 +165,26 @@ def test_the_layout_names_every_folder_of_the_package_with_its_own_role():
         assert role(folder).strip(), f"{name or 'the root'}/__init__.py has no docstring to say its role"
         assert f"`{name}/`" in page or not name, name
     assert "<!-- reference: layout -->" in (PACKAGE_ROOT / "docs" / "architecture.md").read_text()
+
+
+_SUBCOMMAND_SPAN = re.compile(r"`((?:serve|twin|view|hook|model|bench|soak|batch|simulate|plan|import|export) --[a-z]"
+                              r"[^`]*|(?:eval|env) [a-z][^`]*)`")
+
+
+def _named_subcommands(text: str) -> list[str]:
+    """Code spans that name a subcommand without the program's name (`serve --transport http`, `eval samples`)."""
+    return [found.group(1) for found in _SUBCOMMAND_SPAN.finditer(text)]
+
+
+def test_every_subcommand_the_docs_and_the_help_name_is_one_the_program_takes():
+    """Prose shortens `agentworld-mcp serve --transport http` to `serve --transport http`: that too must parse."""
+    from ..doc_examples import cli_problem
+
+    texts = {str(page.relative_to(ROOT)): page.read_text(encoding="utf-8") for page in pages()}
+    texts |= {"settings reference": settings_reference(), "command line reference": cli_reference()}
+    wrong = [f"{where}: `{span}`: {problem}" for where, text in texts.items() for span in _named_subcommands(text)
+             if (problem := cli_problem(f"agentworld-mcp {span.split(' | ')[0]}"))
+             and "arguments are required" not in problem and "expected one argument" not in problem]
+    assert wrong == []
+    assert _named_subcommands("send to `serve --http` and `eval bench`") == ["serve --http", "eval bench"]
+    assert cli_problem("agentworld-mcp serve --http") is not None

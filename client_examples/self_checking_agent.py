@@ -6,7 +6,8 @@ happened into the server's world, which reports how far each prediction was from
     python client_examples/self_checking_agent.py [--model PATH] [--max-tokens N] [--json]
 
 The dry run is the verifier: the rules are checked on every step before the model spends a token,
-so a forbidden step stops the plan at once.
+so a forbidden step stops the plan at once. A plan that breaks no rule is still held back when a step
+is known to fail: its effects were computed from the world's own files (exact, not a guess) and say so.
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ class StepReport:
     step: int
     action: str
     predicted: str
+    source: str = ""  # who derived the predicted effects: computed (exact), command, model, parser
+    success: bool | None = None  # the predicted outcome; None: the prediction does not say
     real: str = ""
     exit_code: int | None = None
     similarity: float | None = None
@@ -124,7 +127,8 @@ async def check_and_run(client: Client, world_id: str, task: str, steps: list[st
     predictions = {s["step"]: s["prediction"] for s in plan["steps"]}
     report = PlanReport(task=task, verdict=verdict["status"])
     report.steps = [
-        StepReport(n, action, predicted_output(predictions[n]["observation"]) if n in predictions else "")
+        StepReport(n, action, predicted_output(predictions[n]["observation"]), predictions[n]["effects"]["source"],
+                   predictions[n]["effects"]["success"]) if n in predictions else StepReport(n, action, "")
         for n, action in enumerate(steps, 1)
     ]
     if verdict["violated"] or verdict["status"] == "running":  # broken rules, or no verdict yet: do not run
@@ -133,12 +137,22 @@ async def check_and_run(client: Client, world_id: str, task: str, steps: list[st
             for v in verdict["violations"] if v["status"] == "violated" and v["severity"] == "error"
         ]
         return report
+    # No rule broken: a step the world computed to fail fails for real too, so the plan needs fixing first.
+    failing = [step for step in report.steps if step.source == "computed" and step.success is False]
+    if failing:
+        report.blocked = [{"step": step.step, "constraint": "computed-failure",
+                           "reason": predictions[step.step]["effects"]["error"] or "fails"} for step in failing]
+        return report
     with tempfile.TemporaryDirectory(prefix="agentworld-agent-") as workdir:
         report.executed, report.workdir = True, workdir
         for step, (output, code) in zip(report.steps, execute(steps, workdir)):
             view = await record_reality(client, world_id, step, output, code)
         report.mean_similarity = view["drift"]["mean_similarity"]
     return report
+
+
+def outcome(success: bool | None) -> str:
+    return {True: "succeeds", False: "fails", None: "unclear"}[success]
 
 
 def print_report(report: PlanReport) -> None:
@@ -152,7 +166,8 @@ def print_report(report: PlanReport) -> None:
     print(f"dry run {report.verdict}, no rule broken: executed in {report.workdir}")
     for step in report.steps:
         similarity = "no prediction" if step.similarity is None else f"similarity {step.similarity:.2f}"
-        print(f"--- step {step.step}: {step.action}   (exit {step.exit_code}, {similarity})")
+        print(f"--- step {step.step}: {step.action}   ({step.source}: {outcome(step.success)}; "
+              f"real exit {step.exit_code}, {similarity})")
         print("  predicted: " + (step.predicted.replace("\n", "\n             ") or "(nothing)"))
         print("  real:      " + (step.real.replace("\n", "\n             ") or "(nothing)"))
     if report.mean_similarity is not None:

@@ -241,6 +241,9 @@ def test_the_self_checking_agent_runs_the_clean_plan_and_blocks_the_risky_one(se
     # reality was recorded into the world against each committed prediction: the world measured the drift
     assert all(0.0 <= s["similarity"] <= 1.0 for s in clean["steps"])
     assert 0.0 <= clean["mean_similarity"] <= 1.0
+    # each step carries its predicted effects: who derived them, and the outcome they predict
+    assert all(s["source"] in ("computed", "command", "model", "parser", "none") for s in clean["steps"])
+    assert not [s for s in clean["steps"] if s["source"] == "computed" and s["success"] is False]
 
     assert not risky["executed"] and risky["workdir"] is None
     blocked = {(item["step"], item["constraint"]) for item in risky["blocked"]}

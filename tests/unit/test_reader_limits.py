@@ -52,7 +52,8 @@ def test_a_line_that_expands_past_the_budget_is_asked_about_quickly(tmp_path, li
     started = time.perf_counter()
     decided = verdict(git_project(tmp_path / "project", {}), line)
     assert decided["decision"] in ("ask", "deny"), decided
-    assert time.perf_counter() - started < 1.0  # 13 s before the budget; about 0.35 s with it
+    # 13 s before the budget, about 0.35 s with it: a bound far from both, as a loaded machine runs several-fold slower.
+    assert time.perf_counter() - started < 6.0
 
 
 def test_a_long_script_within_the_budget_is_read_to_its_end():

@@ -18,7 +18,7 @@ from tree_sitter import Node
 from ..grammar import broken, node_text, parse_tree
 from ..sed import sed_scripts
 from ..words import Scope, Value, expand
-from . import constructs
+from . import constructs, jq
 from . import listings
 from .allowlist import (
     MAX_OPERANDS,
@@ -255,6 +255,8 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         _follow("", reading.stage, True, reading)
     _check_listing(program, words[1:], scope, reading)
     reading.forms |= used_forms(program, arguments) | ({"sed -iSUFFIX"} if backup else set())
+    if program == "jq":
+        reading.forms |= jq.forms(operands(program, arguments)[0])
     if not fed and reads_terminal(program, arguments):
         raise NotComputable(f"{program} reads the terminal here: what is typed next decides")
     if len(operands(program, arguments)) > MAX_OPERANDS.get(program, len(arguments)):
@@ -306,7 +308,7 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
                     reading.outputs.add(path)
         given = operands(program, arguments)
         # cmp stops at the first file it cannot open, as GNU's does: its one message is all there is.
-        reading.several = reading.several or len(given) > 1 and program != "cmp" or any(
+        reading.several = reading.several or len(given) > 1 and program not in ("cmp", "jq") or any(
             value.glob for value in words[1:])
 
 
@@ -425,7 +427,7 @@ def _file_words(program: str, values: list[Value]) -> list[Value]:
     if program == "find":
         return values[:len(listings.find_paths([value.text for value in values]))]
     spec = PROGRAMS[program]
-    pattern_first = program == "awk" or program in ("grep", "sed") and not any(
+    pattern_first = program in ("awk", "jq") or program in ("grep", "sed") and not any(
         letter == "e" for letter, _ in parsed_options(program, [value.text for value in values]))
     words, index = [], 0
     while index < len(values):

@@ -25,6 +25,7 @@ from ..knowledge import Knowledge, ancestors, system_folders, under
 from ..location import Location
 from .allowlist import proven_errors
 from .gate import NotComputable, Reading, read_line
+from .jq import FAILING_UNLIKE_GNU
 from .listings import problem_with_result, problem_with_world
 from .text_tools import content_problem
 
@@ -127,6 +128,8 @@ class VirtualShell:
             raise NotComputable("it fails without a message, which no program it runs does in GNU")
         if stderr and not proven_errors(stderr):
             raise NotComputable("its error message is not among the forms proven to read as GNU's")
+        if stderr and reading.forms & FAILING_UNLIKE_GNU:
+            raise NotComputable("jq's keys or length failed: jq 1.6 words these errors otherwise")
         if stderr and reading.several:
             raise NotComputable("an error from a program given several operands: GNU goes on with the others")
         if stdout and stderr:

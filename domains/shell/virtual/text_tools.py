@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from . import awk
+from . import awk, jq
 from .allowlist import operands, parsed_options
 
 # cut's LIST: N, N-, -N, N-M (from 1, not decreasing), joined by commas.
@@ -54,6 +54,8 @@ def needs_known_content(program: str, words: list[str]) -> list[tuple[str, str]]
         separator = ord(keys["t"]) if "t" in keys else 0
         return [(word, f"join {keys.get(str(number), '1')} {separator} {folded}")
                 for number, word in enumerate(operands(program, words)[:2], 1)]
+    if program == "jq":  # numbers, escapes and parse errors jq 1.6 prints otherwise (jq.py)
+        return [(word, "json") for word in operands(program, words)[1:] or ["-"]]
     if program == "awk" and (check := awk.content_check(awk.read(words))):
         return [(word, check) for word in operands(program, words)[1:] or ["-"]]
     return []
@@ -63,6 +65,8 @@ def content_problem(check: str, content: bytes) -> str | None:
     """Why this content fails the check (see needs_known_content), or None."""
     if check.startswith("awk "):
         return awk.content_problem(check, content)
+    if check == "json":
+        return jq.document_problem(content)
     if check.startswith("join "):
         return _join_order(check, content)
     if check == "sorted":
@@ -222,5 +226,10 @@ def _awk(given: list[tuple[str, str]], letters: list[str], words: list[str]) -> 
     return None
 
 
-_CHECKS = {"awk": _awk, "join": _join, "cut": _cut, "paste": _paste, "nl": _nl, "fold": _fold, "expand": _expand,
+def _jq(given: list[tuple[str, str]], letters: list[str], words: list[str]) -> str | None:
+    filters = operands("jq", words)[:1]
+    return jq.filter_problem(filters[0]) if filters else "jq without a filter"
+
+
+_CHECKS = {"jq": _jq, "awk": _awk, "join": _join, "cut": _cut, "paste": _paste, "nl": _nl, "fold": _fold, "expand": _expand,
            "base64": _base64, "sort": _sort, "tr": _tr, "grep": _grep}

@@ -35,6 +35,11 @@ TR_SETS = ("a-z A-Z", "-d b", "' ' '\\n'", "':'", "-d ','", "'é' 'e'", "abc", "
            "-c a-z X", "-cd 'a-z\\n'", "-cs '[:alpha:]' '\\n'", "'[:lower:]' '[:upper:]'", "a-z '[:upper:]'",
            "a '[x*]'", "'[a*]' x",
            "-c '[:lower:]' '[:upper:]'", "-s '[:space:]'", "-c a", "-t abc x", "'[=a=]' x", "-ds a b")
+LITTLE_TOOLS = {"tac": ("", "", "-s , ", "-b ", "-r "),
+                "column": ("-t ", "-t -s, ", "-t -s , ", "-s, -t ", "-t -s: ", "-ts, ", "-t -s ' ' ", "", "-s, ",
+                           "-t -s ', ' ", "-t -o '|' ", "-n -t ", "-t -s '\\' "),
+                "stat": ("-c %n ", "-c %n ", "-c '%n:%n' ", "-c '<%n>' ", "-c '%n %F' ", "-c %s ", "", "--format=%n ",
+                         "-c '%n\\n' ", "-c %N ", "-c x ", "-c '' ", "-c %% ", "--printf=%n ")}
 TESTS = ("-f {p}", "-d {p}", "-e {p}", "-s {p}", "-z {w}", "-n {w}", "{w} = {w}", "1 -eq 1", "2 -gt 1", "! -e {p}",
          "-L {p}", "{p} -nt {p}", "-r {p}", "-w {p}", "-x {p}")
 
@@ -115,7 +120,7 @@ def _flags(rng: random.Random, letters: str) -> str:
 def command(rng: random.Random, program: str = "") -> str:
     program = program or rng.choice(("echo", "printf", "cat", "head", "tail", "wc", "sort", "uniq", "grep", "sed", "mkdir",
                           "touch", "rm", "rmdir", "cp", "mv", "basename", "dirname", "tee", "seq", "test", "[", "cd",
-                          "pwd", "true", "false", "export", "ls", "tr", "awk", *TEXT_PROGRAMS))
+                          "pwd", "true", "false", "export", "ls", "tr", "awk", *TEXT_PROGRAMS, "tac", "column", "stat"))
     if program == "echo":
         return f"echo {_flags(rng, 'neE')}" + " ".join(rng.choice(WORDS) for _ in range(rng.randint(0, 3)))
     if program == "printf":
@@ -154,6 +159,8 @@ def command(rng: random.Random, program: str = "") -> str:
         return f"{program} {_flags(rng, 'r') if program == 'cp' else ''}{_operand(rng)} {_operand(rng)}"
     if program == "awk":
         return awk_line(rng, _operand)
+    if program in ("tac", "column", "stat"):
+        return f"{program} {rng.choice(LITTLE_TOOLS[program])}{paths(rng) if program != 'column' else _operand(rng)}"
     if program in TEXT_PROGRAMS:
         return text_command(rng, program, paths, _operand)
     if program == "basename" and rng.random() < 0.4:
@@ -187,7 +194,7 @@ def producer(rng: random.Random) -> str:
 
 def reader(rng: random.Random) -> str:
     return rng.choice(("cat", "cat -n", "sort", "sort -r", "sort -n", "sort -u", "uniq", "uniq -c", "wc -l", "wc",
-                       "wc -c", "head -n 1", "tail -n 1", "head -c 2", f"grep {rng.choice(PATTERNS)}", text_reader(rng),
+                       "wc -c", "head -n 1", "tail -n 1", "tac", "column -t -s,", "head -c 2", f"grep {rng.choice(PATTERNS)}", text_reader(rng),
                        f"sed {rng.choice(SED_SCRIPTS)}", f"tr {rng.choice(TR_SETS)}", "tee out/t", "grep -c a",
                        rng.choice(("awk '{print $1}'", "awk -F, '{print $2}'", "awk 'NF'", "awk '{print NR\":\"$0}'"))))
 

@@ -179,6 +179,8 @@ PREPARED_SCENARIOS = [
      "jq '.deps | keys' p.json", "jq -c .deps p.json", "jq -S . p.json", "jq -j .name p.json", "jq '.n | length' p.json",
      "jq '.n[]' p.json", "jq '.n[0], .name | type' p.json", "jq .name.x p.json", "jq .x missing.json",
      "jq -r '.deps | keys[]' p.json", "jq keys_unsorted p.json", "jq -rc '.deps, .n' p.json"],
+    ["tac notes.txt", "cat notes.txt | tac", "tac empty.txt notes.txt", "column -t -s, data.csv", "column -t notes.txt",
+     "column -t -s, data.csv | tac", "stat -c %n notes.txt src", "stat -c '<%n>' data.csv", "stat -c %n missing"],
 ]
 
 
@@ -251,7 +253,8 @@ def test_every_allowlist_entry_is_proven():
                                   "head -n 2", "tee f", "sed s/a/b/", "uniq a b", "awk '{print $1}'",
                                   "awk '{print > \"out\"}' f", "awk 'BEGIN {system(\"ls\")}'", "join a",
                                   "cat f | awk '{s += $1} END {print s}'", "mawk '{print}' f",
-                                  "jq .name", "cat f | jq .", "jq 'map(.a)' f", "jq -e . f", "jq .name a b"])
+                                  "jq .name", "cat f | jq .", "jq 'map(.a)' f", "jq -e . f", "jq .name a b",
+                                  "tac", "column -t", "column -s, f", "stat f", "stat -c %s f", "stat -c '%n %F' f"])
 def test_lines_outside_the_allowlist_go_to_the_model(line):
     shell = VirtualShell.starting("/home/dev/project", "/home/dev", complete=True)
     with pytest.raises(NotComputable):

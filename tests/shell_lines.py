@@ -233,7 +233,8 @@ def construct(rng: random.Random) -> str:
         ending = f"; else {command(rng)}" if rng.random() < 0.6 else ""
         return f"if {test}; then {command(rng)}{middle}{ending}; fi"
     if form == 1:
-        words = rng.choice(("a b c", f"{_operand(rng)} {_operand(rng)}", "1 2 3", "*.txt", "", "{1..3}", "x 'y z'"))
+        words = rng.choice(("a b c", f"{_operand(rng)} {_operand(rng)}", "1 2 3", "*.txt", "", "{1..3}", "x 'y z'",
+                                 rng.choice(("d/*", "*", "*.none", "./*.txt", "*.txt d/*", ".*", "'*'.txt", "*/", "d*"))))
         body = rng.choice(("echo $v", "cat \"$v\"", "echo \"<$v>\"", "mkdir -p out/$v", "touch out/$v",
                            "X=$v", "wc -l $v", f"{command(rng)}"))
         loop = rng.choice((f"for v in {words}; do {body}; done", f"for v in {words}; do {body}; done; echo $v",

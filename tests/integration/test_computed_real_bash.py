@@ -243,7 +243,7 @@ def test_every_allowlist_entry_is_proven():
                                   "echo $RANDOM", "echo $?", "exit 1", "find . -name x -delete", "cat <<EOF\n$X\nEOF",
                                   "cat <<-EOF\n\tx\nEOF", "while true; do echo; done", "until false; do :; done",
                                   "i=0; while [ $i -lt 99 ]; do i=$((i+1)); done", "while [ -f a ]; do :; done",
-                                  "[[ a =~ a ]]", "case a in a) echo;& esac", "for f in *; do echo $f; done",
+                                  "[[ a =~ a ]]", "case a in a) echo;& esac", "touch a; for f in *; do echo $f; done",
                                   "for f; do echo $f; done", "true | echo $?", "echo $((1 / 0))", "let x=1",
                                   "echo ${X:?}", "echo ${!X}", "X=a; echo ${X/a/&}", "echo a\nb &",
                                   "rm -v a", "sort -k2 f", "ls > out", "echo hi &", "cat a | cd b", "grep -r x", "X=1 cat a",

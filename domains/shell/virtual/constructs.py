@@ -46,6 +46,7 @@ class Body:
     name: Callable[[Value, Scope], str]
     note: Callable[[str], None]
     ran: Callable[[], bool]  # a statement of the line has run before (then `$?` is its status)
+    loop_glob: Callable[[Node, list[Value], Scope], list[Value]]  # a for loop's glob word: the names bash makes
 
 
 def compound(node: Node, scope: Scope, body: Body) -> None:
@@ -153,7 +154,8 @@ def _for(node: Node, scope: Scope, body: Body) -> None:
         raise NotComputable(f"a loop over {name}, which changes how the shell works")
     words: list[Value] = []
     for child in node.children_by_field_name("value"):
-        words.extend(body.values(child, scope))
+        values = body.values(child, scope)
+        words.extend(body.loop_glob(child, values, scope) if any(value.glob for value in values) else values)
     if any(word.glob for word in words):
         raise NotComputable("a for loop over a glob: which files it visits is decided when it runs")
     if len(words) > MAX_ITERATIONS:

@@ -18,7 +18,7 @@ from tree_sitter import Node
 from ..grammar import broken, node_text, parse_tree
 from ..sed import sed_scripts
 from ..words import Scope, Value, expand
-from . import constructs, jq
+from . import constructs, jq, loop_globs
 from . import listings
 from .allowlist import (
     MAX_OPERANDS,
@@ -81,6 +81,7 @@ class Reading:
     # (path, what the world must know of it for the result to be GNU's: "sorted", "base64", "no folder"), checked
     # by the shell on the world's record before the line runs.
     content_checks: set[tuple[str, str]] = field(default_factory=set)
+    listing: loop_globs.Listing | None = None  # a folder's names, where the world knows them all
 
     @property
     def moves(self) -> bool:
@@ -88,9 +89,10 @@ class Reading:
 
 
 def read_line(line: str, cwd: str, home: str, variables: dict[str, str], oldpwd: str | None = None,
-              status_known: bool = False) -> Reading:
+              status_known: bool = False, listing: loop_globs.Listing | None = None) -> Reading:
     """The paths `line` names, or NotComputable when any part of it falls outside what is proven.
-    `status_known`: the world knows the exit status of the line before (`$?` at this line's start)."""
+    `status_known`: the world knows the exit status of the line before (`$?` at this line's start);
+    `listing`: a folder's entry names where the world knows them all (a for loop's glob expands to them)."""
     if not line.strip() or "\0" in line:
         raise NotComputable("not one command line")
     root = parse_tree(line)
@@ -101,7 +103,7 @@ def read_line(line: str, cwd: str, home: str, variables: dict[str, str], oldpwd:
     scope = Scope(cwd, home, cwd, variables={name: value for name, value in variables.items()},
                   oldpwd=oldpwd or None)
     scope.variables.setdefault("HOME", home)
-    reading = Reading(cwds=[posixpath.normpath(cwd)], status_before=status_known)
+    reading = Reading(cwds=[posixpath.normpath(cwd)], status_before=status_known, listing=listing)
     _statement(root, scope, reading, in_pipeline=False, fed=False)
     try:
         listings.check_line(reading.facts, reading.forms, reading.outputs)
@@ -136,7 +138,8 @@ def _statement(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fe
         body = constructs.Body(lambda child, where: _unit(child, where, reading, in_pipeline, fed),
                                lambda word, where: _values(word, where),
                                lambda value, where: _name(value, where, reading),
-                               reading.forms.add, lambda: reading.ran)
+                               reading.forms.add, lambda: reading.ran,
+                               lambda word, values, where: _loop_glob(word, values, where, reading))
         constructs.compound(node, inner, body)
         return
     if kind not in _STRUCTURE:
@@ -310,6 +313,16 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         # cmp stops at the first file it cannot open, as GNU's does: its one message is all there is.
         reading.several = reading.several or len(given) > 1 and program not in ("cmp", "jq") or any(
             value.glob for value in words[1:])
+
+
+def _loop_glob(node: Node, values: list[Value], scope: Scope, reading: Reading) -> list[Value]:
+    """`for f in *.py`: the names bash loops over, from the world's complete listing, when the glob is typed
+    unquoted and nothing of the line ran before the loop (it might have changed the folder)."""
+    if len(values) != 1 or node.type != "word" or node_text(node) != values[0].text or reading.ran:
+        raise NotComputable("a for loop over a glob: which files it visits is decided when it runs")
+    folder, words = loop_globs.expand(values[0].text, scope.cwd, reading.listing)
+    reading.glob_folders.add(folder)
+    return [Value(word) for word in words]
 
 
 def _cd(arguments: list[str], scope: Scope, reading: Reading) -> None:

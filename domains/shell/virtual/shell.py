@@ -90,7 +90,8 @@ class VirtualShell:
         if known.shell_changed:
             raise NotComputable(f"an earlier step changed the shell itself ({known.shell_changed!r}): options, "
                                 "functions, aliases or its search path the virtual shell does not follow")
-        reading = read_line(line, known.cwd, known.home, known.variables, known.oldpwd, known.last_status is not None)
+        reading = read_line(line, known.cwd, known.home, known.variables, known.oldpwd, known.last_status is not None,
+                            self._listing)
         self._check_region(reading)
         self._check_contents(reading)
         if any(path in known.folders for path in reading.outputs):
@@ -172,6 +173,14 @@ class VirtualShell:
             after.maybe_there.discard(path)
         return Outcome(label, "", "", int(failed), self.knowledge.cwd, _changes(self.knowledge, after, set()), after,
                        observation=observation)
+
+    def _listing(self, folder: str) -> list[str] | None:
+        """The names in `folder` where the world's listing of it is complete and no name in it is unsure."""
+        known = self.knowledge
+        if not known.folders.get(folder) or any(posixpath.dirname(path) == folder for path in known.maybe_there):
+            return None
+        return [posixpath.basename(path) for path in (*known.files, *known.folders) if posixpath.dirname(path) == folder
+                and path != folder]
 
     def _check_region(self, reading: Reading) -> None:
         """Outside the home, the working folder and /tmp, who may read or write what is the system's business;

@@ -234,7 +234,10 @@ def construct(rng: random.Random) -> str:
         return f"if {test}; then {command(rng)}{middle}{ending}; fi"
     if form == 1:
         words = rng.choice(("a b c", f"{_operand(rng)} {_operand(rng)}", "1 2 3", "*.txt", "", "{1..3}", "x 'y z'",
-                                 rng.choice(("d/*", "*", "*.none", "./*.txt", "*.txt d/*", ".*", "'*'.txt", "*/", "d*"))))
+                                 rng.choice(("d/*", "*", "*.none", "./*.txt", "*.txt d/*", ".*", "'*'.txt", "*/", "d*")),
+                                 rng.choice(("$(seq 1 3)", "$(seq 3)", "$(seq 5 1)", "$(seq 1 2 7) x", "\"$(seq 1 3)\"",
+                                             "$(seq 0 0 1)", "$(seq 1 07)", "$(seq 1 40)", "$(echo a b)", "$( seq 2 4 )",
+                                             "$(seq -1 1)", "`seq 2`"))))
         body = rng.choice(("echo $v", "cat \"$v\"", "echo \"<$v>\"", "mkdir -p out/$v", "touch out/$v",
                            "X=$v", "wc -l $v", f"{command(rng)}"))
         loop = rng.choice((f"for v in {words}; do {body}; done", f"for v in {words}; do {body}; done; echo $v",

@@ -154,6 +154,10 @@ def _for(node: Node, scope: Scope, body: Body) -> None:
         raise NotComputable(f"a loop over {name}, which changes how the shell works")
     words: list[Value] = []
     for child in node.children_by_field_name("value"):
+        if child.type == "command_substitution":
+            words.extend(Value(number) for number in _sequence(child))
+            body.note("seq")
+            continue
         values = body.values(child, scope)
         words.extend(body.loop_glob(child, values, scope) if any(value.glob for value in values) else values)
     if any(word.glob for word in words):
@@ -164,6 +168,24 @@ def _for(node: Node, scope: Scope, body: Body) -> None:
         scope.variables[name] = word.text
         for child in _statements(loop):
             body.unit(child, scope)
+
+
+_SEQ = re.compile(r"\$\(\s*seq((?:[ \t]+\d{1,5}){1,3})\s*\)")
+
+
+def _sequence(node: Node) -> list[str]:
+    """`$(seq [FIRST [STEP]] LAST)` of whole numbers, unquoted: bash splits seq's lines into these words."""
+    match = _SEQ.fullmatch(node_text(node))
+    if match is None:
+        raise NotComputable(f"a command substitution other than $(seq ...) of whole numbers ({node_text(node)[:40]!r})")
+    numbers = [int(word) for word in match.group(1).split()]
+    first, step, last = (1, 1, numbers[0]) if len(numbers) == 1 else (numbers[0], 1, numbers[1]) \
+        if len(numbers) == 2 else tuple(numbers)
+    if step == 0:
+        raise NotComputable("seq of a step of 0: GNU's refuses it")
+    if last >= first and (last - first) // step >= MAX_ITERATIONS:
+        raise NotComputable("a for loop over more words than are proven")
+    return [str(number) for number in range(first, last + 1, step)]
 
 
 def _while(node: Node, scope: Scope, body: Body, until: bool) -> None:

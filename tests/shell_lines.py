@@ -20,7 +20,7 @@ CONTENTS = (b"", b"alpha\nbeta\ngamma\nbeta\n", b"3\n1\n2\n10\n", b"no final new
             b"caf\xc3\xa9 h\xc3\xa9llo\n", b"  spaced  line\n\n\n", b"b,2\na,1\nc,3\n", b"one\n", b"x\ny\nx\nz\n",
             b"\xff\xfe bytes\n", b"Hello World\n", b"a\nb\nc\n", b"aGVsbG8gd29ybGQK\n", b"aGVsbG8\n",
             b"a\tb\tc\nd\te\tf\n", b"b 2\na 10\nc 1\na 3\n", b"the quick brown fox jumps over the lazy dog\n",
-            b"aGk=\naGk=\n")
+            b"aGk=\naGk=\n", b" lead, trail \t\n,x,\nq\\n r\n\na,,b c\n")
 NAMES = ("a.txt", "b.txt", "my file.txt", "empty", "nonl", "d/x.txt", "d/e/y.txt", "data.csv")
 MISSING = ("missing", "gone.txt", "d/none", "nodir/f")
 FOLDERS = ("d", "d/e", "out")
@@ -35,6 +35,14 @@ TR_SETS = ("a-z A-Z", "-d b", "' ' '\\n'", "':'", "-d ','", "'é' 'e'", "abc", "
            "-c a-z X", "-cd 'a-z\\n'", "-cs '[:alpha:]' '\\n'", "'[:lower:]' '[:upper:]'", "a-z '[:upper:]'",
            "a '[x*]'", "'[a*]' x",
            "-c '[:lower:]' '[:upper:]'", "-s '[:space:]'", "-c a", "-t abc x", "'[=a=]' x", "-ds a b")
+READ_LOOPS = ("while read p; do echo \"<$p>\"; done < {op}", "while read -r a b; do echo \"[$a][$b]\"; done < {op}",
+              "while IFS=, read -r a b; do echo \"$b:$a\"; done < {op}", "while IFS=, read x y z; do echo \"[$x|$y|$z]\"; done < {op}",
+              "while read p; do touch \"out/$p\"; done < {op}", "while read p; do cat; done < {op}",
+              "cat {op} | while read p; do echo $p; done", "while IFS=' ' read a; do echo $a; done < {op}",
+              "while IFS=: read -r a b; do echo \"$a\"; done < {op}", "while read -d , p; do echo $p; done < {op}",
+              "while read p; do echo $p; done < {op}; echo \"end $p\"",
+              "while read p q; do echo \"$q\"; done < {op}", "echo x > out/r; while read x; do echo $x; done < out/r",
+              "while read -r line; do echo \"${{#line}}\"; done < {op}", "while read p; do echo \"$p\" >> out/l; done < {op}")
 LITTLE_TOOLS = {"tac": ("", "", "-s , ", "-b ", "-r "),
                 "column": ("-t ", "-t -s, ", "-t -s , ", "-s, -t ", "-t -s: ", "-ts, ", "-t -s ' ' ", "", "-s, ",
                            "-t -s ', ' ", "-t -o '|' ", "-n -t ", "-t -s '\\' "),
@@ -245,7 +253,8 @@ def construct(rng: random.Random) -> str:
                            "i=0; while [ $i -lt 3 ]; do echo $i; i=$((i+1)); done", "i=9; while [ $i -gt 0 ]; do i=0; done",
                            "n=5; until (( n <= 2 )); do touch out/$n; n=$((n-1)); done; echo $n",
                            "i=0; while [ $i -lt 40 ]; do i=$((i+1)); done; echo $i", "while [ -f no-such-file-ever ]; do :; done",
-                           "i=1; while (( i < 100 )); do i=$((i*2)); done; echo $i"))
+                           "i=1; while (( i < 100 )); do i=$((i*2)); done; echo $i",
+                           rng.choice(READ_LOOPS).format(op=_operand(rng))))
         return loop
     if form == 2:
         patterns = rng.choice(("*.txt", "a*|b*", "d", "*", "?", "[ab]*", "''"))

@@ -181,6 +181,10 @@ PREPARED_SCENARIOS = [
      "jq -r '.deps | keys[]' p.json", "jq keys_unsorted p.json", "jq -rc '.deps, .n' p.json"],
     ["tac notes.txt", "cat notes.txt | tac", "tac empty.txt notes.txt", "column -t -s, data.csv", "column -t notes.txt",
      "column -t -s, data.csv | tac", "stat -c %n notes.txt src", "stat -c '<%n>' data.csv", "stat -c %n missing"],
+    ["while read p; do echo \"hi $p\"; done < notes.txt", "while IFS=, read -r a b; do echo \"$b $a\"; done < data.csv",
+     "while read -r line; do touch \"$line.bak\"; done < notes.txt", "for f in src/*.py; do echo \"== $f\"; done",
+     "for f in *.bak; do rm \"$f\"; done", "for f in *.none; do echo \"$f\"; done",
+     "for i in $(seq 1 3); do echo \"item $i\"; done", "for i in $(seq 2 2 6); do echo $i; done | sort -r"],
 ]
 
 
@@ -254,7 +258,9 @@ def test_every_allowlist_entry_is_proven():
                                   "awk '{print > \"out\"}' f", "awk 'BEGIN {system(\"ls\")}'", "join a",
                                   "cat f | awk '{s += $1} END {print s}'", "mawk '{print}' f",
                                   "jq .name", "cat f | jq .", "jq 'map(.a)' f", "jq -e . f", "jq .name a b",
-                                  "tac", "column -t", "column -s, f", "stat f", "stat -c %s f", "stat -c '%n %F' f"])
+                                  "tac", "column -t", "column -s, f", "stat f", "stat -c %s f", "stat -c '%n %F' f",
+                                  "while read p; do echo $p; done", "cat f | while read p; do echo $p; done",
+                                  "for i in $(ls); do echo $i; done", "for f in \"*\"; do echo $f; done"])
 def test_lines_outside_the_allowlist_go_to_the_model(line):
     shell = VirtualShell.starting("/home/dev/project", "/home/dev", complete=True)
     with pytest.raises(NotComputable):

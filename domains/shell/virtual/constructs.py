@@ -20,6 +20,7 @@ from tree_sitter import Node
 from ..arithmetic import evaluate
 from ..grammar import node_text
 from ..words import Scope, Value, expand
+from . import read_loops
 from .refusal import NotComputable
 
 # Variables that change what the shell or its programs do (which program a name runs, word splitting,
@@ -47,6 +48,7 @@ class Body:
     note: Callable[[str], None]
     ran: Callable[[], bool]  # a statement of the line has run before (then `$?` is its status)
     loop_glob: Callable[[Node, list[Value], Scope], list[Value]]  # a for loop's glob word: the names bash makes
+    feed: Callable[[], bytes]  # what a `while read` loop reads: the file the line feeds it, as the world knows it
 
 
 def compound(node: Node, scope: Scope, body: Body) -> None:
@@ -195,6 +197,10 @@ def _while(node: Node, scope: Scope, body: Body, until: bool) -> None:
     conditions = [child for child in node.named_children if child.type not in ("do_group", "comment")]
     if loop is None or len(conditions) != 1:
         raise NotComputable("a loop whose condition is not one test")
+    if conditions[0].type == "command" and node_text(conditions[0]).split(" ", 1)[0] in ("read", "IFS=,", "IFS=:",
+                                                                                       "IFS=;", "IFS=|") and not until:
+        _read_loop(conditions[0], loop, scope, body)
+        return
     for turn in range(MAX_ITERATIONS + 1):
         body.unit(conditions[0], scope)
         holds = _decided(conditions[0], scope)
@@ -206,6 +212,23 @@ def _while(node: Node, scope: Scope, body: Body, until: bool) -> None:
             raise NotComputable("a loop of more turns than are proven")
         for child in _statements(loop):
             body.unit(child, scope)
+
+
+def _read_loop(condition: Node, loop: Node, scope: Scope, body: Body) -> None:
+    """`while read ...; do BODY; done < FILE`: the body once per line of the file, with the names set
+    (read_loops.py); after it they hold what the last, failing read left: not followed."""
+    read = read_loops.read_command(condition)
+    if any(shell_variable(name) for name in read.names):
+        raise NotComputable("read into a variable that changes how the shell works")
+    body.note("read")
+    if read.raw:
+        body.note("read -r")
+    for values in read_loops.turns(read, body.feed(), MAX_ITERATIONS):
+        scope.variables.update(values)
+        for child in _statements(loop):
+            body.unit(child, scope)
+    for name in read.names:
+        scope.variables[name] = None
 
 
 def _decided(condition: Node, scope: Scope) -> bool | None:

@@ -55,8 +55,8 @@ def needs_known_content(program: str, words: list[str]) -> list[tuple[str, str]]
         return [(word, f"join {keys.get(str(number), '1')} {separator} {folded}")
                 for number, word in enumerate(operands(program, words)[:2], 1)]
     if program == "column":  # util-linux's pads short rows and drops empty lines, the virtual shell does not
-        separator = next((value for letter, value in options if letter == "s"), None)
-        return [(word, f"column {ord(separator) if separator else 0}") for word in operands(program, words) or ["-"]]
+        split = next((value for letter, value in options if letter == "s" and value), "")
+        return [(word, f"column {ord(split) if split else 0}") for word in operands(program, words) or ["-"]]
     if program == "jq":  # numbers, escapes and parse errors jq 1.6 prints otherwise (jq.py)
         return [(word, "json") for word in operands(program, words)[1:] or ["-"]]
     if program == "awk" and (check := awk.content_check(awk.read(words))):

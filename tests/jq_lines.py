@@ -104,16 +104,20 @@ def jq_filter(rng: random.Random) -> str:
     return "".join(terms)
 
 
-OPTIONS = ("", "", "", "-r ", "-c ", "-r ", "-S ", "-rc ", "-cr ", "-j ", "-c -S ", "-e ", "-a ", "--tab ", "-M ",
-           "-C ", "--raw-output ", "-n ", "-s ")
+OPTIONS = ("", "", "", "-r ", "-c ", "-r ", "-S ", "-rc ", "-cr ", "-j ", "-c -S ")
+NEAR_OPTIONS = ("-e ", "-a ", "--tab ", "-M ", "-C ", "--raw-output ", "-n ", "-s ", "--indent 1 ", "-- ")
 READERS = ("head -n 3", "wc -l", "sort", "tr -d '\"'")
 NAMES = ("package.json", "data.json", "a.json", "my file.json")
+
+
+def options(rng: random.Random) -> str:
+    return rng.choice(OPTIONS) if rng.random() < 0.8 else rng.choice(NEAR_OPTIONS)
 
 
 def jq_line(rng: random.Random, present: list[str]) -> str:
     target = shlex.quote(rng.choice(present)) if present and rng.random() < 0.8 else rng.choice(
         ("missing.json", "d", "notes.txt", "package.json package.json", "-", ""))
-    line = f"jq {rng.choice(OPTIONS)}{shlex.quote(jq_filter(rng))} {target}".rstrip()
+    line = f"jq {options(rng)}{shlex.quote(jq_filter(rng))} {target}".rstrip()
     shape = rng.random()
     target = target or "missing.json"  # a redirection needs a word
     if shape < 0.1:
@@ -125,7 +129,7 @@ def jq_line(rng: random.Random, present: list[str]) -> str:
     if shape < 0.35:
         return f"{line} > out.json; cat out.json"
     if shape < 0.4:
-        return f"jq {rng.choice(OPTIONS)}.{rng.choice(KEYS[:4])} {target}"  # unquoted, as agents type it
+        return f"jq {options(rng)}.{rng.choice(KEYS[:4])} {target}"  # unquoted, as agents type it
     return line
 
 

@@ -11,7 +11,7 @@ joined by `|` and `,`. Documents: one JSON value whose numbers and strings both 
   `length` of a boolean words it otherwise; parse errors differ wholly (words and exit status 4 against 5):
   a run of a filter with `keys` or `length` that prints an error is the model's, and so is a document that is
   not valid JSON;
-- a lone surrogate escape (`"\\ud800"`) is a parse error in both but worded otherwise: refused;
+- a lone surrogate escape (`"\\ud800"`) is a parse error in both but worded otherwise: refused (a pair is fine);
 - jq 1.6 reads `.if`, `.then` ... (keywords) as a syntax error, 1.7 on as a field: refused.
 Nothing is run here.
 """
@@ -59,8 +59,6 @@ def document_problem(content: bytes) -> str | None:
         text = content.decode("utf-8")
     except UnicodeDecodeError:
         return "a JSON document that is not UTF-8"
-    if re.search(r"\\u[dD][89abAB]", text):
-        return "a JSON document with a surrogate escape: a lone one is an error worded otherwise"
     try:
         value = json.loads(text, parse_int=_integer, parse_float=_decimal, parse_constant=_constant,
                            object_pairs_hook=_object)
@@ -70,6 +68,10 @@ def document_problem(content: bytes) -> str | None:
         return "a JSON document nested too deep"
     if _depth(value) > MAX_DEPTH:
         return "a JSON document nested too deep"
+    try:  # a lone surrogate escape (`"\\ud800"`) reads as a lone surrogate, which UTF-8 cannot hold
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return "a JSON document with a lone surrogate escape: an error both refuse, worded otherwise"
     return None
 
 

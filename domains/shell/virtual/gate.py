@@ -97,7 +97,8 @@ def read_line(line: str, cwd: str, home: str, variables: dict[str, str], oldpwd:
     """The paths `line` names, or NotComputable when any part of it falls outside what is proven.
     `status_known`: the world knows the exit status of the line before (`$?` at this line's start);
     `listing`: a folder's entry names where the world knows them all (a for loop's glob expands to them);
-    `content`: a file's bytes where the world knows them (a `while read` loop reads them)."""
+    `content`: a file's bytes where the world knows them, b"" where it knows there is none (a `while read` loop
+    reads them)."""
     if not line.strip() or "\0" in line:
         raise NotComputable("not one command line")
     root = parse_tree(line)

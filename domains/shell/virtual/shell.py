@@ -91,7 +91,7 @@ class VirtualShell:
             raise NotComputable(f"an earlier step changed the shell itself ({known.shell_changed!r}): options, "
                                 "functions, aliases or its search path the virtual shell does not follow")
         reading = read_line(line, known.cwd, known.home, known.variables, known.oldpwd, known.last_status is not None,
-                            self._listing, lambda path: known.files.get(path))
+                            self._listing, self._content)
         self._check_region(reading)
         self._check_contents(reading)
         if any(path in known.folders for path in reading.outputs):
@@ -181,6 +181,12 @@ class VirtualShell:
             return None
         return [posixpath.basename(path) for path in (*known.files, *known.folders) if posixpath.dirname(path) == folder
                 and path != folder]
+
+    def _content(self, path: str) -> bytes | None:
+        """A file's bytes where the world knows them; nothing for a path known to be absent (bash fails to open it,
+        and a loop it feeds never turns); None where the world does not know."""
+        known = self.knowledge
+        return known.files.get(path) if path in known.files else b"" if known.status(path) == "absent" else None
 
     def _check_region(self, reading: Reading) -> None:
         """Outside the home, the working folder and /tmp, who may read or write what is the system's business;

@@ -20,7 +20,7 @@ CONTENTS = (b"", b"alpha\nbeta\ngamma\nbeta\n", b"3\n1\n2\n10\n", b"no final new
             b"caf\xc3\xa9 h\xc3\xa9llo\n", b"  spaced  line\n\n\n", b"b,2\na,1\nc,3\n", b"one\n", b"x\ny\nx\nz\n",
             b"\xff\xfe bytes\n", b"Hello World\n", b"a\nb\nc\n", b"aGVsbG8gd29ybGQK\n", b"aGVsbG8\n",
             b"a\tb\tc\nd\te\tf\n", b"b 2\na 10\nc 1\na 3\n", b"the quick brown fox jumps over the lazy dog\n",
-            b"aGk=\naGk=\n")
+            b"aGk=\naGk=\n", b" lead, trail \t\n,x,\nq\\n r\n\na,,b c\n")
 NAMES = ("a.txt", "b.txt", "my file.txt", "empty", "nonl", "d/x.txt", "d/e/y.txt", "data.csv")
 MISSING = ("missing", "gone.txt", "d/none", "nodir/f")
 FOLDERS = ("d", "d/e", "out")
@@ -35,6 +35,19 @@ TR_SETS = ("a-z A-Z", "-d b", "' ' '\\n'", "':'", "-d ','", "'é' 'e'", "abc", "
            "-c a-z X", "-cd 'a-z\\n'", "-cs '[:alpha:]' '\\n'", "'[:lower:]' '[:upper:]'", "a-z '[:upper:]'",
            "a '[x*]'", "'[a*]' x",
            "-c '[:lower:]' '[:upper:]'", "-s '[:space:]'", "-c a", "-t abc x", "'[=a=]' x", "-ds a b")
+READ_LOOPS = ("while read p; do echo \"<$p>\"; done < {op}", "while read -r a b; do echo \"[$a][$b]\"; done < {op}",
+              "while IFS=, read -r a b; do echo \"$b:$a\"; done < {op}", "while IFS=, read x y z; do echo \"[$x|$y|$z]\"; done < {op}",
+              "while read p; do touch \"out/$p\"; done < {op}", "while read p; do cat; done < {op}",
+              "cat {op} | while read p; do echo $p; done", "while IFS=' ' read a; do echo $a; done < {op}",
+              "while IFS=: read -r a b; do echo \"$a\"; done < {op}", "while read -d , p; do echo $p; done < {op}",
+              "while read p; do echo $p; done < {op}; echo \"end $p\"",
+              "while read p q; do echo \"$q\"; done < {op}", "echo x > out/r; while read x; do echo $x; done < out/r",
+              "while read -r line; do echo \"${{#line}}\"; done < {op}", "while read p; do echo \"$p\" >> out/l; done < {op}")
+LITTLE_TOOLS = {"tac": ("", "", "-s , ", "-b ", "-r "),
+                "column": ("-t ", "-t -s, ", "-t -s , ", "-s, -t ", "-t -s: ", "-ts, ", "-t -s ' ' ", "", "-s, ",
+                           "-t -s ', ' ", "-t -o '|' ", "-n -t ", "-t -s '\\' "),
+                "stat": ("-c %n ", "-c %n ", "-c '%n:%n' ", "-c '<%n>' ", "-c '%n %F' ", "-c %s ", "", "--format=%n ",
+                         "-c '%n\\n' ", "-c %N ", "-c x ", "-c '' ", "-c %% ", "--printf=%n ")}
 TESTS = ("-f {p}", "-d {p}", "-e {p}", "-s {p}", "-z {w}", "-n {w}", "{w} = {w}", "1 -eq 1", "2 -gt 1", "! -e {p}",
          "-L {p}", "{p} -nt {p}", "-r {p}", "-w {p}", "-x {p}")
 
@@ -115,7 +128,7 @@ def _flags(rng: random.Random, letters: str) -> str:
 def command(rng: random.Random, program: str = "") -> str:
     program = program or rng.choice(("echo", "printf", "cat", "head", "tail", "wc", "sort", "uniq", "grep", "sed", "mkdir",
                           "touch", "rm", "rmdir", "cp", "mv", "basename", "dirname", "tee", "seq", "test", "[", "cd",
-                          "pwd", "true", "false", "export", "ls", "tr", "awk", *TEXT_PROGRAMS))
+                          "pwd", "true", "false", "export", "ls", "tr", "awk", *TEXT_PROGRAMS, "tac", "column", "stat"))
     if program == "echo":
         return f"echo {_flags(rng, 'neE')}" + " ".join(rng.choice(WORDS) for _ in range(rng.randint(0, 3)))
     if program == "printf":
@@ -154,6 +167,8 @@ def command(rng: random.Random, program: str = "") -> str:
         return f"{program} {_flags(rng, 'r') if program == 'cp' else ''}{_operand(rng)} {_operand(rng)}"
     if program == "awk":
         return awk_line(rng, _operand)
+    if program in ("tac", "column", "stat"):
+        return f"{program} {rng.choice(LITTLE_TOOLS[program])}{paths(rng) if program != 'column' else _operand(rng)}"
     if program in TEXT_PROGRAMS:
         return text_command(rng, program, paths, _operand)
     if program == "basename" and rng.random() < 0.4:
@@ -187,7 +202,7 @@ def producer(rng: random.Random) -> str:
 
 def reader(rng: random.Random) -> str:
     return rng.choice(("cat", "cat -n", "sort", "sort -r", "sort -n", "sort -u", "uniq", "uniq -c", "wc -l", "wc",
-                       "wc -c", "head -n 1", "tail -n 1", "head -c 2", f"grep {rng.choice(PATTERNS)}", text_reader(rng),
+                       "wc -c", "head -n 1", "tail -n 1", "tac", "column -t -s,", "head -c 2", f"grep {rng.choice(PATTERNS)}", text_reader(rng),
                        f"sed {rng.choice(SED_SCRIPTS)}", f"tr {rng.choice(TR_SETS)}", "tee out/t", "grep -c a",
                        rng.choice(("awk '{print $1}'", "awk -F, '{print $2}'", "awk 'NF'", "awk '{print NR\":\"$0}'"))))
 
@@ -226,7 +241,11 @@ def construct(rng: random.Random) -> str:
         ending = f"; else {command(rng)}" if rng.random() < 0.6 else ""
         return f"if {test}; then {command(rng)}{middle}{ending}; fi"
     if form == 1:
-        words = rng.choice(("a b c", f"{_operand(rng)} {_operand(rng)}", "1 2 3", "*.txt", "", "{1..3}", "x 'y z'"))
+        words = rng.choice(("a b c", f"{_operand(rng)} {_operand(rng)}", "1 2 3", "*.txt", "", "{1..3}", "x 'y z'",
+                                 rng.choice(("d/*", "*", "*.none", "./*.txt", "*.txt d/*", ".*", "'*'.txt", "*/", "d*")),
+                                 rng.choice(("$(seq 1 3)", "$(seq 3)", "$(seq 5 1)", "$(seq 1 2 7) x", "\"$(seq 1 3)\"",
+                                             "$(seq 0 0 1)", "$(seq 1 07)", "$(seq 1 40)", "$(echo a b)", "$( seq 2 4 )",
+                                             "$(seq -1 1)", "`seq 2`"))))
         body = rng.choice(("echo $v", "cat \"$v\"", "echo \"<$v>\"", "mkdir -p out/$v", "touch out/$v",
                            "X=$v", "wc -l $v", f"{command(rng)}"))
         loop = rng.choice((f"for v in {words}; do {body}; done", f"for v in {words}; do {body}; done; echo $v",
@@ -234,7 +253,8 @@ def construct(rng: random.Random) -> str:
                            "i=0; while [ $i -lt 3 ]; do echo $i; i=$((i+1)); done", "i=9; while [ $i -gt 0 ]; do i=0; done",
                            "n=5; until (( n <= 2 )); do touch out/$n; n=$((n-1)); done; echo $n",
                            "i=0; while [ $i -lt 40 ]; do i=$((i+1)); done; echo $i", "while [ -f no-such-file-ever ]; do :; done",
-                           "i=1; while (( i < 100 )); do i=$((i*2)); done; echo $i"))
+                           "i=1; while (( i < 100 )); do i=$((i*2)); done; echo $i",
+                           rng.choice(READ_LOOPS).format(op=_operand(rng))))
         return loop
     if form == 2:
         patterns = rng.choice(("*.txt", "a*|b*", "d", "*", "?", "[ab]*", "''"))

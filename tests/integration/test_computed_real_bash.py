@@ -174,6 +174,17 @@ PREPARED_SCENARIOS = [
      "printf 'a 1\\nb 2\\nc 3\\n' > j1", "printf 'a x\\nc y\\nd z\\n' > j2", "join j1 j2", "join -a1 j1 j2",
      "join -v 2 j1 j2", "join -o 1.1,2.2 j1 j2", "join -e NA -a1 -o 1.2,2.2 j1 j2", "join -1 1 -2 1 -i j1 j2",
      "printf 'a,1\\nb,2\\n' > k1", "printf 'a,x\\nb,y\\n' > k2", "join -t, k1 k2", "join j2 data.csv"],
+    ["printf '{\"name\": \"app\", \"version\": \"1.2.0\", \"deps\": {\"rich\": \"^1.0\", \"click\": \"^8.1\"}, "
+     "\"n\": [3, -1, 2.5]}\\n' > p.json", "jq . p.json", "jq .name p.json", "jq -r .version p.json",
+     "jq '.deps | keys' p.json", "jq -c .deps p.json", "jq -S . p.json", "jq -j .name p.json", "jq '.n | length' p.json",
+     "jq '.n[]' p.json", "jq '.n[0], .name | type' p.json", "jq .name.x p.json", "jq .x missing.json",
+     "jq -r '.deps | keys[]' p.json", "jq keys_unsorted p.json", "jq -rc '.deps, .n' p.json"],
+    ["tac notes.txt", "cat notes.txt | tac", "tac empty.txt notes.txt", "column -t -s, data.csv", "column -t notes.txt",
+     "column -t -s, data.csv | tac", "stat -c %n notes.txt src", "stat -c '<%n>' data.csv", "stat -c %n missing"],
+    ["while read p; do echo \"hi $p\"; done < notes.txt", "while IFS=, read -r a b; do echo \"$b $a\"; done < data.csv",
+     "while read -r line; do touch \"$line.bak\"; done < notes.txt", "for f in src/*.py; do echo \"== $f\"; done",
+     "for f in *.bak; do rm \"$f\"; done", "for f in *.none; do echo \"$f\"; done",
+     "for i in $(seq 1 3); do echo \"item $i\"; done", "for i in $(seq 2 2 6); do echo $i; done | sort -r"],
 ]
 
 
@@ -236,7 +247,7 @@ def test_every_allowlist_entry_is_proven():
                                   "echo $RANDOM", "echo $?", "exit 1", "find . -name x -delete", "cat <<EOF\n$X\nEOF",
                                   "cat <<-EOF\n\tx\nEOF", "while true; do echo; done", "until false; do :; done",
                                   "i=0; while [ $i -lt 99 ]; do i=$((i+1)); done", "while [ -f a ]; do :; done",
-                                  "[[ a =~ a ]]", "case a in a) echo;& esac", "for f in *; do echo $f; done",
+                                  "[[ a =~ a ]]", "case a in a) echo;& esac", "touch a; for f in *; do echo $f; done",
                                   "for f; do echo $f; done", "true | echo $?", "echo $((1 / 0))", "let x=1",
                                   "echo ${X:?}", "echo ${!X}", "X=a; echo ${X/a/&}", "echo a\nb &",
                                   "rm -v a", "sort -k2 f", "ls > out", "echo hi &", "cat a | cd b", "grep -r x", "X=1 cat a",
@@ -245,7 +256,11 @@ def test_every_allowlist_entry_is_proven():
                                   "seq 1 100000", "seq 1.5 3", "seq -s , 3", "seq 1 0 5", "sed -i.bak s/a/b/ f",
                                   "head -n 2", "tee f", "sed s/a/b/", "uniq a b", "awk '{print $1}'",
                                   "awk '{print > \"out\"}' f", "awk 'BEGIN {system(\"ls\")}'", "join a",
-                                  "cat f | awk '{s += $1} END {print s}'", "mawk '{print}' f"])
+                                  "cat f | awk '{s += $1} END {print s}'", "mawk '{print}' f",
+                                  "jq .name", "cat f | jq .", "jq 'map(.a)' f", "jq -e . f", "jq .name a b",
+                                  "tac", "column -t", "column -s, f", "stat f", "stat -c %s f", "stat -c '%n %F' f",
+                                  "while read p; do echo $p; done", "cat f | while read p; do echo $p; done",
+                                  "for i in $(ls); do echo $i; done", "for f in \"*\"; do echo $f; done"])
 def test_lines_outside_the_allowlist_go_to_the_model(line):
     shell = VirtualShell.starting("/home/dev/project", "/home/dev", complete=True)
     with pytest.raises(NotComputable):

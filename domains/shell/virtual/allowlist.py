@@ -73,6 +73,10 @@ PROGRAMS: dict[str, OptionSpec] = {
     "base64": OptionSpec(flags="d", valued="w"),  # -d over a file the world knows is canonical base64 (shell.py)
     "awk": OptionSpec(valued="Fv"),  # mawk's; its program read by awk.py
     "join": OptionSpec(flags="i", valued="t12aveo"),  # over inputs the world knows sorted by the join field
+    "jq": OptionSpec(flags="rcSj"),  # its filters and documents: jq.py
+    "tac": OptionSpec(),
+    "column": OptionSpec(flags="t", valued="s"),  # util-linux's, -t over a table the world knows (text_tools.py)
+    "stat": OptionSpec(valued="c"),  # names only: -c %n (text_tools.py)
 }
 MAX_SEQUENCE = 10_000  # the virtual shell caps long sequences silently: longer ones are the model's
 
@@ -83,10 +87,10 @@ STDIN_READERS: dict[str, int | None] = {"cat": 0, "head": 0, "tail": 0, "wc": 0,
                                         "sed": 1, "tr": None, "tee": None, "diff": 0, "cmp": 0, "cut": 0, "paste": 0,
                                         "comm": 0, "nl": 0, "rev": 0, "fold": 0, "expand": 0, "md5sum": 0, "sha1sum": 0,
                                         "sha256sum": 0, "base64": 0, "awk": 1,
-                                        "join": 0}
+                                        "join": 0, "jq": 1, "tac": 0, "column": 0}
 # `uniq IN OUT` writes OUT: not proven; GNU's "extra operand" adds a line the virtual shell does not print;
 # GNU's rev ends each file's last line apart, the virtual shell joins a file without a final newline to the next.
-MAX_OPERANDS = {"uniq": 1, "base64": 1, "comm": 2, "rev": 1, "join": 2}
+MAX_OPERANDS = {"uniq": 1, "base64": 1, "comm": 2, "rev": 1, "join": 2, "jq": 2, "column": 1}  # jq: its filter and one file
 # Option values that are paths the program writes (`sort -o out`).
 OUTPUT_OPTIONS = {"sort": "o"}
 
@@ -115,6 +119,9 @@ PROVEN_ERRORS: tuple[re.Pattern[str], ...] = tuple(re.compile(form) for form in 
     rf"find: '{_NAME}': {_MISSING}",
     rf"cmp: {_NAME}: {_MISSING}",
     rf"cmp: EOF on {_NAME} (?:which is empty|after byte \d+, line \d+)",
+    rf"jq: error: Could not open file {_NAME}: {_MISSING}",
+    # jq 1.6 cuts the value after "iterate over" at 11 bytes, mid-character where not ASCII: ASCII only.
+    rf"jq: error \(at {_NAME}:\d+\): Cannot (?:index \w+ with [ -~]*|iterate over \w+(?: \([ -~]*\))?)",
 ))
 
 

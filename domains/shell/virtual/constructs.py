@@ -20,6 +20,7 @@ from tree_sitter import Node
 from ..arithmetic import evaluate
 from ..grammar import node_text
 from ..words import Scope, Value, expand
+from . import read_loops
 from .refusal import NotComputable
 
 # Variables that change what the shell or its programs do (which program a name runs, word splitting,
@@ -46,6 +47,8 @@ class Body:
     name: Callable[[Value, Scope], str]
     note: Callable[[str], None]
     ran: Callable[[], bool]  # a statement of the line has run before (then `$?` is its status)
+    loop_glob: Callable[[Node, list[Value], Scope], list[Value]]  # a for loop's glob word: the names bash makes
+    feed: Callable[[], bytes]  # what a `while read` loop reads: the file the line feeds it, as the world knows it
 
 
 def compound(node: Node, scope: Scope, body: Body) -> None:
@@ -153,7 +156,12 @@ def _for(node: Node, scope: Scope, body: Body) -> None:
         raise NotComputable(f"a loop over {name}, which changes how the shell works")
     words: list[Value] = []
     for child in node.children_by_field_name("value"):
-        words.extend(body.values(child, scope))
+        if child.type == "command_substitution":
+            words.extend(Value(number) for number in _sequence(child))
+            body.note("seq")
+            continue
+        values = body.values(child, scope)
+        words.extend(body.loop_glob(child, values, scope) if any(value.glob for value in values) else values)
     if any(word.glob for word in words):
         raise NotComputable("a for loop over a glob: which files it visits is decided when it runs")
     if len(words) > MAX_ITERATIONS:
@@ -164,6 +172,24 @@ def _for(node: Node, scope: Scope, body: Body) -> None:
             body.unit(child, scope)
 
 
+_SEQ = re.compile(r"\$\(\s*seq((?:[ \t]+\d{1,5}){1,3})\s*\)")
+
+
+def _sequence(node: Node) -> list[str]:
+    """`$(seq [FIRST [STEP]] LAST)` of whole numbers, unquoted: bash splits seq's lines into these words."""
+    match = _SEQ.fullmatch(node_text(node))
+    if match is None:
+        raise NotComputable(f"a command substitution other than $(seq ...) of whole numbers ({node_text(node)[:40]!r})")
+    numbers = [int(word) for word in match.group(1).split()]
+    first, step, last = (1, 1, numbers[0]) if len(numbers) == 1 else (numbers[0], 1, numbers[1]) \
+        if len(numbers) == 2 else tuple(numbers)
+    if step == 0:
+        raise NotComputable("seq of a step of 0: GNU's refuses it")
+    if last >= first and (last - first) // step >= MAX_ITERATIONS:
+        raise NotComputable("a for loop over more words than are proven")
+    return [str(number) for number in range(first, last + 1, step)]
+
+
 def _while(node: Node, scope: Scope, body: Body, until: bool) -> None:
     """`while COND; do BODY; done` where COND is `[ A -lt B ]` (any numeric comparison) or `(( EXPR ))` over
     values the line knows at each turn: the loop is walked turn by turn, as bash runs it."""
@@ -171,6 +197,10 @@ def _while(node: Node, scope: Scope, body: Body, until: bool) -> None:
     conditions = [child for child in node.named_children if child.type not in ("do_group", "comment")]
     if loop is None or len(conditions) != 1:
         raise NotComputable("a loop whose condition is not one test")
+    if conditions[0].type == "command" and node_text(conditions[0]).split(" ", 1)[0] in ("read", "IFS=,", "IFS=:",
+                                                                                       "IFS=;", "IFS=|") and not until:
+        _read_loop(conditions[0], loop, scope, body)
+        return
     for turn in range(MAX_ITERATIONS + 1):
         body.unit(conditions[0], scope)
         holds = _decided(conditions[0], scope)
@@ -182,6 +212,23 @@ def _while(node: Node, scope: Scope, body: Body, until: bool) -> None:
             raise NotComputable("a loop of more turns than are proven")
         for child in _statements(loop):
             body.unit(child, scope)
+
+
+def _read_loop(condition: Node, loop: Node, scope: Scope, body: Body) -> None:
+    """`while read ...; do BODY; done < FILE`: the body once per line of the file, with the names set
+    (read_loops.py); after it they hold what the last, failing read left: not followed."""
+    read = read_loops.read_command(condition)
+    if any(shell_variable(name) for name in read.names):
+        raise NotComputable("read into a variable that changes how the shell works")
+    body.note("read")
+    if read.raw:
+        body.note("read -r")
+    for values in read_loops.turns(read, body.feed(), MAX_ITERATIONS):
+        scope.variables.update(values)
+        for child in _statements(loop):
+            body.unit(child, scope)
+    for name in read.names:
+        scope.variables[name] = None
 
 
 def _decided(condition: Node, scope: Scope) -> bool | None:

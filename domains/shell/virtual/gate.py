@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from tree_sitter import Node
@@ -18,7 +19,7 @@ from tree_sitter import Node
 from ..grammar import broken, node_text, parse_tree
 from ..sed import sed_scripts
 from ..words import Scope, Value, expand
-from . import constructs
+from . import constructs, jq, loop_globs
 from . import listings
 from .allowlist import (
     MAX_OPERANDS,
@@ -81,6 +82,9 @@ class Reading:
     # (path, what the world must know of it for the result to be GNU's: "sorted", "base64", "no folder"), checked
     # by the shell on the world's record before the line runs.
     content_checks: set[tuple[str, str]] = field(default_factory=set)
+    listing: loop_globs.Listing | None = None  # a folder's names, where the world knows them all
+    content: Callable[[str], bytes | None] | None = None  # a file's bytes, where the world knows them exactly
+    feeding: str | None = None  # the file `< FILE` gives the loop being read (`while read ...; done < FILE`)
 
     @property
     def moves(self) -> bool:
@@ -88,9 +92,13 @@ class Reading:
 
 
 def read_line(line: str, cwd: str, home: str, variables: dict[str, str], oldpwd: str | None = None,
-              status_known: bool = False) -> Reading:
+              status_known: bool = False, listing: loop_globs.Listing | None = None,
+              content: Callable[[str], bytes | None] | None = None) -> Reading:
     """The paths `line` names, or NotComputable when any part of it falls outside what is proven.
-    `status_known`: the world knows the exit status of the line before (`$?` at this line's start)."""
+    `status_known`: the world knows the exit status of the line before (`$?` at this line's start);
+    `listing`: a folder's entry names where the world knows them all (a for loop's glob expands to them);
+    `content`: a file's bytes where the world knows them, b"" where it knows there is none (a `while read` loop
+    reads them)."""
     if not line.strip() or "\0" in line:
         raise NotComputable("not one command line")
     root = parse_tree(line)
@@ -101,7 +109,8 @@ def read_line(line: str, cwd: str, home: str, variables: dict[str, str], oldpwd:
     scope = Scope(cwd, home, cwd, variables={name: value for name, value in variables.items()},
                   oldpwd=oldpwd or None)
     scope.variables.setdefault("HOME", home)
-    reading = Reading(cwds=[posixpath.normpath(cwd)], status_before=status_known)
+    reading = Reading(cwds=[posixpath.normpath(cwd)], status_before=status_known, listing=listing,
+                      content=content)
     _statement(root, scope, reading, in_pipeline=False, fed=False)
     try:
         listings.check_line(reading.facts, reading.forms, reading.outputs)
@@ -136,7 +145,9 @@ def _statement(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fe
         body = constructs.Body(lambda child, where: _unit(child, where, reading, in_pipeline, fed),
                                lambda word, where: _values(word, where),
                                lambda value, where: _name(value, where, reading),
-                               reading.forms.add, lambda: reading.ran)
+                               reading.forms.add, lambda: reading.ran,
+                               lambda word, values, where: _loop_glob(word, values, where, reading),
+                               lambda: _feed(reading))
         constructs.compound(node, inner, body)
         return
     if kind not in _STRUCTURE:
@@ -162,6 +173,11 @@ def _statement(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fe
     if kind == "redirected_statement":
         redirects = [child for child in node.named_children if child.type.endswith("_redirect")]
         fed = fed or any(_operator(child) in _FEEDS for child in redirects)
+        if node.named_children and node.named_children[0].type == "while_statement":
+            _while_fed(node.named_children[0], redirects, scope, reading, in_pipeline)
+            for child in redirects:
+                _redirect(child, scope, reading)
+            return
     if kind == "program":
         separators = [node_text(child) for child in node.children if not child.is_named]
         if any(sep not in (";", "\n") for sep in separators):
@@ -255,6 +271,8 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         _follow("", reading.stage, True, reading)
     _check_listing(program, words[1:], scope, reading)
     reading.forms |= used_forms(program, arguments) | ({"sed -iSUFFIX"} if backup else set())
+    if program == "jq":
+        reading.forms |= jq.forms(operands(program, arguments)[0])
     if not fed and reads_terminal(program, arguments):
         raise NotComputable(f"{program} reads the terminal here: what is typed next decides")
     if len(operands(program, arguments)) > MAX_OPERANDS.get(program, len(arguments)):
@@ -306,8 +324,44 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
                     reading.outputs.add(path)
         given = operands(program, arguments)
         # cmp stops at the first file it cannot open, as GNU's does: its one message is all there is.
-        reading.several = reading.several or len(given) > 1 and program != "cmp" or any(
+        reading.several = reading.several or len(given) > 1 and program not in ("cmp", "jq") or any(
             value.glob for value in words[1:])
+
+
+def _while_fed(loop: Node, redirects: list[Node], scope: Scope, reading: Reading, in_pipeline: bool) -> None:
+    """A while loop with redirections: a `< FILE` is what its `read` reads; the body's programs get no input
+    of their own (one reading the loop's input would take lines from `read`: refused as reading the terminal)."""
+    feeds = [child for child in redirects if _operator(child) in _FEEDS]
+    destination = feeds[0].child_by_field_name("destination") if len(feeds) == 1 and feeds[0].type == \
+        "file_redirect" and _operator(feeds[0]) == "<" else None
+    values = _values(destination, scope) if destination is not None else []
+    before = reading.feeding
+    reading.feeding = posixpath.normpath(posixpath.join(scope.cwd, values[0].text)) \
+        if len(values) == 1 and values[0].literal and not reading.ran else None
+    feeding, named = reading.feeding, set(reading.paths) | set(reading.glob_folders)
+    try:
+        _statement(loop, scope, reading, in_pipeline, fed=False)
+    finally:
+        reading.feeding = before
+    if feeding and (feeding in reading.paths - named or posixpath.dirname(feeding) in reading.glob_folders):
+        raise NotComputable("a read loop whose body names the file it reads: bash reads on from the open file")
+
+
+def _feed(reading: Reading) -> bytes:
+    content = reading.content(reading.feeding) if reading.feeding and reading.content else None
+    if content is None:
+        raise NotComputable("a read loop not fed by `< FILE` of a file the world knows, first in its line")
+    return content
+
+
+def _loop_glob(node: Node, values: list[Value], scope: Scope, reading: Reading) -> list[Value]:
+    """`for f in *.py`: the names bash loops over, from the world's complete listing, when the glob is typed
+    unquoted and nothing of the line ran before the loop (it might have changed the folder)."""
+    if len(values) != 1 or node.type != "word" or node_text(node) != values[0].text or reading.ran:
+        raise NotComputable("a for loop over a glob: which files it visits is decided when it runs")
+    folder, words = loop_globs.expand(values[0].text, scope.cwd, reading.listing)
+    reading.glob_folders.add(folder)
+    return [Value(word) for word in words]
 
 
 def _cd(arguments: list[str], scope: Scope, reading: Reading) -> None:
@@ -425,7 +479,7 @@ def _file_words(program: str, values: list[Value]) -> list[Value]:
     if program == "find":
         return values[:len(listings.find_paths([value.text for value in values]))]
     spec = PROGRAMS[program]
-    pattern_first = program == "awk" or program in ("grep", "sed") and not any(
+    pattern_first = program in ("awk", "jq") or program in ("grep", "sed") and not any(
         letter == "e" for letter, _ in parsed_options(program, [value.text for value in values]))
     words, index = [], 0
     while index < len(values):

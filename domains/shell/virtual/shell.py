@@ -25,6 +25,7 @@ from ..knowledge import Knowledge, ancestors, system_folders, under
 from ..location import Location
 from .allowlist import proven_errors
 from .gate import NotComputable, Reading, read_line
+from .jq import FAILING_UNLIKE_GNU
 from .listings import problem_with_result, problem_with_world
 from .text_tools import content_problem
 
@@ -89,7 +90,8 @@ class VirtualShell:
         if known.shell_changed:
             raise NotComputable(f"an earlier step changed the shell itself ({known.shell_changed!r}): options, "
                                 "functions, aliases or its search path the virtual shell does not follow")
-        reading = read_line(line, known.cwd, known.home, known.variables, known.oldpwd, known.last_status is not None)
+        reading = read_line(line, known.cwd, known.home, known.variables, known.oldpwd, known.last_status is not None,
+                            self._listing, self._content)
         self._check_region(reading)
         self._check_contents(reading)
         if any(path in known.folders for path in reading.outputs):
@@ -127,6 +129,8 @@ class VirtualShell:
             raise NotComputable("it fails without a message, which no program it runs does in GNU")
         if stderr and not proven_errors(stderr):
             raise NotComputable("its error message is not among the forms proven to read as GNU's")
+        if stderr and reading.forms & FAILING_UNLIKE_GNU:
+            raise NotComputable("jq's keys or length failed: jq 1.6 words these errors otherwise")
         if stderr and reading.several:
             raise NotComputable("an error from a program given several operands: GNU goes on with the others")
         if stdout and stderr:
@@ -169,6 +173,20 @@ class VirtualShell:
             after.maybe_there.discard(path)
         return Outcome(label, "", "", int(failed), self.knowledge.cwd, _changes(self.knowledge, after, set()), after,
                        observation=observation)
+
+    def _listing(self, folder: str) -> list[str] | None:
+        """The names in `folder` where the world's listing of it is complete and no name in it is unsure."""
+        known = self.knowledge
+        if not known.folders.get(folder) or any(posixpath.dirname(path) == folder for path in known.maybe_there):
+            return None
+        return [posixpath.basename(path) for path in (*known.files, *known.folders) if posixpath.dirname(path) == folder
+                and path != folder]
+
+    def _content(self, path: str) -> bytes | None:
+        """A file's bytes where the world knows them; nothing for a path known to be absent (bash fails to open it,
+        and a loop it feeds never turns); None where the world does not know."""
+        known = self.knowledge
+        return known.files.get(path) if path in known.files else b"" if known.status(path) == "absent" else None
 
     def _check_region(self, reading: Reading) -> None:
         """Outside the home, the working folder and /tmp, who may read or write what is the system's business;

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from . import awk
+from . import awk, jq
 from .allowlist import operands, parsed_options
 
 # cut's LIST: N, N-, -N, N-M (from 1, not decreasing), joined by commas.
@@ -54,6 +54,11 @@ def needs_known_content(program: str, words: list[str]) -> list[tuple[str, str]]
         separator = ord(keys["t"]) if "t" in keys else 0
         return [(word, f"join {keys.get(str(number), '1')} {separator} {folded}")
                 for number, word in enumerate(operands(program, words)[:2], 1)]
+    if program == "column":  # util-linux's pads short rows and drops empty lines, the virtual shell does not
+        split = next((value for letter, value in options if letter == "s" and value), "")
+        return [(word, f"column {ord(split) if split else 0}") for word in operands(program, words) or ["-"]]
+    if program == "jq":  # numbers, escapes and parse errors jq 1.6 prints otherwise (jq.py)
+        return [(word, "json") for word in operands(program, words)[1:] or ["-"]]
     if program == "awk" and (check := awk.content_check(awk.read(words))):
         return [(word, check) for word in operands(program, words)[1:] or ["-"]]
     return []
@@ -63,6 +68,10 @@ def content_problem(check: str, content: bytes) -> str | None:
     """Why this content fails the check (see needs_known_content), or None."""
     if check.startswith("awk "):
         return awk.content_problem(check, content)
+    if check.startswith("column "):
+        return _column_table(int(check.split()[1]), content)
+    if check == "json":
+        return jq.document_problem(content)
     if check.startswith("join "):
         return _join_order(check, content)
     if check == "sorted":
@@ -222,5 +231,39 @@ def _awk(given: list[tuple[str, str]], letters: list[str], words: list[str]) -> 
     return None
 
 
-_CHECKS = {"awk": _awk, "join": _join, "cut": _cut, "paste": _paste, "nl": _nl, "fold": _fold, "expand": _expand,
+def _column_table(separator: int, content: bytes) -> str | None:
+    """Rows of printable ASCII (util-linux's column escapes other bytes under LANG=C), none empty, all with as many
+    fields (split at the separator, or at runs of blanks)."""
+    lines = content.split(b"\n")
+    if content.endswith(b"\n"):
+        lines.pop()
+    if any(not line or any(byte < 32 or byte > 126 for byte in line) for line in lines):
+        return "column -t of empty lines or bytes other than printable ASCII: util-linux's drops or escapes them"
+    counts = {len(line.split(bytes([separator])) if separator else line.split()) for line in lines}
+    if len(counts) > 1:
+        return "column -t of rows with unlike numbers of fields: util-linux's pads the short ones"
+    return None
+
+
+def _column(given: list[tuple[str, str]], letters: list[str], words: list[str]) -> str | None:
+    if "t" not in letters:
+        return "column without -t: it fills the terminal's width"
+    if any(len(value) != 1 or not " " <= value <= "~" or value == "\\" for _, value in given):
+        return "a separator other than one printable character: util-linux's splits at each of several"
+    return None
+
+
+def _stat(given: list[tuple[str, str]], letters: list[str], words: list[str]) -> str | None:
+    # %n alone: the world knows no sizes, times, owners or modes; %F says "regular empty file" in GNU only.
+    if len(given) != 1 or not re.fullmatch(r"(?:[ -$&-\[\]-~]|%n)+", given[0][1]):
+        return "a format other than %n among plain text: the world knows names only"
+    return None
+
+
+def _jq(given: list[tuple[str, str]], letters: list[str], words: list[str]) -> str | None:
+    filters = operands("jq", words)[:1]
+    return jq.filter_problem(filters[0]) if filters else "jq without a filter"
+
+
+_CHECKS = {"column": _column, "stat": _stat, "jq": _jq, "awk": _awk, "join": _join, "cut": _cut, "paste": _paste, "nl": _nl, "fold": _fold, "expand": _expand,
            "base64": _base64, "sort": _sort, "tr": _tr, "grep": _grep}

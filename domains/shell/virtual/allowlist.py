@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .git_cli import FORMS as GIT_FORMS
+
 
 @dataclass(frozen=True)
 class OptionSpec:
@@ -73,6 +75,7 @@ PROGRAMS: dict[str, OptionSpec] = {
     "base64": OptionSpec(flags="d", valued="w"),  # -d over a file the world knows is canonical base64 (shell.py)
     "awk": OptionSpec(valued="Fv"),  # mawk's; its program read by awk.py
     "join": OptionSpec(flags="i", valued="t12aveo"),  # over inputs the world knows sorted by the join field
+    "git": OptionSpec(expression=True),  # its verbs and options: git_cli.py
 }
 MAX_SEQUENCE = 10_000  # the virtual shell caps long sequences silently: longer ones are the model's
 
@@ -249,4 +252,5 @@ def all_forms() -> set[str]:
             forms.add(f"{program} -N")
         forms |= {f"{program} {word}" for word in spec.primaries}
     forms.add("sed -iSUFFIX")  # an in-place edit that keeps a backup (gate._sed_backup)
+    forms |= GIT_FORMS
     return forms

@@ -85,7 +85,8 @@ class VirtualGit:
         repository = self.repositories.get(root)
         if repository is None or not fs.exists(git_folder) or fs.stat(git_folder)["file_type"] != "directory":
             raise Refused("git outside the top of a repository the world saw made")
-        work = _WorkTree.read(fs, root, self.unknown, self.filling)
+        reads = command.verb in ("status", "add", "commit", "diff")  # config and log read the repository alone
+        work = _WorkTree.read(fs, root, self.unknown, self.filling) if reads else _WorkTree({}, set(), {})
         verb = getattr(self, "_" + command.verb)
         stdout, code, after = verb(command, repository, work)
         self.repositories[root] = after

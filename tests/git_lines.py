@@ -33,9 +33,9 @@ def scenario(seed: int) -> Scenario:
     made.folders = [folder for folder in ("out", "d/empty") if rng.random() < 0.3]
     start = []
     if rng.random() < 0.9:
-        start.append(rng.choice(["git init -q"] * 8 + ["git init", "git init --quiet", "git status -s"]))
+        start.append(rng.choice(["git init -q"] * 16 + ["git init", "git init --quiet", "git status -s"]))
     if rng.random() < 0.85:
-        start += ["git config user.email dev@example.com", rng.choice(["git config user.name Dev"] * 4 + [
+        start += ["git config user.email dev@example.com", rng.choice(["git config user.name Dev"] * 8 + [
             "git config user.name 'Dev Eloper'", "git config --global user.name Dev", "git config user.name"])]
     made.lines = start + [step(rng) for _ in range(rng.randint(2, 9))]
     return made
@@ -44,8 +44,8 @@ def scenario(seed: int) -> Scenario:
 def step(rng: random.Random) -> str:
     shape = rng.random()
     if shape < 0.22:
-        return rng.choice(["git status --short", "git status -s", "git status --porcelain", "git status",
-                           "git status -sb", "git status --short --untracked-files=all"])
+        return rng.choice(["git status --short", "git status -s", "git status --porcelain"] * 3 + [
+            "git status", "git status -sb", "git status --short --untracked-files=all"])
     if shape < 0.42:
         return add(rng)
     if shape < 0.6:
@@ -63,7 +63,7 @@ def step(rng: random.Random) -> str:
 
 
 def add(rng: random.Random) -> str:
-    return "git add " + rng.choice([".", ".", "-A", "--all", "a.txt", "notes.md", "d", "d/", "missing.txt",
+    return "git add " + rng.choice([".", ".", "-A", "--all", "a.txt", "notes.md", "d", "d/", "missing.txt", "'my file.txt'",
                                     "build/out.log", "x.log", "'*.txt'", "*.txt", "a.txt notes.md", "./a.txt",
                                     "empty", "-u", "-n .", "d/empty", "../a.txt", "new"])[:60].rstrip()
 

@@ -27,8 +27,8 @@ from ..knowledge import GitRepository as Repository
 from . import git_cli
 
 Tree = dict[str, bytes | None]  # path relative to the work tree -> content
-# Names git prints unquoted and unchanged in every output the world computes.
-_PLAIN_NAME = re.compile(r"[\w./+,=@%-]+")
+# Names git prints as they are (status in double quotes where they hold a space): other bytes it escapes.
+_PLAIN_NAME = re.compile(r"[\w./+,=@% -]+")
 _STAT_MOST = 20  # diff --stat: more changes per file than this may scale the graph to the terminal's width
 _STAT_NAME = 30  # ... and a longer name may be shortened with "..."
 _IGNORE_LINE = re.compile(r"[\w.*+,=@%-]+/?")  # a name or `*` pattern, a folder's with `/`: nothing git reads else
@@ -272,7 +272,7 @@ def _status(repository: Repository, work: _WorkTree) -> list[tuple[str, str]]:
         y = " " if path not in index else "D" if path not in work.files else "M" if _differs_file(
             index[path], work.files[path]) else " "
         if x + y != "  ":
-            rows.append((x + y, _shown(path)))
+            rows.append((x + y, _quoted(path)))
     untracked = set()
     for path in work.files:
         if path in index or work.ignored(path):
@@ -285,7 +285,7 @@ def _status(repository: Repository, work: _WorkTree) -> list[tuple[str, str]]:
                 shown = folder + "/"
                 break
         untracked.add(shown)
-    return rows + [("??", path) for path in sorted(untracked)]
+    return rows + [("??", _quoted(path)) for path in sorted(untracked)]
 
 
 def _differs(one: Tree, other: Tree) -> bool:
@@ -310,6 +310,11 @@ def _within(spec: str) -> str:
 
 def _under(path: str, top: str) -> bool:
     return not top or path == top or path.startswith(top + "/")
+
+
+def _quoted(path: str) -> str:
+    """A path as status shows it: in double quotes where it holds a space (git's C-style quoting)."""
+    return f'"{_shown(path)}"' if " " in path else _shown(path)
 
 
 def _shown(path: str) -> str:

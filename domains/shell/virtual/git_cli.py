@@ -18,7 +18,7 @@ _KEYS = frozenset({"user.name", "user.email"})
 _STATUS = {"-s": "--short", "--short": "--short", "--porcelain": "--porcelain"}
 # A commit's short options, combined as agents type them (`-qam MSG`): q and a in any order, m last.
 _COMMIT_FLAGS = re.compile(r"-(?P<flags>[qa]*)(?P<m>m?)(?P<message>.*)", re.DOTALL)
-_PATHSPEC = re.compile(r"[\w./+,=@%-]+")  # no glob characters (git globs a pathspec itself), no magic (`:`)
+_PATHSPEC = re.compile(r"[\w./+,=@% -]+")  # no glob characters (git globs a pathspec itself), no magic (`:`)
 # The forms the allowlist lists (allowlist.all_forms): each needs a computed case in the real-bash test.
 FORMS = frozenset({"git init", "git init -q", "git config", "git status", "git status --short",
                    "git status --porcelain", "git add", "git add -A", "git commit", "git commit -q", "git commit -a",

@@ -80,4 +80,5 @@ def edit(rng: random.Random) -> str:
     name, text = rng.choice(NEW), rng.choice(TEXTS)
     return rng.choice([f"echo {text} >> {name}", f"printf {text} > {name}", f"rm -f {name}", f"mkdir -p new && echo x > {name}",
                        f"echo {text} > {name}", "echo '*.log' >> .gitignore", "rm -f .gitignore", "touch x.log",
-                       "mv a.txt moved.txt", f"cat a.txt >> {name}", "rm -rf d", "mkdir -p new/deep"])
+                       "mv a.txt moved.txt", f"cat a.txt >> {name}", "rm -rf d", "mkdir -p new/deep",
+                       "rm -f a.txt && mkdir a.txt && echo x > a.txt/f"])

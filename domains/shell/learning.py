@@ -200,6 +200,8 @@ def _forget_what_it_may_have_touched(known: Knowledge, semantics: Semantics, dou
         known.forget_all()
     for part in semantics.opaque:
         _forget_opaque(known, semantics, part)
+    if any(effect.kind == "permissions" for effect in semantics.effects):
+        known.repositories = {}  # git records a file's executable bit: the virtual git assumes none changed
     if elsewhere := _GIT_CONFIG_ELSEWHERE.search(semantics.line):
         if elsewhere.group("where") == "--global":
             known.make_unknown(posixpath.join(known.home, ".gitconfig"))  # the user's settings, read by every git

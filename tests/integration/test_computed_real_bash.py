@@ -182,13 +182,15 @@ GIT_SCENARIOS = [
     ["git status --short", "git init -q", "git config user.email dev@example.com", "git config user.name Dev",
      "git config user.name", "git status --short", "echo '# notes' > notes.md", "mkdir -p src/app",
      "echo 'x = 1' > src/app/main.py", "printf '*.log\\nbuild/\\n' > .gitignore", "touch debug.log", "git status -s",
+     "git commit -q -m early",
      "git add .", "git status --porcelain", "git commit -q -m 'Initial commit'", "git status --short",
      "echo more >> notes.md", "git diff --stat", "git status --short", "git add -A && git commit -q -m 'Update notes'",
      "git log --oneline | wc -l", "git commit -qam again", "rm notes.md", "echo y > new.txt", "git status -s",
      "git add notes.md new.txt", "git status -s", "git commit -q -a -m 'Remove notes'", "git log --oneline | wc -l",
      "git log --oneline", "rm -rf .git", "git status -s"],
     ["git init --quiet", "echo a > a.txt", "git add a.txt", "git config user.name Dev",
-     "git config user.email dev@example.com", "git commit -q -m first", "echo b >> a.txt", "git diff --stat",
+     "git config user.email dev@example.com", "git commit -q -m empty", "git commit -q -m first", "echo b >> a.txt", "git diff --stat",
+     "echo c > c.txt", "git commit -q -m 'not staged'",
      "git commit -qam second", "git status --short", "git init -q"],
 ]
 

@@ -102,7 +102,7 @@ class VirtualGit:
 
     @staticmethod
     def _status(command: git_cli.GitCommand, repository: Repository, work: _WorkTree):
-        return "".join(f"{code} {path}\n" for code, path in _status(repository, work)), 0, repository
+        return "".join(f"{code} {_quoted(path)}\n" for code, path in _status(repository, work)), 0, repository
 
     @staticmethod
     def _add(command: git_cli.GitCommand, repository: Repository, work: _WorkTree):
@@ -143,9 +143,7 @@ class VirtualGit:
         if _differs(index, head):
             return "", 0, replace(repository, index=index, head=index, commits=repository.commits + 1)
         staged = replace(repository, index=index)
-        if repository.head is None or _status(staged, work):
-            raise Refused("git commit with nothing to commit prints a long status the world does not compute")
-        return "On branch master\nnothing to commit, working tree clean\n", 1, staged
+        return _nothing_to_commit(staged, work), 1, staged
 
     @staticmethod
     def _diff(command: git_cli.GitCommand, repository: Repository, work: _WorkTree):
@@ -272,7 +270,7 @@ def _status(repository: Repository, work: _WorkTree) -> list[tuple[str, str]]:
         y = " " if path not in index else "D" if path not in work.files else "M" if _differs_file(
             index[path], work.files[path]) else " "
         if x + y != "  ":
-            rows.append((x + y, _quoted(path)))
+            rows.append((x + y, _shown(path)))
     untracked = set()
     for path in work.files:
         if path in index or work.ignored(path):
@@ -281,11 +279,32 @@ def _status(repository: Repository, work: _WorkTree) -> list[tuple[str, str]]:
         shown = path
         for depth in range(1, len(parts)):
             folder = "/".join(parts[:depth])
-            if not any(_under(tracked, folder) for tracked in index):
+            if not any(tracked.startswith(folder + "/") for tracked in index):
                 shown = folder + "/"
                 break
         untracked.add(shown)
-    return rows + [("??", _quoted(path)) for path in sorted(untracked)]
+    return rows + [("??", _shown(path)) for path in sorted(untracked)]
+
+
+def _nothing_to_commit(repository: Repository, work: _WorkTree) -> str:
+    """What `git commit` prints when the index is HEAD's tree: the long status (on the branch `git init` names
+    without init.defaultBranch set), its unstaged changes and untracked paths, and why nothing was committed."""
+    rows = _status(repository, work)
+    unstaged = [(code[1], path) for code, path in rows if code != "??"]
+    untracked = [path for code, path in rows if code == "??"]
+    lines = ["On branch master"] + (["", "Initial commit", ""] if repository.head is None else [])
+    if unstaged:
+        lines += ["Changes not staged for commit:", '  (use "git add <file>..." to update what will be committed)',
+                  '  (use "git restore <file>..." to discard changes in working directory)']
+        lines += [f"\t{'modified:   ' if change == 'M' else 'deleted:    '}{path}" for change, path in unstaged] + [""]
+    if untracked:
+        lines += ["Untracked files:", '  (use "git add <file>..." to include in what will be committed)']
+        lines += [f"\t{path}" for path in untracked] + [""]
+    lines.append('no changes added to commit (use "git add" and/or "git commit -a")' if unstaged else
+                 'nothing added to commit but untracked files present (use "git add" to track)' if untracked else
+                 'nothing to commit (create/copy files and use "git add" to track)' if repository.head is None else
+                 "nothing to commit, working tree clean")
+    return "\n".join(lines) + "\n"
 
 
 def _differs(one: Tree, other: Tree) -> bool:

@@ -56,16 +56,17 @@ def step(rng: random.Random) -> str:
                            "git log --oneline | head -1", "git log --oneline | wc -l > count.txt"])
     if shape < 0.9:
         return edit(rng)
-    return rng.choice(["rm -rf .git", "ls -a", "cat .git/HEAD", "ls .git", "cd d && git status -s", "git -C . status -s",
-                       "export GIT_DIR=.git", "echo '[user]' > ~/.gitconfig", "git branch -m main", "git rm -q --cached a.txt",
-                       "git config user.email", "git init -q", "git add . && git status -s", "touch .git/x",
-                       "mkdir sub && cd sub && git init -q", "git stash", "chmod +x a.txt", "git checkout -- a.txt"])
+    return rng.choice(["rm -rf .git", "ls -a", "cat .git/HEAD", "ls .git", "cd d && git status -s",
+                       "git -C . status -s", "export GIT_DIR=.git", "echo '[user]' > ~/.gitconfig",
+                       "git branch -m main", "git rm -q --cached a.txt", "git config user.email", "git init -q",
+                       "git add . && git status -s", "touch .git/x", "mkdir sub && cd sub && git init -q",
+                       "git stash", "chmod +x a.txt", "git checkout -- a.txt"])
 
 
 def add(rng: random.Random) -> str:
-    return "git add " + rng.choice([".", ".", "-A", "--all", "a.txt", "notes.md", "d", "d/", "missing.txt", "'my file.txt'",
-                                    "build/out.log", "x.log", "'*.txt'", "*.txt", "a.txt notes.md", "./a.txt",
-                                    "empty", "-u", "-n .", "d/empty", "../a.txt", "new"])[:60].rstrip()
+    return "git add " + rng.choice([".", ".", "-A", "--all", "a.txt", "notes.md", "d", "d/", "missing.txt",
+                                    "'my file.txt'", "build/out.log", "x.log", "'*.txt'", "*.txt", "a.txt notes.md",
+                                    "./a.txt", "empty", "-u", "-n .", "d/empty", "../a.txt", "new"])
 
 
 def commit(rng: random.Random) -> str:
@@ -78,7 +79,7 @@ def commit(rng: random.Random) -> str:
 
 def edit(rng: random.Random) -> str:
     name, text = rng.choice(NEW), rng.choice(TEXTS)
-    return rng.choice([f"echo {text} >> {name}", f"printf {text} > {name}", f"rm -f {name}", f"mkdir -p new && echo x > {name}",
-                       f"echo {text} > {name}", "echo '*.log' >> .gitignore", "rm -f .gitignore", "touch x.log",
-                       "mv a.txt moved.txt", f"cat a.txt >> {name}", "rm -rf d", "mkdir -p new/deep",
-                       "rm -f a.txt && mkdir a.txt && echo x > a.txt/f"])
+    return rng.choice([f"echo {text} >> {name}", f"printf {text} > {name}", f"rm -f {name}",
+                       f"mkdir -p new && echo x > {name}", f"echo {text} > {name}", "echo '*.log' >> .gitignore",
+                       "rm -f .gitignore", "touch x.log", "mv a.txt moved.txt", f"cat a.txt >> {name}", "rm -rf d",
+                       "mkdir -p new/deep", "rm -f a.txt && mkdir a.txt && echo x > a.txt/f"])

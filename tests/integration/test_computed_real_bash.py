@@ -189,7 +189,8 @@ GIT_SCENARIOS = [
      "git add notes.md new.txt", "git status -s", "git commit -q -a -m 'Remove notes'", "git log --oneline | wc -l",
      "git log --oneline", "rm -rf .git", "git status -s"],
     ["git init --quiet", "echo a > a.txt", "git add a.txt", "git config user.name Dev",
-     "git config user.email dev@example.com", "git commit -q -m empty", "git commit -q -m first", "echo b >> a.txt", "git diff --stat",
+     "git config user.email dev@example.com", "git commit -q -m empty", "git commit -q -m first", "echo b >> a.txt",
+     "git diff --stat",
      "echo c > c.txt", "git commit -q -m 'not staged'",
      "git commit -qam second", "git status --short", "git init -q"],
 ]

@@ -216,16 +216,16 @@ class _WorkTree:
                     pending.append(path)
                 elif kind == "file":
                     absolute = posixpath.join(root, path)
-                    content = bytes(fs.read_file(absolute))
-                    files[path] = None if absolute in unknown and content == filling else content
+                    read = bytes(fs.read_file(absolute))
+                    files[path] = None if absolute in unknown and read == filling else read
                 else:
                     raise Refused("a link or special file in the work tree")
         rules = {}
-        for path, content in files.items():
+        for path, text in files.items():
             if posixpath.basename(path) == ".gitignore":
-                if content is None:
+                if text is None:
                     raise Refused("a .gitignore whose content the world does not know")
-                rules[posixpath.dirname(path)] = _ignore_rules(content)
+                rules[posixpath.dirname(path)] = _ignore_rules(text)
         if any(posixpath.basename(folder) == ".gitignore" for folder in folders):
             raise Refused("a folder named .gitignore")
         return cls(files, folders, rules)

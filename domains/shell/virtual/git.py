@@ -74,17 +74,17 @@ class VirtualGit:
         command = git_cli.read(list(context.argv))
         fs, root = context.fs, posixpath.normpath(context.cwd)
         if any(fs.exists(posixpath.join(self.home, name)) for name in HOME_SETTINGS):
-            raise Refused("git configuration in the home: it may change what git prints")
+            raise Refused("configuration of git in the home: it may change what git prints")
         git_folder = posixpath.join(root, ".git")
         if command.verb == "init":
             if fs.exists(git_folder) or root in self.repositories:
-                raise Refused("git init where a repository may be: it reinitializes it")
+                raise Refused("`git init` where a repository may be: it reinitializes it")
             fs.mkdir(git_folder, True)
             self.repositories[root] = Repository()
             return "", 0
         repository = self.repositories.get(root)
         if repository is None or not fs.exists(git_folder) or fs.stat(git_folder)["file_type"] != "directory":
-            raise Refused("git outside the top of a repository the world saw made")
+            raise Refused("a git command outside the top of a repository the world saw made")
         reads = command.verb in ("status", "add", "commit", "diff")  # config and log read the repository alone
         work = _WorkTree.read(fs, root, self.unknown, self.filling) if reads else _WorkTree({}, set(), {})
         verb = getattr(self, "_" + command.verb)
@@ -97,7 +97,7 @@ class VirtualGit:
         if command.value is not None:
             return "", 0, replace(repository, config={**repository.config, command.key: command.value})
         if command.key not in repository.config:
-            raise Refused("git config of a key not set: it fails without a word")
+            raise Refused("`git config` of a key not set: it fails without a word")
         return repository.config[command.key] + "\n", 0, repository
 
     @staticmethod
@@ -114,12 +114,12 @@ class VirtualGit:
             for top in chosen:
                 matched = [path for path in (*work.files, *index) if _under(path, top)]
                 if not matched:
-                    raise Refused("git add of a path that matches nothing: its error is not proven")
+                    raise Refused("`git add` of a path that matches nothing: its error is not proven")
                 if top in work.files and top not in index and work.ignored(top):
-                    raise Refused("git add of an ignored file: git refuses it with a hint")
+                    raise Refused("`git add` of an ignored file: git refuses it with a hint")
                 if top in work.folders and not any(_under(p, top) and not work.ignored(p) for p in work.files) \
                         and not any(_under(p, top) for p in index):
-                    raise Refused("git add of a folder holding only ignored files")
+                    raise Refused("`git add` of a folder holding only ignored files")
         for top in chosen:
             for path in [p for p in index if _under(p, top) and p not in work.files]:
                 del index[path]  # a tracked file gone from the work tree: its removal is staged
@@ -131,7 +131,7 @@ class VirtualGit:
     @staticmethod
     def _commit(command: git_cli.GitCommand, repository: Repository, work: _WorkTree):
         if not all(repository.config.get(key) for key in ("user.name", "user.email")):
-            raise Refused("git commit without an identity set in the repository: git guesses one from the system")
+            raise Refused("`git commit` without an identity set in the repository: git guesses one from the system")
         index = dict(repository.index)
         if command.every:
             for path in list(index):
@@ -153,7 +153,7 @@ class VirtualGit:
             if path not in work.files and (path in work.folders or not old):
                 raise Refused("a tracked file replaced by a folder, or an empty one removed (`| 0`)")
             if old is None or new is None:
-                raise Refused("git diff of a file whose content the world does not know")
+                raise Refused("`git diff` of a file whose content the world does not know")
             if old == new:
                 continue
             before, after = old.splitlines(keepends=True), new.splitlines(keepends=True)
@@ -162,10 +162,10 @@ class VirtualGit:
             elif before[:len(after)] == after:
                 counts = (0, len(before) - len(after))
             else:
-                raise Refused("git diff --stat of an edit other than lines added or removed at the end: git's "
+                raise Refused("`git diff` --stat of an edit other than lines added or removed at the end: git's "
                               "diff algorithm decides the counts")
             if sum(counts) == 0 or sum(counts) > _STAT_MOST or len(path) > _STAT_NAME:
-                raise Refused("git diff --stat of a long name or many changes: git scales its graph")
+                raise Refused("`git diff` --stat of a long name or many changes: git scales its graph")
             rows.append((_shown(path), counts))
         if not rows:
             return "", 0, repository
@@ -182,7 +182,7 @@ class VirtualGit:
     @staticmethod
     def _log(command: git_cli.GitCommand, repository: Repository, work: _WorkTree):
         if not repository.commits:
-            raise Refused("git log before the first commit fails")
+            raise Refused("`git log` before the first commit fails")
         # One line a commit: only `wc -l` reads it (gate, listings), so the hash it stands for is never shown.
         return "".join(f"commit-{number}\n" for number in range(repository.commits)), 0, repository
 
@@ -313,7 +313,7 @@ def _differs(one: Tree, other: Tree) -> bool:
 
 def _differs_file(one: bytes | None, other: bytes | None) -> bool:
     if one is None or other is None:
-        raise Refused("git compares a file whose content the world does not know")
+        raise Refused("a file git compares has content the world does not know")
     return one != other
 
 

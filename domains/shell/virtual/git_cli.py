@@ -40,24 +40,24 @@ class GitCommand:
 def read(arguments: list[str]) -> GitCommand:
     """The git command these words are, or NotComputable where they fall outside the proven forms."""
     if not arguments:
-        raise NotComputable("git without a verb prints its usage")
+        raise NotComputable("a git command without a verb prints its usage")
     verb, words = arguments[0], arguments[1:]
     reader = _VERBS.get(verb)
     if reader is None:
-        raise NotComputable(f"git {verb[:30]}: only init, config, status, add, commit, diff --stat and "
+        raise NotComputable(f"`git {verb[:30]}`: only init, config, status, add, commit, diff --stat and "
                             "log --oneline are computed")
     return reader(words)
 
 
 def _init(words: list[str]) -> GitCommand:
     if words not in (["-q"], ["--quiet"]):
-        raise NotComputable("git init without -q prints the repository's path and a hint about the branch name")
+        raise NotComputable("`git init` without -q prints the repository's path and a hint about the branch name")
     return GitCommand("init", frozenset({"git init", "git init -q"}))
 
 
 def _config(words: list[str]) -> GitCommand:
     if len(words) not in (1, 2) or words[0] not in _KEYS:
-        raise NotComputable("git config other than setting or reading user.name or user.email in the repository")
+        raise NotComputable("`git config` other than setting or reading user.name or user.email in the repository")
     if len(words) == 2 and not re.fullmatch(r"[\w .@+-]+", words[1]):
         raise NotComputable("a git identity with characters git may strip or refuse")
     return GitCommand("config", frozenset({"git config"}), key=words[0], value=words[1] if len(words) == 2 else None)
@@ -65,7 +65,7 @@ def _config(words: list[str]) -> GitCommand:
 
 def _status(words: list[str]) -> GitCommand:
     if len(words) != 1 or words[0] not in _STATUS:
-        raise NotComputable("git status without -s, --short or --porcelain prints the branch and hints")
+        raise NotComputable("`git status` without -s, --short or --porcelain prints the branch and hints")
     form = _STATUS[words[0]]
     return GitCommand("status", frozenset({"git status", f"git status {form}"}), porcelain=form == "--porcelain")
 
@@ -74,7 +74,7 @@ def _add(words: list[str]) -> GitCommand:
     if words in (["-A"], ["--all"]):
         return GitCommand("add", frozenset({"git add", "git add -A"}), every=True)
     if not words or any(not _PATHSPEC.fullmatch(word) or word.startswith("-") for word in words):
-        raise NotComputable("git add of other than `.`, -A or plain paths (options, git's own globs, magic)")
+        raise NotComputable("`git add` of other than `.`, -A or plain paths (options, git's own globs, magic)")
     return GitCommand("add", frozenset({"git add"}), pathspecs=tuple(words))
 
 
@@ -89,31 +89,31 @@ def _commit(words: list[str]) -> GitCommand:
             quiet = True
             continue
         if match is None or message is not None and match.group("m") or match.group("message") and not match.group("m"):
-            raise NotComputable(f"git commit {word[:30]}: only -q, -a and -m MSG are computed")
+            raise NotComputable(f"`git commit` {word[:30]}: only -q, -a and -m MSG are computed")
         quiet = quiet or "q" in match.group("flags")
         every = every or "a" in match.group("flags")
         if match.group("m"):
             if not match.group("message") and index >= len(words):
-                raise NotComputable("git commit -m without a message")
+                raise NotComputable("`git commit` -m without a message")
             message = match.group("message") or words[index]
             index += not match.group("message")
     if not quiet or message is None:
-        raise NotComputable("git commit without -q prints the commit's hash; without -m it opens an editor")
+        raise NotComputable("`git commit` without -q prints the commit's hash; without -m it opens an editor")
     if not message.strip():
-        raise NotComputable("git commit with an empty message aborts in words not proven")
+        raise NotComputable("`git commit` with an empty message aborts in words not proven")
     forms |= {"git commit -q", "git commit -m"} | ({"git commit -a"} if every else set())
     return GitCommand("commit", frozenset(forms), every=every, message=message)
 
 
 def _diff(words: list[str]) -> GitCommand:
     if words != ["--stat"]:
-        raise NotComputable("git diff other than --stat: its hunks are not proven")
+        raise NotComputable("`git diff` other than --stat: its hunks are not proven")
     return GitCommand("diff", frozenset({"git diff", "git diff --stat"}))
 
 
 def _log(words: list[str]) -> GitCommand:
     if words != ["--oneline"]:
-        raise NotComputable("git log other than --oneline counted: it shows hashes and dates the world cannot know")
+        raise NotComputable("`git log` other than --oneline counted: it shows hashes and dates the world cannot know")
     return GitCommand("log", frozenset({"git log", "git log --oneline"}))
 
 

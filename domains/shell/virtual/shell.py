@@ -192,12 +192,14 @@ class VirtualShell:
         knows holds no git configuration; all the work tree is what the line reaches."""
         known = self.knowledge
         if reading.moves:
-            raise NotComputable("git in a line that changes folders: which repository it reads depends on the cd")
+            raise NotComputable("a git command in a line that changes folders: which repository it reads depends on "
+                                "the cd")
         if problem := home_problem(known.home, known.status, known.exported):
             raise NotComputable(problem)
         git_folder = posixpath.join(known.cwd, ".git")
         if known.cwd not in known.repositories and known.status(git_folder) != "absent":
-            raise NotComputable("git where the world does not know the repository: its index and commits are unknown")
+            raise NotComputable("a git command where the world does not know the repository: its index and commits "
+                                "are unknown")
         reading.paths.add(known.cwd)
 
     def _check_contents(self, reading: Reading) -> None:

@@ -30,6 +30,8 @@ def scenario(seed: int) -> Scenario:
     if rng.random() < 0.5:
         lines = rng.sample(IGNORE_LINES, rng.randint(1, 3))
         made.files[".gitignore"] = ("\n".join(lines) + "\n" * (rng.random() < 0.9)).encode()
+    if rng.random() < 0.2:  # rules of a folder's own, for the names below it
+        made.files["d/.gitignore"] = ("\n".join(rng.sample(IGNORE_LINES, rng.randint(1, 2))) + "\n").encode()
     made.folders = [folder for folder in ("out", "d/empty") if rng.random() < 0.3]
     start = []
     if rng.random() < 0.9:
@@ -37,8 +39,27 @@ def scenario(seed: int) -> Scenario:
     if rng.random() < 0.85:
         start += ["git config user.email dev@example.com", rng.choice(["git config user.name Dev"] * 8 + [
             "git config user.name 'Dev Eloper'", "git config --global user.name Dev", "git config user.name"])]
-    made.lines = start + [step(rng) for _ in range(rng.randint(2, 9))]
+    core = rng.random() < 0.5  # an agent's everyday loop only, so that long runs of computed steps are tried
+    names = sorted(made.files) + ["c.txt"]
+    made.lines = start + [core_step(rng, names) if core else step(rng) for _ in range(rng.randint(2, 9))]
     return made
+
+
+def core_step(rng: random.Random, names: list[str]) -> str:
+    """Status, add, commit, diff --stat and a count of commits, between edits of the folder's own files."""
+    shape = rng.random()
+    name = rng.choice(names)
+    name = f"'{name}'" if " " in name else name
+    if shape < 0.25:
+        return rng.choice(["git status --short", "git status -s", "git status --porcelain"])
+    if shape < 0.4:
+        return rng.choice(["git add .", "git add -A", f"git add {name}"])
+    if shape < 0.5:
+        return rng.choice(["git commit -q -m 'Initial commit'", "git commit -qam 'Update'"])
+    if shape < 0.6:
+        return rng.choice(["git diff --stat", "git log --oneline | wc -l"])
+    return rng.choice([f"echo more >> {name}", f"printf 'a\\nb\\n' >> {name}", f"rm {name}", f"echo new > {name}",
+                       f"head -n 1 {name} > tmp && mv tmp {name}", "mkdir -p new", "echo x > new/f.txt"])
 
 
 def step(rng: random.Random) -> str:

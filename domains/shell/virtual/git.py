@@ -86,7 +86,7 @@ class VirtualGit:
         if repository is None or not fs.exists(git_folder) or fs.stat(git_folder)["file_type"] != "directory":
             raise Refused("a git command outside the top of a repository the world saw made")
         reads = command.verb in ("status", "add", "commit", "diff")  # config and log read the repository alone
-        work = _WorkTree.read(fs, root, self.unknown, self.filling) if reads else _WorkTree({}, set(), {})
+        work = _WorkTree.read(fs, root, self.unknown, self.filling) if reads else _WorkTree({}, set())
         verb = getattr(self, "_" + command.verb)
         stdout, code, after = verb(command, repository, work)
         self.repositories[root] = after
@@ -193,7 +193,7 @@ class _WorkTree:
 
     files: Tree
     folders: set[str]
-    rules: dict[str, list[tuple[str, bool]]]  # folder -> its .gitignore's (pattern, folders only)
+    _rules: dict[str, list[tuple[str, bool]]] | None = None  # folder -> its .gitignore's (pattern, folders only)
 
     @classmethod
     def read(cls, fs, root: str, unknown: set[str], filling: bytes) -> _WorkTree:
@@ -220,24 +220,31 @@ class _WorkTree:
                     files[path] = None if absolute in unknown and read == filling else read
                 else:
                     raise Refused("a link or special file in the work tree")
-        rules = {}
-        for path, text in files.items():
-            if posixpath.basename(path) == ".gitignore":
-                if text is None:
-                    raise Refused("a .gitignore whose content the world does not know")
-                rules[posixpath.dirname(path)] = _ignore_rules(text)
-        if any(posixpath.basename(folder) == ".gitignore" for folder in folders):
-            raise Refused("a folder named .gitignore")
-        return cls(files, folders, rules)
+        return cls(files, folders)
+
+    @property
+    def rules(self) -> dict[str, list[tuple[str, bool]]]:
+        """The ignore rules, read where git needs them (diff and a commit that commits need none)."""
+        if self._rules is None:
+            if any(posixpath.basename(folder) == ".gitignore" for folder in self.folders):
+                raise Refused("a folder named .gitignore")
+            self._rules = {}
+            for path, text in self.files.items():
+                if posixpath.basename(path) == ".gitignore":
+                    if text is None:
+                        raise Refused("a .gitignore whose content the world does not know")
+                    self._rules[posixpath.dirname(path)] = _ignore_rules(text)
+        return self._rules
 
     def ignored(self, path: str) -> bool:
         """Whether an untracked path is ignored: it, or a folder above it, matches a rule of a .gitignore in a
         folder above it (rules hold for names at any depth below their file's folder)."""
+        rules = self.rules
         parts = path.split("/")
         for depth in range(1, len(parts) + 1):
             name, is_folder = parts[depth - 1], depth < len(parts)
             for owner in ("/".join(parts[:at]) for at in range(depth)):
-                for pattern, folders_only in self.rules.get(owner, ()):
+                for pattern, folders_only in rules.get(owner, ()):
                     if (is_folder or not folders_only) and fnmatch.fnmatchcase(name, pattern):
                         return True
         return False

@@ -81,7 +81,9 @@ def step(rng: random.Random) -> str:
                        "git -C . status -s", "export GIT_DIR=.git", "echo '[user]' > ~/.gitconfig",
                        "git branch -m main", "git rm -q --cached a.txt", "git config user.email", "git init -q",
                        "git add . && git status -s", "touch .git/x", "mkdir sub && cd sub && git init -q",
-                       "git stash", "chmod +x a.txt", "git checkout -- a.txt"])
+                       "git stash", "chmod +x a.txt", "git checkout -- a.txt", "git status --short > status.txt",
+                       "git status -s | tee s.txt", "echo x >> a.txt && git diff --stat", "git diff --stat > d.txt",
+                       "git add -A && git status -s | sort", "git status -s | wc -l"])
 
 
 def add(rng: random.Random) -> str:

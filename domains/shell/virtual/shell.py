@@ -40,6 +40,7 @@ _UNPROVEN = re.compile(r"not yet implemented|not supported|io error|^cp: cannot 
 _CHANGES_FILES = frozenset({"rm", "rmdir", "mv", "cp", "mkdir", "touch", "tee", "sed -i", "sort -o"})
 # They may exit non-zero and print nothing (cmp -s; `!`, `[[`, `((`: the shell's constructs).
 _SILENT_FAILURES = frozenset({"grep", "test", "[", "false", "cmp", "diff", "!", "[[", "((", "git commit"})
+_READS_WORK_TREE = frozenset({"git status", "git add", "git commit", "git diff"})
 MAX_OUTPUT = 64 * 1024  # a computed step prints at most this much; more is the model's to summarize
 _TIMEOUT = 2.0
 
@@ -196,6 +197,10 @@ class VirtualShell:
                                 "the cd")
         if problem := home_problem(known.home, known.status, known.exported):
             raise NotComputable(problem)
+        if reading.forms & _READS_WORK_TREE and (reading.outputs or reading.forms & _CHANGES_FILES):
+            # Bash opens `> f` before git runs and a pipeline's stages run at once (`git status | tee f`): what
+            # git finds in the work tree then depends on the order, which the virtual shell does not share.
+            raise NotComputable("a git command that reads the work tree in a line that writes files")
         git_folder = posixpath.join(known.cwd, ".git")
         if known.cwd not in known.repositories and known.status(git_folder) != "absent":
             raise NotComputable("a git command where the world does not know the repository: its index and commits "

@@ -38,7 +38,8 @@ def scenario(seed: int) -> Scenario:
         start.append(rng.choice(["git init -q"] * 16 + ["git init", "git init --quiet", "git status -s"]))
     if rng.random() < 0.85:
         start += ["git config user.email dev@example.com", rng.choice(["git config user.name Dev"] * 8 + [
-            "git config user.name 'Dev Eloper'", "git config --global user.name Dev", "git config user.name"])]
+            "git config user.name 'Dev Eloper'", "git config --global user.name Dev", "git config user.name",
+            "git config user.name ' Dev '", "git config user.name .", "git config user.name -x"])]
     core = rng.random() < 0.5  # an agent's everyday loop only, so that long runs of computed steps are tried
     names = sorted(made.files) + ["c.txt"]
     made.lines = start + [core_step(rng, names) if core else step(rng) for _ in range(rng.randint(2, 9))]

@@ -8,30 +8,26 @@ step the world did not compute that may have, drops the record (knowledge.py, le
 What the world assumes of git's surroundings: no system configuration (/etc/gitconfig: the real-bash tests and
 the closed loop run git with GIT_CONFIG_NOSYSTEM=1, as a fresh machine has none); the home's own files
 (~/.gitconfig, ~/.config/git) the world must know absent (shell.py); no GIT_* variable nor XDG_CONFIG_HOME
-exported. Files are assumed to keep the mode they were made with (a chmod drops the record: learning.py).
+exported; the stock templates `git init` copies (no hook that runs, an info/exclude of comments only). Files
+are assumed to keep the mode they were made with (a chmod drops the record: learning.py).
 
 A content of None is a file whose bytes the world does not know: git may store it, never compare it.
 """
 
 from __future__ import annotations
 
-import fnmatch
 import posixpath
-import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from bashkit import BuiltinResult
 
 from ..knowledge import GitRepository as Repository
 from . import git_cli
+from .git_tree import PLAIN_NAME, Refused, Tree, WorkTree
 
-Tree = dict[str, bytes | None]  # path relative to the work tree -> content
-# Names git prints as they are (status in double quotes where they hold a space): other bytes it escapes.
-_PLAIN_NAME = re.compile(r"[\w./+,=@% -]+")
 _STAT_MOST = 20  # diff --stat: more changes per file than this may scale the graph to the terminal's width
 _STAT_NAME = 30  # ... and a longer name may be shortened with "..."
-_IGNORE_LINE = re.compile(r"[\w.*+,=@%-]+/?")  # a name or `*` pattern, a folder's with `/`: nothing git reads else
 
 
 HOME_SETTINGS = (".gitconfig", ".config/git")  # where git reads the user's configuration and ignore rules
@@ -44,10 +40,6 @@ def home_problem(home: str, status: Callable[[str], str], exported: set[str]) ->
     if any(name.startswith("GIT_") or name == "XDG_CONFIG_HOME" for name in exported):
         return "git with a GIT_* or XDG_CONFIG_HOME variable exported: it changes where git looks and what it reads"
     return None
-
-
-class Refused(Exception):
-    """The command, here, is the model's: the shell refuses the line."""
 
 
 class VirtualGit:
@@ -86,14 +78,14 @@ class VirtualGit:
         if repository is None or not fs.exists(git_folder) or fs.stat(git_folder)["file_type"] != "directory":
             raise Refused("a git command outside the top of a repository the world saw made")
         reads = command.verb in ("status", "add", "commit", "diff")  # config and log read the repository alone
-        work = _WorkTree.read(fs, root, self.unknown, self.filling) if reads else _WorkTree({}, set())
+        work = WorkTree.read(fs, root, self.unknown, self.filling) if reads else WorkTree({}, set())
         verb = getattr(self, "_" + command.verb)
         stdout, code, after = verb(command, repository, work)
         self.repositories[root] = after
         return stdout, code
 
     @staticmethod
-    def _config(command: git_cli.GitCommand, repository: Repository, work: _WorkTree):
+    def _config(command: git_cli.GitCommand, repository: Repository, work: WorkTree):
         if command.value is not None:
             return "", 0, replace(repository, config={**repository.config, command.key: command.value})
         if command.key not in repository.config:
@@ -101,11 +93,11 @@ class VirtualGit:
         return repository.config[command.key] + "\n", 0, repository
 
     @staticmethod
-    def _status(command: git_cli.GitCommand, repository: Repository, work: _WorkTree):
+    def _status(command: git_cli.GitCommand, repository: Repository, work: WorkTree):
         return "".join(f"{code} {_quoted(path)}\n" for code, path in _status(repository, work)), 0, repository
 
     @staticmethod
-    def _add(command: git_cli.GitCommand, repository: Repository, work: _WorkTree):
+    def _add(command: git_cli.GitCommand, repository: Repository, work: WorkTree):
         index = dict(repository.index)
         if command.every:
             chosen = [""]
@@ -129,7 +121,7 @@ class VirtualGit:
         return "", 0, replace(repository, index=index)
 
     @staticmethod
-    def _commit(command: git_cli.GitCommand, repository: Repository, work: _WorkTree):
+    def _commit(command: git_cli.GitCommand, repository: Repository, work: WorkTree):
         if not all(repository.config.get(key) for key in ("user.name", "user.email")):
             raise Refused("`git commit` without an identity set in the repository: git guesses one from the system")
         index = dict(repository.index)
@@ -146,7 +138,7 @@ class VirtualGit:
         return _nothing_to_commit(staged, work), 1, staged
 
     @staticmethod
-    def _diff(command: git_cli.GitCommand, repository: Repository, work: _WorkTree):
+    def _diff(command: git_cli.GitCommand, repository: Repository, work: WorkTree):
         rows = []
         for path in sorted(repository.index):
             old, new = repository.index[path], work.files.get(path, b"")
@@ -180,90 +172,14 @@ class VirtualGit:
         return "".join(lines) + summary + "\n", 0, repository
 
     @staticmethod
-    def _log(command: git_cli.GitCommand, repository: Repository, work: _WorkTree):
+    def _log(command: git_cli.GitCommand, repository: Repository, work: WorkTree):
         if not repository.commits:
             raise Refused("`git log` before the first commit fails")
         # One line a commit: only `wc -l` reads it (gate, listings), so the hash it stands for is never shown.
         return "".join(f"commit-{number}\n" for number in range(repository.commits)), 0, repository
 
 
-@dataclass
-class _WorkTree:
-    """The files and folders under the work tree's root (its `.git` left out), and its ignore rules."""
-
-    files: Tree
-    folders: set[str]
-    _rules: dict[str, list[tuple[str, bool]]] | None = None  # folder -> its .gitignore's (pattern, folders only)
-
-    @classmethod
-    def read(cls, fs, root: str, unknown: set[str], filling: bytes) -> _WorkTree:
-        files: Tree = {}
-        folders: set[str] = set()
-        pending = [""]
-        while pending:
-            folder = pending.pop()
-            for entry in fs.read_dir(posixpath.join(root, folder) if folder else root):
-                path = posixpath.join(folder, entry["name"]) if folder else entry["name"]
-                kind = entry["metadata"]["file_type"]
-                if entry["name"] == ".git":
-                    if folder:
-                        raise Refused("a repository inside the work tree: git treats it apart")
-                    continue
-                if not _PLAIN_NAME.fullmatch(path):
-                    raise Refused("a name git quotes or escapes in its output")
-                if kind == "directory":
-                    folders.add(path)
-                    pending.append(path)
-                elif kind == "file":
-                    absolute = posixpath.join(root, path)
-                    read = bytes(fs.read_file(absolute))
-                    files[path] = None if absolute in unknown and read == filling else read
-                else:
-                    raise Refused("a link or special file in the work tree")
-        return cls(files, folders)
-
-    @property
-    def rules(self) -> dict[str, list[tuple[str, bool]]]:
-        """The ignore rules, read where git needs them (diff and a commit that commits need none)."""
-        if self._rules is None:
-            if any(posixpath.basename(folder) == ".gitignore" for folder in self.folders):
-                raise Refused("a folder named .gitignore")
-            self._rules = {}
-            for path, text in self.files.items():
-                if posixpath.basename(path) == ".gitignore":
-                    if text is None:
-                        raise Refused("a .gitignore whose content the world does not know")
-                    self._rules[posixpath.dirname(path)] = _ignore_rules(text)
-        return self._rules
-
-    def ignored(self, path: str) -> bool:
-        """Whether an untracked path is ignored: it, or a folder above it, matches a rule of a .gitignore in a
-        folder above it (rules hold for names at any depth below their file's folder)."""
-        rules = self.rules
-        parts = path.split("/")
-        for depth in range(1, len(parts) + 1):
-            name, is_folder = parts[depth - 1], depth < len(parts)
-            for owner in ("/".join(parts[:at]) for at in range(depth)):
-                for pattern, folders_only in rules.get(owner, ()):
-                    if (is_folder or not folders_only) and fnmatch.fnmatchcase(name, pattern):
-                        return True
-        return False
-
-
-def _ignore_rules(content: bytes) -> list[tuple[str, bool]]:
-    """A .gitignore's rules, where every line is a comment, blank, or a name (with `*`) that may end in `/`: the
-    rest of git's syntax (negation, anchoring, `**`, `?`, classes, escapes, trailing spaces) is refused."""
-    rules = []
-    for line in content.decode("ascii").split("\n"):
-        if not line or line.startswith("#"):
-            continue
-        if not _IGNORE_LINE.fullmatch(line) or "**" in line or line.strip("/*") == "" and line != "*":
-            raise Refused(f"the .gitignore line {line[:30]!r}: only names, `*` and a folder's `/` are proven")
-        rules.append((line.rstrip("/"), line.endswith("/")))
-    return rules
-
-
-def _status(repository: Repository, work: _WorkTree) -> list[tuple[str, str]]:
+def _status(repository: Repository, work: WorkTree) -> list[tuple[str, str]]:
     """`git status --short`'s (code, path) rows: tracked changes by path, then untracked paths (a folder holding
     no tracked file shown once, as `folder/`), each sorted."""
     index, head = repository.index, repository.head or {}
@@ -293,7 +209,7 @@ def _status(repository: Repository, work: _WorkTree) -> list[tuple[str, str]]:
     return rows + [("??", _shown(path)) for path in sorted(untracked)]
 
 
-def _nothing_to_commit(repository: Repository, work: _WorkTree) -> str:
+def _nothing_to_commit(repository: Repository, work: WorkTree) -> str:
     """What `git commit` prints when the index is HEAD's tree: the long status (on the branch `git init` names
     without init.defaultBranch set), its unstaged changes and untracked paths, and why nothing was committed."""
     rows = _status(repository, work)
@@ -344,6 +260,6 @@ def _quoted(path: str) -> str:
 
 
 def _shown(path: str) -> str:
-    if not _PLAIN_NAME.fullmatch(path):
+    if not PLAIN_NAME.fullmatch(path):
         raise Refused("a name git quotes in its output")
     return path

@@ -52,7 +52,7 @@ def core_step(rng: random.Random, names: list[str]) -> str:
     name = rng.choice(names)
     name = f"'{name}'" if " " in name else name
     if shape < 0.25:
-        return rng.choice(["git status --short", "git status -s", "git status --porcelain"])
+        return rng.choice(["git status --short", "git status -s", "git status --porcelain", "git status"])
     if shape < 0.4:
         return rng.choice(["git add .", "git add -A", f"git add {name}"])
     if shape < 0.5:
@@ -66,8 +66,8 @@ def core_step(rng: random.Random, names: list[str]) -> str:
 def step(rng: random.Random) -> str:
     shape = rng.random()
     if shape < 0.22:
-        return rng.choice(["git status --short", "git status -s", "git status --porcelain"] * 3 + [
-            "git status", "git status -sb", "git status --short --untracked-files=all"])
+        return rng.choice(["git status --short", "git status -s", "git status --porcelain", "git status"] * 3 + [
+            "git status -sb", "git status --short --untracked-files=all", "git status -v"])
     if shape < 0.42:
         return add(rng)
     if shape < 0.6:

@@ -200,8 +200,11 @@ def _forget_what_it_may_have_touched(known: Knowledge, semantics: Semantics, dou
         known.forget_all()
     for part in semantics.opaque:
         _forget_opaque(known, semantics, part)
-    if any(effect.kind == "permissions" for effect in semantics.effects):
-        known.repositories = {}  # git records a file's executable bit: the virtual git assumes none changed
+    if any(effect.kind == "permissions" for effect in semantics.effects) or "git" in semantics.programs and (
+            not (verbs := _GIT_VERB.findall(semantics.line)) or set(verbs) - _GIT_READS):
+        # git records a file's executable bit (the virtual git assumes none changed), and a git verb the world did
+        # not compute may have changed the index, HEAD, the branch or the identity (`git rm --cached`, `branch -m`).
+        known.repositories = {}
     if elsewhere := _GIT_CONFIG_ELSEWHERE.search(semantics.line):
         if elsewhere.group("where") == "--global":
             known.make_unknown(posixpath.join(known.home, ".gitconfig"))  # the user's settings, read by every git
@@ -227,6 +230,9 @@ def _forget_what_it_may_have_touched(known: Knowledge, semantics: Semantics, dou
 _GIT_REPOSITORY_ONLY = frozenset({"add", "commit", "tag", "branch", "config", "remote", "fetch", "update-ref",
                                   "symbolic-ref", "prune", "gc", "reflog", "notes", "replace", "update-index"})
 _GIT_ELSEWHERE = re.compile(r"\s(?:-C|-c|--git-dir|--work-tree)[\s=]")
+_GIT_VERB = re.compile(r"\bgit\s+(?:-\S+\s+)*([\w-]+)")
+_GIT_READS = frozenset({"status", "log", "diff", "show", "ls-files", "rev-parse", "blame", "grep", "help", "version",
+                        "shortlog", "describe", "cat-file"})  # they change no record of the virtual git
 # `git config` is read as a read of the repository (git.py); where it writes outside the repository it is not.
 _GIT_CONFIG_ELSEWHERE = re.compile(r"\bgit\s+config\s(?:.*\s)?(?P<where>--global|--file|-f)\b")
 

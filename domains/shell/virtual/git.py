@@ -94,6 +94,8 @@ class VirtualGit:
 
     @staticmethod
     def _status(command: git_cli.GitCommand, repository: Repository, work: WorkTree):
+        if command.long:
+            return _long_status(repository, work, "No commits yet"), 0, repository
         return "".join(f"{code} {_quoted(path)}\n" for code, path in _status(repository, work)), 0, repository
 
     @staticmethod
@@ -135,7 +137,7 @@ class VirtualGit:
         if _differs(index, head):
             return "", 0, replace(repository, index=index, head=index, commits=repository.commits + 1)
         staged = replace(repository, index=index)
-        return _nothing_to_commit(staged, work), 1, staged
+        return _long_status(staged, work, "Initial commit"), 1, staged
 
     @staticmethod
     def _diff(command: git_cli.GitCommand, repository: Repository, work: WorkTree):
@@ -209,25 +211,36 @@ def _status(repository: Repository, work: WorkTree) -> list[tuple[str, str]]:
     return rows + [("??", _shown(path)) for path in sorted(untracked)]
 
 
-def _nothing_to_commit(repository: Repository, work: WorkTree) -> str:
-    """What `git commit` prints when the index is HEAD's tree: the long status (on the branch `git init` names
-    without init.defaultBranch set), its unstaged changes and untracked paths, and why nothing was committed."""
+_LABELS = {"A": "new file:   ", "M": "modified:   ", "D": "deleted:    "}
+
+
+def _long_status(repository: Repository, work: WorkTree, initial: str) -> str:
+    """git's long status: the branch (`git init`'s, init.defaultBranch unset), `initial` ("No commits yet" for
+    status, "Initial commit" for a commit with nothing to commit) before the first commit, each section with its
+    hints, and where nothing is staged, why."""
     rows = _status(repository, work)
-    unstaged = [(code[1], path) for code, path in rows if code != "??"]
+    staged = [(code[0], path) for code, path in rows if code[0] not in " ?"]
+    unstaged = [(code[1], path) for code, path in rows if code[1] not in " ?"]
     untracked = [path for code, path in rows if code == "??"]
-    lines = ["On branch master"] + (["", "Initial commit", ""] if repository.head is None else [])
+    lines = ["On branch master"] + (["", initial, ""] if repository.head is None else [])
+    if staged:
+        lines += ["Changes to be committed:", '  (use "git rm --cached <file>..." to unstage)'
+                  if repository.head is None else '  (use "git restore --staged <file>..." to unstage)']
+        lines += [f"\t{_LABELS[change]}{path}" for change, path in staged] + [""]
     if unstaged:
-        lines += ["Changes not staged for commit:", '  (use "git add <file>..." to update what will be committed)',
+        verbs = "add/rm" if any(change == "D" for change, _ in unstaged) else "add"
+        lines += ["Changes not staged for commit:", f'  (use "git {verbs} <file>..." to update what will be committed)',
                   '  (use "git restore <file>..." to discard changes in working directory)']
-        lines += [f"\t{'modified:   ' if change == 'M' else 'deleted:    '}{path}" for change, path in unstaged] + [""]
+        lines += [f"\t{_LABELS[change]}{path}" for change, path in unstaged] + [""]
     if untracked:
         lines += ["Untracked files:", '  (use "git add <file>..." to include in what will be committed)']
         lines += [f"\t{path}" for path in untracked] + [""]
-    lines.append('no changes added to commit (use "git add" and/or "git commit -a")' if unstaged else
-                 'nothing added to commit but untracked files present (use "git add" to track)' if untracked else
-                 'nothing to commit (create/copy files and use "git add" to track)' if repository.head is None else
-                 "nothing to commit, working tree clean")
-    return "\n".join(lines) + "\n"
+    if not staged:
+        lines.append('no changes added to commit (use "git add" and/or "git commit -a")' if unstaged else
+                     'nothing added to commit but untracked files present (use "git add" to track)' if untracked else
+                     'nothing to commit (create/copy files and use "git add" to track)' if repository.head is None
+                     else "nothing to commit, working tree clean")
+    return "\n".join(lines) + "\n"  # where something is staged, the last section's blank line ends it
 
 
 def _differs(one: Tree, other: Tree) -> bool:

@@ -1,7 +1,7 @@
 """The git command lines the virtual git (git.py) computes, read from their words alone.
 
 Only forms whose output the world's facts decide and that print no hash, date or path outside the work tree:
-`init -q`, `config user.name|user.email [VALUE]`, `status -s|--short|--porcelain`, `add` of `.`, `-A`/`--all` or
+`init -q`, `config user.name|user.email [VALUE]`, `status [-s|--short|--porcelain]`, `add` of `.`, `-A`/`--all` or
 named paths, `commit -q -m MSG` (with `-a`), `diff --stat`, and `log --oneline` (only counted: gate and listings
 refuse it unless `wc -l` reads it). Anything else (other verbs, options before the verb such as `-C`, pathspec
 magic or git's own globs) is the model's.
@@ -37,6 +37,7 @@ class GitCommand:
     value: str | None = None  # config's value to set; None: it prints the one set
     message: str = ""  # commit's
     porcelain: bool = False
+    long: bool = False  # status without options: the long format
 
 
 def read(arguments: list[str]) -> GitCommand:
@@ -66,8 +67,10 @@ def _config(words: list[str]) -> GitCommand:
 
 
 def _status(words: list[str]) -> GitCommand:
+    if not words:
+        return GitCommand("status", frozenset({"git status"}), long=True)
     if len(words) != 1 or words[0] not in _STATUS:
-        raise NotComputable("`git status` without -s, --short or --porcelain prints the branch and hints")
+        raise NotComputable("`git status` with options other than one of -s, --short and --porcelain")
     form = _STATUS[words[0]]
     return GitCommand("status", frozenset({"git status", f"git status {form}"}), porcelain=form == "--porcelain")
 

@@ -90,7 +90,8 @@ def step(rng: random.Random) -> str:
 def add(rng: random.Random) -> str:
     return "git add " + rng.choice([".", ".", "-A", "--all", "a.txt", "notes.md", "d", "d/", "missing.txt",
                                     "'my file.txt'", "build/out.log", "x.log", "'*.txt'", "*.txt", "a.txt notes.md",
-                                    "./a.txt", "empty", "-u", "-n .", "d/empty", "../a.txt", "new"])
+                                    "./a.txt", "empty", "-u", "-n .", "d/empty", "../a.txt", "new", "a.txt/",
+                                    "d//x.txt", "src/"])
 
 
 def commit(rng: random.Random) -> str:

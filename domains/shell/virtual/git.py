@@ -105,6 +105,8 @@ class VirtualGit:
             chosen = [""]
         else:
             chosen = [_within(spec) for spec in command.pathspecs]
+            if any(spec.endswith("/") and top not in work.folders for spec, top in zip(command.pathspecs, chosen)):
+                raise Refused("`git add` of a name ending in / that is no folder: git matches nothing")
             for top in chosen:
                 matched = [path for path in (*work.files, *index) if _under(path, top)]
                 if not matched:

@@ -37,10 +37,11 @@ NONSENSE = ("", "Segmentation fault (core dumped)\n", "done.\nok\n", "cat: a.txt
             "dev@sandbox:/srv$ ", "total 0\n")
 
 
-def run_scenario(made: Scenario, root: Path, tally: Tally, predicted: bool = False) -> list[str]:
+def run_scenario(made: Scenario, root: Path, tally: Tally, predicted: bool = False, bare_home: bool = False
+                 ) -> list[str]:
     """The divergences of one scenario (empty when every computed line matched real bash). `predicted`: a line
     the virtual shell leaves to the model is learned as a prediction of nonsense, never as reality."""
-    home, project, shell = laid_out(made, root)
+    home, project, shell = laid_out(made, root, bare_home)
     real = RealBash(project, home)
     found: list[str] = []
     try:
@@ -87,7 +88,7 @@ def report(made: Scenario, found: list[str]) -> str:
 
 
 def explore(make: Callable[[int], Scenario], root: Path, label: str, ci_seed: int, seconds: float,
-            predicted: bool = False) -> None:
+            predicted: bool = False, bare_home: bool = False) -> None:
     """Run `make`'s scenarios from the chosen seed for the chosen time; fail naming every divergence found."""
     chosen = os.environ.get("AGENTWORLD_DIFF_SEED", str(ci_seed))
     seed = random.SystemRandom().randrange(2**32) if chosen == "random" else int(chosen)
@@ -96,7 +97,7 @@ def explore(make: Callable[[int], Scenario], root: Path, label: str, ci_seed: in
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         made = make(seed * 1_000_003 + scenarios)
-        if found := run_scenario(made, root / str(scenarios), tally, predicted):
+        if found := run_scenario(made, root / str(scenarios), tally, predicted, bare_home):
             failures.append(report(made, found))
         shutil.rmtree(root / str(scenarios), ignore_errors=True)
         scenarios += 1

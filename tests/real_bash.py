@@ -22,7 +22,9 @@ class RealBash:
     _END = "\x1e\x1fEND\x1e"
 
     def __init__(self, cwd: Path, home: Path):
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "LANG": "C", "LC_ALL": "C"}
+        # No system git configuration: the virtual git's assumption (domains/shell/virtual/git.py).
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "LANG": "C", "LC_ALL": "C",
+               "GIT_CONFIG_NOSYSTEM": "1"}
         self.process = subprocess.Popen(["bash", "--noprofile", "--norc"], cwd=cwd, env=env, stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
@@ -84,8 +86,9 @@ def check_files(shell: VirtualShell, root: Path, line: str) -> None:
         assert not os.path.lexists(path), (line, path)
 
 
-def laid_out(made: Scenario, root: Path) -> tuple[Path, Path, VirtualShell]:
-    """The scenario's folder on disk at ROOT/home/dev/project, its home, and a virtual shell that knows it in full."""
+def laid_out(made: Scenario, root: Path, bare_home: bool = False) -> tuple[Path, Path, VirtualShell]:
+    """The scenario's folder on disk at ROOT/home/dev/project, its home, and a virtual shell that knows it in full
+    (`bare_home`: and knows the home holds nothing but the project, so no git configuration)."""
     home = root / "home" / "dev"
     project = home / "project"
     project.mkdir(parents=True)
@@ -97,4 +100,6 @@ def laid_out(made: Scenario, root: Path) -> tuple[Path, Path, VirtualShell]:
     folders = {dirpath: True for dirpath, _, _ in os.walk(project)}
     shell = VirtualShell.starting(str(project), str(home), {str(project / n): c for n, c in made.files.items()},
                                   folders, complete=True)
+    if bare_home:
+        shell.knowledge.folders[str(home)] = True
     return home, project, shell

@@ -30,6 +30,16 @@ from .location import Location
 MAX_NOTED = 24  # entries in the prompt's known-state block
 
 
+@dataclass(frozen=True)
+class GitRepository:
+    """What the world knows of a repository it saw made (virtual/git.py): never changed in place, only replaced."""
+
+    index: dict[str, bytes | None] = field(default_factory=dict)  # path in the work tree -> content staged
+    head: dict[str, bytes | None] | None = None  # the last commit's tree; None: no commit yet
+    config: dict[str, str] = field(default_factory=dict)  # what `git config` set in the repository
+    commits: int = 0
+
+
 @dataclass
 class Knowledge:
     location: Location  # where the shell stands, and the workspace it started in
@@ -49,6 +59,8 @@ class Knowledge:
     cwd_known: bool = True  # False after a predicted step that may have moved the shell: where it stands is then
     #                         implied only (`location` follows the prediction), and nothing is computed until a
     #                         real step says where it is
+    # Repositories the world saw made (work tree's top -> record): dropped by anything that may touch their `.git`.
+    repositories: dict[str, GitRepository] = field(default_factory=dict)
     shell_changed: str = ""  # what changed the shell's own behaviour (`set -o noclobber`, a function): nothing is
     #                          computed after it, since the virtual shell does not follow it
     # Implied facts. path -> "file" | "dir" | "exists" | "absent"; folders whose every visible entry is implied.
@@ -140,6 +152,8 @@ class Knowledge:
         self.absent = {k for k in self.absent if not k.startswith(path.rstrip("/") + "/")}
         self.maybe_there = {k for k in self.maybe_there if not under(k, (path,))}
         self.absent.add(path)
+        self.repositories = {root: record for root, record in self.repositories.items()
+                             if not under(posixpath.join(root, ".git"), (path,))}
 
     def make_unknown(self, path: str) -> None:
         """Whether `path` exists, and what it holds, becomes unknown. Where the nearest folder above it the world
@@ -194,6 +208,7 @@ class Knowledge:
         self.folders = {path: False for path in self.folders if path in keep}
         self.absent.clear()
         self.maybe_there.clear()
+        self.repositories = {}
 
     def exact_part(self) -> Knowledge:
         """A copy of the exact facts and shell state, without the implied ones (what a computed step leaves)."""

@@ -137,7 +137,6 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
     cwd, misread, doubted = _where_it_leaves_the_shell(known, semantics, cwd_before, cwd, shown, real)
     if misread:
         known.forget_all()  # its paths were read from a folder the shell may not have been in
-    _forget_what_it_may_have_touched(known, semantics, doubted, cwd_before)
     for effect in semantics.without(*doubted).files():
         if effect.kind == "deleted" and effect.program == "find" and effect.path:
             # What it matched below the folder it walks; the folder too, unless it is the shell's own
@@ -150,6 +149,9 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
             known.forget_below_nearest(posixpath.normpath(effect.path))  # a loop may spell it otherwise each turn
         elif effect.path and not effect.pattern and effect.where != "unknown":
             (_real_effect if real else _predicted_effect)(known, effect)
+    # After what is certain: a command that may have run writes into what a certain one made (`mkdir d && cd d
+    # && git init`: d is not known empty).
+    _forget_what_it_may_have_touched(known, semantics, doubted, cwd_before)
     if (changed := _CHANGES_SHELL.search(semantics.line)) is not None:
         known.shell_changed = known.shell_changed or changed.group(0).strip()
     if _CHANGES_STATE.search(semantics.line):
@@ -198,6 +200,16 @@ def _forget_what_it_may_have_touched(known: Knowledge, semantics: Semantics, dou
         known.forget_all()
     for part in semantics.opaque:
         _forget_opaque(known, semantics, part)
+    if any(effect.kind == "permissions" for effect in semantics.effects) or "git" in semantics.programs and (
+            not (verbs := _GIT_VERB.findall(semantics.line)) or set(verbs) - _GIT_READS):
+        # git records a file's executable bit (the virtual git assumes none changed), and a git verb the world did
+        # not compute may have changed the index, HEAD, the branch or the identity (`git rm --cached`, `branch -m`).
+        known.repositories = {}
+    if elsewhere := _GIT_CONFIG_ELSEWHERE.search(semantics.line):
+        if elsewhere.group("where") == "--global":
+            known.make_unknown(posixpath.join(known.home, ".gitconfig"))  # the user's settings, read by every git
+        else:
+            known.forget_all()
     if any(program not in WRITES_NAMED | READ_ONLY | SHELLS | INTERPRETERS.keys() and not mistyped(program)
            for program in semantics.programs if program):
         known.forget_all()  # a program read for what it destroys, not for all it writes (`npm ci`, `sqlite3 db`)
@@ -218,6 +230,11 @@ def _forget_what_it_may_have_touched(known: Knowledge, semantics: Semantics, dou
 _GIT_REPOSITORY_ONLY = frozenset({"add", "commit", "tag", "branch", "config", "remote", "fetch", "update-ref",
                                   "symbolic-ref", "prune", "gc", "reflog", "notes", "replace", "update-index"})
 _GIT_ELSEWHERE = re.compile(r"\s(?:-C|-c|--git-dir|--work-tree)[\s=]")
+_GIT_VERB = re.compile(r"\bgit\s+(?:-\S+\s+)*([\w-]+)")
+_GIT_READS = frozenset({"status", "log", "diff", "show", "ls-files", "rev-parse", "blame", "grep", "help", "version",
+                        "shortlog", "describe", "cat-file"})  # they change no record of the virtual git
+# `git config` is read as a read of the repository (git.py); where it writes outside the repository it is not.
+_GIT_CONFIG_ELSEWHERE = re.compile(r"\bgit\s+config\s(?:.*\s)?(?P<where>--global|--file|-f)\b")
 
 
 def _forget_opaque(known: Knowledge, semantics: Semantics, part: Opaque) -> None:

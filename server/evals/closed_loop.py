@@ -124,6 +124,8 @@ def world_of(pack: DomainPack, project: Path, home: Path) -> Tracker:
     tracker = Tracker.replay(pack, snapshot.state_text(), [], computed=True, start=snapshot.shell())
     assert tracker.knowledge is not None and tracker.shell is not None
     tracker.knowledge.location = Location(str(project), str(home))
+    # `lay_out` made the home: it holds the project and nothing else (no git configuration, no dotfiles).
+    tracker.knowledge.add_folder(str(home), True)
     return tracker
 
 

@@ -188,7 +188,28 @@ PREPARED_SCENARIOS = [
 ]
 
 
+# The virtual git's forms (git.py), in an empty folder whose home the world knows holds no git configuration.
+GIT_SCENARIOS = [
+    ["git status --short", "git init -q", "git config user.email dev@example.com", "git config user.name Dev",
+     "git config user.name", "git status --short", "echo '# notes' > notes.md", "mkdir -p src/app",
+     "echo 'x = 1' > src/app/main.py", "printf '*.log\\nbuild/\\n' > .gitignore", "touch debug.log", "git status -s",
+     "git commit -q -m early", "git status",
+     "git add .", "git status --porcelain", "git commit -q -m 'Initial commit'", "git status --short",
+     "echo more >> notes.md", "git diff --stat", "git status --short", "git add -A && git commit -q -m 'Update notes'",
+     "git log --oneline | wc -l", "git commit -qam again", "rm notes.md", "echo y > new.txt", "git status -s",
+     "git status", "git add notes.md new.txt", "git status -s", "git commit -q -a -m 'Remove notes'", "git log --oneline | wc -l",
+     "git log --oneline", "rm -rf .git", "git status -s"],
+    ["git init --quiet", "echo a > a.txt", "git add a.txt", "git config user.name Dev",
+     "git config user.email dev@example.com", "git commit -q -m empty", "git commit -q -m first", "echo b >> a.txt",
+     "git diff --stat", "git status", "git add a.txt", "git status",
+     "echo c > c.txt", "git commit -q -m 'not staged'",
+     "git commit -qam second", "git status --short", "git init -q"],
+]
+
+
 def _scenarios():
+    for index, lines in enumerate(GIT_SCENARIOS):
+        yield pytest.param("git", lines, id=f"git-{index}")
     for index, lines in enumerate(EMPTY_SCENARIOS):
         yield pytest.param("empty", lines, id=f"empty-{index}")
     for index, lines in enumerate(PREPARED_SCENARIOS):
@@ -211,6 +232,8 @@ def test_computed_lines_equal_real_bash(tmp_path, start, lines):
     shell = VirtualShell.starting(
         str(project), str(home), {str(project / name): content for name, content in files.items()},
         {str(project / name).rsplit("/", 1)[0]: True for name in files}, complete=True)
+    if start == "git":
+        shell.knowledge.add_folder(str(home), True)  # the home holds the project alone: no git configuration
     real = RealBash(project, home)
     try:
         for line in lines:

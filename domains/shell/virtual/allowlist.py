@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .git_cli import FORMS as GIT_FORMS
+
 
 @dataclass(frozen=True)
 class OptionSpec:
@@ -77,6 +79,7 @@ PROGRAMS: dict[str, OptionSpec] = {
     "tac": OptionSpec(),
     "column": OptionSpec(flags="t", valued="s"),  # util-linux's, -t over a table the world knows (text_tools.py)
     "stat": OptionSpec(valued="c"),  # names only: -c %n (text_tools.py)
+    "git": OptionSpec(expression=True),  # its verbs and options: git_cli.py
 }
 MAX_SEQUENCE = 10_000  # the virtual shell caps long sequences silently: longer ones are the model's
 
@@ -256,4 +259,5 @@ def all_forms() -> set[str]:
             forms.add(f"{program} -N")
         forms |= {f"{program} {word}" for word in spec.primaries}
     forms.add("sed -iSUFFIX")  # an in-place edit that keeps a backup (gate._sed_backup)
+    forms |= GIT_FORMS
     return forms

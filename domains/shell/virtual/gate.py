@@ -19,7 +19,7 @@ from tree_sitter import Node
 from ..grammar import broken, node_text, parse_tree
 from ..sed import sed_scripts
 from ..words import Scope, Value, expand
-from . import constructs, jq, loop_globs
+from . import constructs, git_cli, jq, loop_globs
 from . import listings
 from .allowlist import (
     MAX_OPERANDS,
@@ -258,6 +258,8 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         words, backup = _sed_backup(words)
     _check_divergent_forms(program, words[1:], bool(redirects))
     arguments = [value.text for value in words[1:]]
+    if program == "git":
+        reading.forms |= git_cli.read(arguments).forms
     problem = option_problem(program, arguments) or value_problem(program, arguments)
     if problem:
         raise NotComputable(problem)
@@ -476,6 +478,8 @@ def _file_words(program: str, values: list[Value]) -> list[Value]:
     the pattern or script grep and sed read first when no -e gave it (`sed -n '/debug/p' f` names f alone)."""
     if program == "tr":
         return []
+    if program == "git":  # only add's pathspecs name files
+        return values[1:] if git_cli.read([value.text for value in values]).pathspecs else []
     if program == "find":
         return values[:len(listings.find_paths([value.text for value in values]))]
     spec = PROGRAMS[program]

@@ -147,10 +147,18 @@ def follow(incoming: str, stage: Stage, last: bool, facts: Facts) -> str:
         flowing = "directory"  # (awk's for-in: the keys in an order of mawk's own)
     if program == "diff" and "q" not in given:
         flowing = "hunks"
+    if incoming == "commits":  # git log's lines stand for hashes the world cannot know: only their count is shown
+        if program != "wc" or arguments != ["-l"]:
+            raise Refusal("`git log`'s lines read by other than wc -l: they show hashes the world cannot know")
+        flowing = ""
+    if program == "git" and arguments[:1] == ["log"]:
+        flowing = "commits"
     if flowing and output == "file":
         raise Refusal("a listing in directory order, or diff's hunks, written into a file")
     if output == "null":
         return ""
+    if flowing == "commits" and last:
+        raise Refusal("`git log` shown: it prints hashes the world cannot know")
     if flowing == "hunks" and not last:
         raise Refusal("diff's hunks read by another program: GNU chooses other hunks on some inputs")
     if last and flowing == "directory":

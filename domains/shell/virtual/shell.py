@@ -16,7 +16,7 @@ from __future__ import annotations
 import posixpath
 import re
 import shlex
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 from bashkit import Bash, ExecutionProfile
@@ -25,6 +25,7 @@ from ..knowledge import Knowledge, ancestors, system_folders, under
 from ..location import Location
 from .allowlist import proven_errors
 from .gate import NotComputable, Reading, read_line
+from .git import VirtualGit, home_problem
 from .jq import FAILING_UNLIKE_GNU
 from .listings import problem_with_result, problem_with_world
 from .text_tools import content_problem
@@ -39,7 +40,8 @@ _UNPROVEN = re.compile(r"not yet implemented|not supported|io error|^cp: cannot 
 # Programs and options that change files: the world's record of a file is then not what a later program reads.
 _CHANGES_FILES = frozenset({"rm", "rmdir", "mv", "cp", "mkdir", "touch", "tee", "sed -i", "sort -o"})
 # They may exit non-zero and print nothing (cmp -s; `!`, `[[`, `((`: the shell's constructs).
-_SILENT_FAILURES = frozenset({"grep", "test", "[", "false", "cmp", "diff", "!", "[[", "(("})
+_SILENT_FAILURES = frozenset({"grep", "test", "[", "false", "cmp", "diff", "!", "[[", "((", "git commit"})
+_READS_WORK_TREE = frozenset({"git status", "git add", "git commit", "git diff"})
 MAX_OUTPUT = 64 * 1024  # a computed step prints at most this much; more is the model's to summarize
 _TIMEOUT = 2.0
 
@@ -92,6 +94,8 @@ class VirtualShell:
                                 "functions, aliases or its search path the virtual shell does not follow")
         reading = read_line(line, known.cwd, known.home, known.variables, known.oldpwd, known.last_status is not None,
                             self._listing, self._content)
+        if "git" in reading.forms:
+            self._check_git(reading)
         self._check_region(reading)
         self._check_contents(reading)
         if any(path in known.folders for path in reading.outputs):
@@ -115,11 +119,13 @@ class VirtualShell:
         runs = [self._run(line, variant, unknown, reading, reach)
                 for variant in range(_variants(known, reading, unknown))]
         first = runs[0]
+        if refused := next((run.git_refused for run in runs if run.git_refused), ""):
+            raise NotComputable(refused)
         for other in runs[1:]:
             if other.printed != first.printed:
                 raise NotComputable("its output depends on files the world does not know")
             if other.state != first.state or other.cwd != first.cwd or other.variables != first.variables or \
-                    other.kept != runs[-1].kept:
+                    other.kept != runs[-1].kept or other.repositories != first.repositories:
                 raise NotComputable("what it leaves depends on files the world does not know")
         stdout, stderr, code = first.printed
         stderr = _SCRIPT_LINE.sub("bash: ", stderr)  # an interactive shell names no line: "bash: cd: x: ..."
@@ -139,7 +145,7 @@ class VirtualShell:
             raise NotComputable(problem)
         if len(stdout) + len(stderr) > MAX_OUTPUT:
             raise NotComputable("its output is longer than a computed step shows")
-        after = self._knowledge_after(first, runs[-1].kept)
+        after = self._knowledge_after(first, runs[-1].kept, reading)
         if not _plain_text((stdout + stderr).encode("utf-8", "surrogateescape")) or not all(
                 _plain_text(content or b"") for path, content in after.files.items() if under(path, first.tops)):
             raise NotComputable(_NOT_PLAIN)
@@ -200,6 +206,25 @@ class VirtualShell:
                 if path in roots or reading.cwds[0].startswith(path.rstrip("/") + "/"):
                     raise NotComputable(f"it may remove or move {path}, a folder the system or the shell holds")
 
+    def _check_git(self, reading: Reading) -> None:
+        """git runs at the top of a repository the world saw made (or makes one where none is), in a home the world
+        knows holds no git configuration; all the work tree is what the line reaches."""
+        known = self.knowledge
+        if reading.moves:
+            raise NotComputable("a git command in a line that changes folders: which repository it reads depends on "
+                                "the cd")
+        if problem := home_problem(known.home, known.status, known.exported):
+            raise NotComputable(problem)
+        if reading.forms & _READS_WORK_TREE and (reading.outputs or reading.forms & _CHANGES_FILES):
+            # Bash opens `> f` before git runs and a pipeline's stages run at once (`git status | tee f`): what
+            # git finds in the work tree then depends on the order, which the virtual shell does not share.
+            raise NotComputable("a git command that reads the work tree in a line that writes files")
+        git_folder = posixpath.join(known.cwd, ".git")
+        if known.cwd not in known.repositories and known.status(git_folder) != "absent":
+            raise NotComputable("a git command where the world does not know the repository: its index and commits "
+                                "are unknown")
+        reading.paths.add(known.cwd)
+
     def _check_contents(self, reading: Reading) -> None:
         """What the world must know of a file before the line reads it (text_tools.needs_known_content): the
         record is of the file before the line, so a line that may change files first is refused."""
@@ -221,10 +246,12 @@ class VirtualShell:
 
     def _run(self, line: str, variant: int, unknown: set[str], reading: Reading, reach: _Reach) -> _Run:
         known = self.knowledge
+        git = VirtualGit(known.repositories, known.home, {path for path, content in known.files.items()
+                                                          if content is None}, _UNKNOWN_CONTENT[variant])
         bash = Bash(cwd=known.cwd, env={"HOME": known.home, "LANG": "C", "LC_ALL": "C",
                                          **{k: v for k, v in known.variables.items() if k in known.exported}},
                     username=self.user, hostname=self.host, profile=ExecutionProfile.Interactive,
-                    timeout_seconds=_TIMEOUT)
+                    timeout_seconds=_TIMEOUT, custom_builtins={"git": git} if "git" in reading.forms else None)
         fs = bash.fs()
         # Only what the line can reach is loaded: the paths it names, all below them, and the folders above.
         system = system_folders()
@@ -268,9 +295,10 @@ class VirtualShell:
         variables = {name: value for name, value in state.variables.items() if _user_variable(name, value)}
         exported = {name for name in state.env if name in variables}
         return _Run((result.stdout, result.stderr, result.exit_code), state.cwd, (files, folders),
-                     (variables, frozenset(exported)), state.env.get("OLDPWD", ""), reach.tops, kept)
+                     (variables, frozenset(exported)), state.env.get("OLDPWD", ""), reach.tops, kept,
+                     git.repositories, git.refused)
 
-    def _knowledge_after(self, run: _Run, kept: frozenset[str]) -> Knowledge:
+    def _knowledge_after(self, run: _Run, kept: frozenset[str], reading: Reading) -> Knowledge:
         """What was known, with all at and below the line's named paths as the run left it (`kept`: the unknown
         paths the line left as they were, where a run filled them in)."""
         before = self.knowledge
@@ -291,6 +319,14 @@ class VirtualShell:
             # A folder the world had not seen was made by this line: it holds only what the line put there.
             after.folders[path] = before.folders.get(path, True)
             after.absent.discard(path)
+        # A repository's record holds while its `.git` does and nothing but git touched it; `.git` itself stays
+        # opaque to the file facts (its bytes are git's).
+        after.repositories = {}
+        for root, record in run.repositories.items():
+            git_folder = posixpath.join(root, ".git")
+            if git_folder in after.folders and not any(under(path, (git_folder,)) for path in reading.paths):
+                after.forget_contents(git_folder)
+                after.repositories[root] = record
         return after
 
 
@@ -341,6 +377,8 @@ class _Run:
     oldpwd: str
     tops: tuple[str, ...]  # the outermost paths the line names: all it can read or change is at or below them
     kept: frozenset[str] = frozenset()  # the fillings of unknown paths the line left as they were
+    repositories: dict = field(default_factory=dict)  # the git records as the run left them (git.py)
+    git_refused: str = ""  # why the virtual git left a command of the line to the model
 
 
 def _variants(known: Knowledge, reading: Reading, unknown: set[str]) -> int:

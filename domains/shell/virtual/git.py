@@ -1,0 +1,280 @@
+"""The virtual git: a bashkit builtin that runs the forms git_cli.py reads on a repository the world knows.
+
+A repository is known only where the world saw a computed `git init -q` make it: its index (path -> content),
+HEAD's tree (none before the first commit), the identity `git config` set in it, and how many commits it has.
+Its `.git` folder is opaque to the file facts (its bytes are git's); anything else that touches it, and any
+step the world did not compute that may have, drops the record (knowledge.py, learning.py).
+
+What the world assumes of git's surroundings: no system configuration (/etc/gitconfig: the real-bash tests and
+the closed loop run git with GIT_CONFIG_NOSYSTEM=1, as a fresh machine has none); the home's own files
+(~/.gitconfig, ~/.config/git) the world must know absent (shell.py); no GIT_* variable nor XDG_CONFIG_HOME
+exported; the stock templates `git init` copies (no hook that runs, an info/exclude of comments only). Files
+are assumed to keep the mode they were made with (a chmod drops the record: learning.py).
+
+A content of None is a file whose bytes the world does not know: git may store it, never compare it.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable
+from dataclasses import replace
+
+from bashkit import BuiltinResult
+
+from ..knowledge import GitRepository as Repository
+from . import git_cli
+from .git_tree import PLAIN_NAME, Refused, Tree, WorkTree
+
+_STAT_MOST = 20  # diff --stat: more changes per file than this may scale the graph to the terminal's width
+_STAT_NAME = 30  # ... and a longer name may be shortened with "..."
+
+
+HOME_SETTINGS = (".gitconfig", ".config/git")  # where git reads the user's configuration and ignore rules
+
+
+def home_problem(home: str, status: Callable[[str], str], exported: set[str]) -> str | None:
+    """Why git's surroundings are not known to be bare: configuration the home may hold, variables it reads."""
+    if any(status(posixpath.join(home, name)) != "absent" for name in HOME_SETTINGS):
+        return "git where the world does not know the home holds no git configuration (~/.gitconfig, ~/.config/git)"
+    if any(name.startswith("GIT_") or name == "XDG_CONFIG_HOME" for name in exported):
+        return "git with a GIT_* or XDG_CONFIG_HOME variable exported: it changes where git looks and what it reads"
+    return None
+
+
+class VirtualGit:
+    """The `git` builtin of one run: `repositories` (work tree root -> record) as they stand after the run.
+    `unknown`: the files whose content the world does not know, and the bytes this run filled them with."""
+
+    def __init__(self, repositories: dict[str, Repository], home: str, unknown: set[str], filling: bytes):
+        self.repositories = dict(repositories)
+        self.home = home
+        self.unknown, self.filling = unknown, filling
+        self.refused = ""
+
+    def __call__(self, context) -> BuiltinResult:
+        try:
+            stdout, code = self._run(context)
+        except Refused as refusal:
+            self.refused = self.refused or str(refusal) or "git"
+            return BuiltinResult("", "git: not computed\n", 1)
+        return BuiltinResult(stdout, "", code)
+
+    def _run(self, context) -> tuple[str, int]:
+        if any(name.startswith("GIT_") or name == "XDG_CONFIG_HOME" for name in context.env):
+            raise Refused("a GIT_* or XDG_CONFIG_HOME variable changes where git looks and what it reads")
+        command = git_cli.read(list(context.argv))
+        fs, root = context.fs, posixpath.normpath(context.cwd)
+        if any(fs.exists(posixpath.join(self.home, name)) for name in HOME_SETTINGS):
+            raise Refused("configuration of git in the home: it may change what git prints")
+        git_folder = posixpath.join(root, ".git")
+        if command.verb == "init":
+            if fs.exists(git_folder) or root in self.repositories:
+                raise Refused("`git init` where a repository may be: it reinitializes it")
+            fs.mkdir(git_folder, True)
+            self.repositories[root] = Repository()
+            return "", 0
+        repository = self.repositories.get(root)
+        if repository is None or not fs.exists(git_folder) or fs.stat(git_folder)["file_type"] != "directory":
+            raise Refused("a git command outside the top of a repository the world saw made")
+        reads = command.verb in ("status", "add", "commit", "diff")  # config and log read the repository alone
+        work = WorkTree.read(fs, root, self.unknown, self.filling) if reads else WorkTree({}, set())
+        verb = getattr(self, "_" + command.verb)
+        stdout, code, after = verb(command, repository, work)
+        self.repositories[root] = after
+        return stdout, code
+
+    @staticmethod
+    def _config(command: git_cli.GitCommand, repository: Repository, work: WorkTree):
+        if command.value is not None:
+            return "", 0, replace(repository, config={**repository.config, command.key: command.value})
+        if command.key not in repository.config:
+            raise Refused("`git config` of a key not set: it fails without a word")
+        return repository.config[command.key] + "\n", 0, repository
+
+    @staticmethod
+    def _status(command: git_cli.GitCommand, repository: Repository, work: WorkTree):
+        if command.long:
+            return _long_status(repository, work, "No commits yet"), 0, repository
+        return "".join(f"{code} {_quoted(path)}\n" for code, path in _status(repository, work)), 0, repository
+
+    @staticmethod
+    def _add(command: git_cli.GitCommand, repository: Repository, work: WorkTree):
+        index = dict(repository.index)
+        if command.every:
+            chosen = [""]
+        else:
+            chosen = [_within(spec) for spec in command.pathspecs]
+            if any(spec.endswith("/") and top not in work.folders for spec, top in zip(command.pathspecs, chosen)):
+                raise Refused("`git add` of a name ending in / that is no folder: git matches nothing")
+            for top in chosen:
+                matched = [path for path in (*work.files, *index) if _under(path, top)]
+                if not matched:
+                    raise Refused("`git add` of a path that matches nothing: its error is not proven")
+                if top in work.files and top not in index and work.ignored(top):
+                    raise Refused("`git add` of an ignored file: git refuses it with a hint")
+                if top in work.folders and not any(_under(p, top) and not work.ignored(p) for p in work.files) \
+                        and not any(_under(p, top) for p in index):
+                    raise Refused("`git add` of a folder holding only ignored files")
+        for top in chosen:
+            for path in [p for p in index if _under(p, top) and p not in work.files]:
+                del index[path]  # a tracked file gone from the work tree: its removal is staged
+            for path, content in work.files.items():
+                if _under(path, top) and (path in index or not work.ignored(path)):
+                    index[path] = content
+        return "", 0, replace(repository, index=index)
+
+    @staticmethod
+    def _commit(command: git_cli.GitCommand, repository: Repository, work: WorkTree):
+        if not all(repository.config.get(key) for key in ("user.name", "user.email")):
+            raise Refused("`git commit` without an identity set in the repository: git guesses one from the system")
+        index = dict(repository.index)
+        if command.every:
+            for path in list(index):
+                if path in work.files:
+                    index[path] = work.files[path]
+                else:
+                    del index[path]
+        head = repository.head or {}
+        if _differs(index, head):
+            return "", 0, replace(repository, index=index, head=index, commits=repository.commits + 1)
+        staged = replace(repository, index=index)
+        return _long_status(staged, work, "Initial commit"), 1, staged
+
+    @staticmethod
+    def _diff(command: git_cli.GitCommand, repository: Repository, work: WorkTree):
+        rows = []
+        for path in sorted(repository.index):
+            old, new = repository.index[path], work.files.get(path, b"")
+            if path not in work.files and (path in work.folders or not old):
+                raise Refused("a tracked file replaced by a folder, or an empty one removed (`| 0`)")
+            if old is None or new is None:
+                raise Refused("`git diff` of a file whose content the world does not know")
+            if old == new:
+                continue
+            before, after = old.splitlines(keepends=True), new.splitlines(keepends=True)
+            if after[:len(before)] == before:
+                counts = (len(after) - len(before), 0)
+            elif before[:len(after)] == after:
+                counts = (0, len(before) - len(after))
+            else:
+                raise Refused("`git diff` --stat of an edit other than lines added or removed at the end: git's "
+                              "diff algorithm decides the counts")
+            if sum(counts) == 0 or sum(counts) > _STAT_MOST or len(path) > _STAT_NAME:
+                raise Refused("`git diff` --stat of a long name or many changes: git scales its graph")
+            rows.append((_shown(path), counts))
+        if not rows:
+            return "", 0, repository
+        width = max(len(path) for path, _ in rows)
+        digits = max(len(str(sum(counts))) for _, counts in rows)
+        lines = [f" {path.ljust(width)} | {str(sum(counts)).rjust(digits)} {'+' * counts[0]}{'-' * counts[1]}\n"
+                 for path, counts in rows]
+        added, removed = (sum(counts[i] for _, counts in rows) for i in (0, 1))
+        summary = f" {len(rows)} file{'s' * (len(rows) != 1)} changed"
+        summary += f", {added} insertion{'s' * (added != 1)}(+)" if added else ""
+        summary += f", {removed} deletion{'s' * (removed != 1)}(-)" if removed else ""
+        return "".join(lines) + summary + "\n", 0, repository
+
+    @staticmethod
+    def _log(command: git_cli.GitCommand, repository: Repository, work: WorkTree):
+        if not repository.commits:
+            raise Refused("`git log` before the first commit fails")
+        # One line a commit: only `wc -l` reads it (gate, listings), so the hash it stands for is never shown.
+        return "".join(f"commit-{number}\n" for number in range(repository.commits)), 0, repository
+
+
+def _status(repository: Repository, work: WorkTree) -> list[tuple[str, str]]:
+    """`git status --short`'s (code, path) rows: tracked changes by path, then untracked paths (a folder holding
+    no tracked file shown once, as `folder/`), each sorted."""
+    index, head = repository.index, repository.head or {}
+    staged = {"A": [p for p in index if p not in head], "D": [p for p in head if p not in index]}
+    if staged["A"] and staged["D"]:
+        raise Refused("files added and removed in the index: git status may show them as a rename")
+    rows = []
+    for path in sorted({*index, *head}):
+        x = "A" if path not in head else "D" if path not in index else "M" if _differs_file(index[path],
+                                                                                            head[path]) else " "
+        y = " " if path not in index else "D" if path not in work.files else "M" if _differs_file(
+            index[path], work.files[path]) else " "
+        if x + y != "  ":
+            rows.append((x + y, _shown(path)))
+    untracked = set()
+    for path in work.files:
+        if path in index or work.ignored(path):
+            continue
+        parts = path.split("/")
+        shown = path
+        for depth in range(1, len(parts)):
+            folder = "/".join(parts[:depth])
+            if not any(tracked.startswith(folder + "/") for tracked in index):
+                shown = folder + "/"
+                break
+        untracked.add(shown)
+    return rows + [("??", _shown(path)) for path in sorted(untracked)]
+
+
+_LABELS = {"A": "new file:   ", "M": "modified:   ", "D": "deleted:    "}
+
+
+def _long_status(repository: Repository, work: WorkTree, initial: str) -> str:
+    """git's long status: the branch (`git init`'s, init.defaultBranch unset), `initial` ("No commits yet" for
+    status, "Initial commit" for a commit with nothing to commit) before the first commit, each section with its
+    hints, and where nothing is staged, why."""
+    rows = _status(repository, work)
+    staged = [(code[0], path) for code, path in rows if code[0] not in " ?"]
+    unstaged = [(code[1], path) for code, path in rows if code[1] not in " ?"]
+    untracked = [path for code, path in rows if code == "??"]
+    lines = ["On branch master"] + (["", initial, ""] if repository.head is None else [])
+    if staged:
+        lines += ["Changes to be committed:", '  (use "git rm --cached <file>..." to unstage)'
+                  if repository.head is None else '  (use "git restore --staged <file>..." to unstage)']
+        lines += [f"\t{_LABELS[change]}{path}" for change, path in staged] + [""]
+    if unstaged:
+        verbs = "add/rm" if any(change == "D" for change, _ in unstaged) else "add"
+        lines += ["Changes not staged for commit:", f'  (use "git {verbs} <file>..." to update what will be committed)',
+                  '  (use "git restore <file>..." to discard changes in working directory)']
+        lines += [f"\t{_LABELS[change]}{path}" for change, path in unstaged] + [""]
+    if untracked:
+        lines += ["Untracked files:", '  (use "git add <file>..." to include in what will be committed)']
+        lines += [f"\t{path}" for path in untracked] + [""]
+    if not staged:
+        lines.append('no changes added to commit (use "git add" and/or "git commit -a")' if unstaged else
+                     'nothing added to commit but untracked files present (use "git add" to track)' if untracked else
+                     'nothing to commit (create/copy files and use "git add" to track)' if repository.head is None
+                     else "nothing to commit, working tree clean")
+    return "\n".join(lines) + "\n"  # where something is staged, the last section's blank line ends it
+
+
+def _differs(one: Tree, other: Tree) -> bool:
+    return one.keys() != other.keys() or any(_differs_file(one[path], other[path]) for path in one)
+
+
+def _differs_file(one: bytes | None, other: bytes | None) -> bool:
+    if one is None or other is None:
+        raise Refused("a file git compares has content the world does not know")
+    return one != other
+
+
+def _within(spec: str) -> str:
+    """A pathspec typed at the work tree's top, as a path relative to it ('' for the whole tree)."""
+    path = posixpath.normpath(spec)
+    if path == ".":
+        return ""
+    if path.startswith(".."):
+        raise Refused("a path outside the repository")
+    return path
+
+
+def _under(path: str, top: str) -> bool:
+    return not top or path == top or path.startswith(top + "/")
+
+
+def _quoted(path: str) -> str:
+    """A path as status shows it: in double quotes where it holds a space (git's C-style quoting)."""
+    return f'"{_shown(path)}"' if " " in path else _shown(path)
+
+
+def _shown(path: str) -> str:
+    if not PLAIN_NAME.fullmatch(path):
+        raise Refused("a name git quotes in its output")
+    return path

@@ -1,0 +1,126 @@
+"""The git command lines the virtual git (git.py) computes, read from their words alone.
+
+Only forms whose output the world's facts decide and that print no hash, date or path outside the work tree:
+`init -q`, `config user.name|user.email [VALUE]`, `status [-s|--short|--porcelain]`, `add` of `.`, `-A`/`--all` or
+named paths, `commit -q -m MSG` (with `-a`), `diff --stat`, and `log --oneline` (only counted: gate and listings
+refuse it unless `wc -l` reads it). Anything else (other verbs, options before the verb such as `-C`, pathspec
+magic or git's own globs) is the model's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .refusal import NotComputable
+
+_KEYS = frozenset({"user.name", "user.email"})
+# A name or address git stores and uses as typed: no option-like start, no edge spaces, no "crud" alone.
+_IDENTITY = re.compile(r"(?=.*[A-Za-z0-9])[\w@+.][\w .@+-]*(?<! )")
+_STATUS = {"-s": "--short", "--short": "--short", "--porcelain": "--porcelain"}
+# A commit's short options, combined as agents type them (`-qam MSG`): q and a in any order, m last.
+_COMMIT_FLAGS = re.compile(r"-(?P<flags>[qa]*)(?P<m>m?)(?P<message>.*)", re.DOTALL)
+_PATHSPEC = re.compile(r"[\w./+,=@% -]+")  # no glob characters (git globs a pathspec itself), no magic (`:`)
+# The forms the allowlist lists (allowlist.all_forms): each needs a computed case in the real-bash test.
+FORMS = frozenset({"git init", "git init -q", "git config", "git status", "git status --short",
+                   "git status --porcelain", "git add", "git add -A", "git commit", "git commit -q", "git commit -a",
+                   "git commit -m", "git diff", "git diff --stat", "git log", "git log --oneline"})
+
+
+@dataclass(frozen=True)
+class GitCommand:
+    verb: str
+    forms: frozenset[str]
+    pathspecs: tuple[str, ...] = ()  # add's named paths, as typed (`.` among them)
+    every: bool = False  # add -A, commit -a
+    key: str = ""  # config's
+    value: str | None = None  # config's value to set; None: it prints the one set
+    message: str = ""  # commit's
+    porcelain: bool = False
+    long: bool = False  # status without options: the long format
+
+
+def read(arguments: list[str]) -> GitCommand:
+    """The git command these words are, or NotComputable where they fall outside the proven forms."""
+    if not arguments:
+        raise NotComputable("a git command without a verb prints its usage")
+    verb, words = arguments[0], arguments[1:]
+    reader = _VERBS.get(verb)
+    if reader is None:
+        raise NotComputable(f"`git {verb[:30]}`: only init, config, status, add, commit, diff --stat and "
+                            "log --oneline are computed")
+    return reader(words)
+
+
+def _init(words: list[str]) -> GitCommand:
+    if words not in (["-q"], ["--quiet"]):
+        raise NotComputable("`git init` without -q prints the repository's path and a hint about the branch name")
+    return GitCommand("init", frozenset({"git init", "git init -q"}))
+
+
+def _config(words: list[str]) -> GitCommand:
+    if len(words) not in (1, 2) or words[0] not in _KEYS:
+        raise NotComputable("`git config` other than setting or reading user.name or user.email in the repository")
+    if len(words) == 2 and not _IDENTITY.fullmatch(words[1]):
+        raise NotComputable("a git identity with characters git may strip or refuse")
+    return GitCommand("config", frozenset({"git config"}), key=words[0], value=words[1] if len(words) == 2 else None)
+
+
+def _status(words: list[str]) -> GitCommand:
+    if not words:
+        return GitCommand("status", frozenset({"git status"}), long=True)
+    if len(words) != 1 or words[0] not in _STATUS:
+        raise NotComputable("`git status` with options other than one of -s, --short and --porcelain")
+    form = _STATUS[words[0]]
+    return GitCommand("status", frozenset({"git status", f"git status {form}"}), porcelain=form == "--porcelain")
+
+
+def _add(words: list[str]) -> GitCommand:
+    if words in (["-A"], ["--all"]):
+        return GitCommand("add", frozenset({"git add", "git add -A"}), every=True)
+    if not words or any(not _PATHSPEC.fullmatch(word) or word.startswith("-") for word in words):
+        raise NotComputable("`git add` of other than `.`, -A or plain paths (options, git's own globs, magic)")
+    return GitCommand("add", frozenset({"git add"}), pathspecs=tuple(words))
+
+
+def _commit(words: list[str]) -> GitCommand:
+    forms, quiet, every, message = {"git commit"}, False, False, None
+    index = 0
+    while index < len(words):
+        word = words[index]
+        index += 1
+        match = _COMMIT_FLAGS.fullmatch(word) if word.startswith("-") and not word.startswith("--") else None
+        if word == "--quiet":
+            quiet = True
+            continue
+        if match is None or message is not None and match.group("m") or match.group("message") and not match.group("m"):
+            raise NotComputable(f"`git commit` {word[:30]}: only -q, -a and -m MSG are computed")
+        quiet = quiet or "q" in match.group("flags")
+        every = every or "a" in match.group("flags")
+        if match.group("m"):
+            if not match.group("message") and index >= len(words):
+                raise NotComputable("`git commit` -m without a message")
+            message = match.group("message") or words[index]
+            index += not match.group("message")
+    if not quiet or message is None:
+        raise NotComputable("`git commit` without -q prints the commit's hash; without -m it opens an editor")
+    if not message.strip():
+        raise NotComputable("`git commit` with an empty message aborts in words not proven")
+    forms |= {"git commit -q", "git commit -m"} | ({"git commit -a"} if every else set())
+    return GitCommand("commit", frozenset(forms), every=every, message=message)
+
+
+def _diff(words: list[str]) -> GitCommand:
+    if words != ["--stat"]:
+        raise NotComputable("`git diff` other than --stat: its hunks are not proven")
+    return GitCommand("diff", frozenset({"git diff", "git diff --stat"}))
+
+
+def _log(words: list[str]) -> GitCommand:
+    if words != ["--oneline"]:
+        raise NotComputable("`git log` other than --oneline counted: it shows hashes and dates the world cannot know")
+    return GitCommand("log", frozenset({"git log", "git log --oneline"}))
+
+
+_VERBS = {"init": _init, "config": _config, "status": _status, "add": _add, "commit": _commit, "diff": _diff,
+          "log": _log}

@@ -88,9 +88,10 @@ class Reading:
 
 
 def read_line(line: str, cwd: str, home: str, variables: dict[str, str], oldpwd: str | None = None,
-              status_known: bool = False) -> Reading:
+              status_known: bool = False, cwd_known: bool = True) -> Reading:
     """The paths `line` names, or NotComputable when any part of it falls outside what is proven.
-    `status_known`: the world knows the exit status of the line before (`$?` at this line's start)."""
+    `status_known`: the world knows the exit status of the line before (`$?` at this line's start);
+    `cwd_known` False: `cwd` stands in for a folder the world does not know (`$PWD` is then unknown)."""
     if not line.strip() or "\0" in line:
         raise NotComputable("not one command line")
     root = parse_tree(line)
@@ -99,7 +100,7 @@ def read_line(line: str, cwd: str, home: str, variables: dict[str, str], oldpwd:
     if not _newlines_proven(root):
         raise NotComputable("not one command line: newlines other than between commands or in a here document")
     scope = Scope(cwd, home, cwd, variables={name: value for name, value in variables.items()},
-                  oldpwd=oldpwd or None)
+                  cwd_known=cwd_known, oldpwd=oldpwd or None)
     scope.variables.setdefault("HOME", home)
     reading = Reading(cwds=[posixpath.normpath(cwd)], status_before=status_known)
     _statement(root, scope, reading, in_pipeline=False, fed=False)

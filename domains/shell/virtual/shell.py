@@ -23,6 +23,7 @@ from bashkit import Bash, ExecutionProfile
 
 from ..knowledge import Knowledge, ancestors, system_folders, under
 from ..location import Location
+from . import anywhere
 from .allowlist import proven_errors
 from .gate import NotComputable, Reading, read_line
 from .listings import problem_with_result, problem_with_world
@@ -63,12 +64,16 @@ class Outcome:
     after: Knowledge  # its exact facts only: the world's record takes them (`Knowledge.take_exact`)
     forms: frozenset[str] = frozenset()  # the allowlist entries it used
     observation: str | None = None  # a file tool's step: the domain's own observation, rendered already
+    # False: the shell stays where it stood, a folder the world does not know exactly (`cwd` is the implied one):
+    # the output and effects are exact, the screen's prompt is the model's (anywhere.py).
+    cwd_known: bool = True
 
 
 class VirtualShell:
-    def __init__(self, knowledge: Knowledge, user: str = "dev", host: str = "sandbox"):
+    def __init__(self, knowledge: Knowledge, user: str = "dev", host: str = "sandbox", stand_in: bool = False):
         self.knowledge = knowledge
         self.user, self.host = user, host
+        self.stand_in = stand_in  # the shell stands in a folder of anywhere.py's: where it is, is not known
 
     @classmethod
     def starting(cls, cwd: str, home: str, files: dict[str, bytes | None] | None = None,
@@ -89,7 +94,10 @@ class VirtualShell:
         if known.shell_changed:
             raise NotComputable(f"an earlier step changed the shell itself ({known.shell_changed!r}): options, "
                                 "functions, aliases or its search path the virtual shell does not follow")
-        reading = read_line(line, known.cwd, known.home, known.variables, known.oldpwd, known.last_status is not None)
+        reading = read_line(line, known.cwd, known.home, known.variables, known.oldpwd, known.last_status is not None,
+                            cwd_known=not self.stand_in)
+        if self.stand_in:
+            anywhere.check_reading(known, reading)
         self._check_region(reading)
         self._check_contents(reading)
         if any(path in known.folders for path in reading.outputs):
@@ -149,7 +157,8 @@ class VirtualShell:
         known = self.knowledge
         target = _leading_cd(line, known.home)
         if target is None or target not in known.folders or known.status(target) != "present":
-            raise NotComputable("a predicted step may have moved the shell: where it stands is not known exactly")
+            return anywhere.compute_anywhere(
+                known, lambda placed: VirtualShell(placed, self.user, self.host, stand_in=True).compute(line))
         placed = replace(known.exact_part(), location=known.location.moved_to(target), cwd_known=True, oldpwd=None)
         outcome = VirtualShell(placed, self.user, self.host).compute(line)
         if outcome.after.oldpwd == target:  # the leading cd's: bash's is the folder the world does not know
@@ -174,7 +183,7 @@ class VirtualShell:
         """Outside the home, the working folder and /tmp, who may read or write what is the system's business;
         and removing or moving one of those folders, or one the shell stands in, is the system's too."""
         roots = self.knowledge.region
-        for path in (*reading.paths, *reading.glob_folders, *reading.cwds):
+        for path in (*reading.paths, *reading.glob_folders, *reading.cwds[self.stand_in:]):
             if not under(path, roots):
                 raise NotComputable(f"{path} lies outside the home, the folder the world started in and /tmp")
         if reading.forms & {"rm", "rmdir", "mv"}:
@@ -352,7 +361,9 @@ class _Reach:
             if not under(path, tops):
                 tops.append(path)
         cwd = known.cwd
-        found = {cwd, *(ancestor for path in (*tops, cwd) for ancestor in ancestors(path))} - {"/"}
+        # Each folder the line may cd to stands with the working folder: `cd` alone names no word, yet enters HOME.
+        found = {cwd, *reading.cwds, *(ancestor for path in (*tops, cwd, *reading.cwds) for ancestor in ancestors(path))
+                 } - {"/"}
         above = sorted(found - set(tops), key=len) + [cwd] * (cwd in tops)
         below = tuple(path for path in (*known.folders, *known.files) if under(path, tops))
         return cls(tuple(tops), below, tuple(above))

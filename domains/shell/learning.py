@@ -155,10 +155,14 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
     if _CHANGES_STATE.search(semantics.line):
         known.variables.clear()
         known.exported.clear()
+    moves = sum(program in ("cd", "pushd", "popd") for program in semantics.programs)
     if known.cwd_known and cwd != cwd_before:
-        known.oldpwd = cwd_before if stood_known else None  # a real step may leave a folder the world only guessed
+        # A real step may leave a folder the world only guessed; after several cds, OLDPWD is where the last left.
+        known.oldpwd = cwd_before if stood_known and moves == 1 else None
         if known.status(cwd) != "present":
             known.add_folder(cwd, False)
+    elif moves:
+        known.oldpwd = None  # a cd that failed leaves OLDPWD, one into the same folder sets it: which, is not known
 
 
 def _where_it_leaves_the_shell(known: Knowledge, semantics: Semantics, cwd_before: str, cwd: str, shown: str,

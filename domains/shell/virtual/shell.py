@@ -271,7 +271,9 @@ class VirtualShell:
         after = replace(before.exact_part(), location=before.location.moved_to(run.cwd),
                         files={k: v for k, v in before.files.items() if not under(k, run.tops)},
                         folders={k: v for k, v in before.folders.items() if not under(k, run.tops)},
-                        variables=dict(run.variables[0]), exported=set(run.variables[1]), oldpwd=run.oldpwd,
+                        variables=dict(run.variables[0]), exported=set(run.variables[1]),
+                        # A line that moved nothing leaves OLDPWD as it was: unknown stays unknown, not unset.
+                        oldpwd=run.oldpwd if run.oldpwd or before.oldpwd is not None else None,
                         absent={k for k in before.absent | gone if k not in files and k not in folders},
                         last_status=run.printed[2],
                         maybe_there={k for k in before.maybe_there if not under(k, run.tops) or k in kept})

@@ -190,6 +190,8 @@ def _forget_what_it_may_have_touched(known: Knowledge, semantics: Semantics, dou
                                      cwd_before: str) -> None:
     """What the commands that may have done part of their work name, what the parts the line does not spell out
     may reach, and where its redirections write becomes unknown."""
+    not_found = _not_found(known, semantics)
+    semantics = semantics.without(*not_found)
     for effect in semantics.of_commands(*doubted).files():
         if not effect.path or effect.pattern or effect.where == "unknown":
             known.forget_all()
@@ -203,7 +205,7 @@ def _forget_what_it_may_have_touched(known: Knowledge, semantics: Semantics, dou
     for part in semantics.opaque:
         _forget_opaque(known, semantics, part)
     if any(program not in WRITES_NAMED | READ_ONLY | SHELLS | INTERPRETERS.keys() and not mistyped(program)
-           for program in semantics.programs if program):
+           for index, program in enumerate(semantics.programs) if program and index not in not_found):
         known.forget_all()  # a program read for what it destroys, not for all it writes (`npm ci`, `sqlite3 db`)
     targets, unbounded = _redirects_and_unbounded_words(semantics.line, cwd_before)
     if unbounded:
@@ -222,6 +224,17 @@ def _forget_what_it_may_have_touched(known: Knowledge, semantics: Semantics, dou
 _GIT_REPOSITORY_ONLY = frozenset({"add", "commit", "tag", "branch", "config", "remote", "fetch", "update-ref",
                                   "symbolic-ref", "prune", "gc", "reflog", "notes", "replace", "update-index"})
 _GIT_ELSEWHERE = re.compile(r"\s(?:-C|-c|--git-dir|--work-tree)[\s=]")
+
+
+def _not_found(known: Knowledge, semantics: Semantics) -> set[int]:
+    """The commands run by a path the world knows nothing is at (`./run.sh`), where no command before them may
+    have made it: bash finds no such file, prints `No such file or directory` and runs nothing."""
+    return {requirement.command for requirement in semantics.requirements
+            if "/" in requirement.operand and requirement.command < len(semantics.programs) and
+            semantics.programs[requirement.command] == posixpath.basename(requirement.operand) and
+            requirement.error == f"bash: {requirement.operand}: No such file or directory" and
+            known.status(posixpath.normpath(requirement.path)) == "absent" and
+            not any(part.command < requirement.command for part in (*semantics.effects, *semantics.opaque))}
 
 
 def _forget_opaque(known: Knowledge, semantics: Semantics, part: Opaque) -> None:
@@ -401,6 +414,9 @@ def _printed_lines(observation: str, command: str) -> list[str] | None:
 _PLAIN_WORD = re.compile(r"[\w./+-]+")  # a word that is its own text: no expansion, quote or brace
 
 
+_LOOP_LIST = "for … in"  # (no program's name)
+
+
 def _redirects_and_unbounded_words(line: str, cwd: str) -> tuple[list[tuple[str, bool]], bool]:
     """Read from the line's syntax tree: the files it redirects output into (any command's, builtins' too; with
     whether the word is plain text, its own spelling), and
@@ -412,9 +428,15 @@ def _redirects_and_unbounded_words(line: str, cwd: str) -> tuple[list[tuple[str,
         node, program = pending.pop()
         if node.type == "command" and (named := node.child_by_field_name("name")) is not None:
             program = node_text(named)
+        if node.type == "for_statement":
+            # A loop's list: the names a glob there matches go to the body's commands alone, which are read apart
+            # (a `$f` they are given is a word the reader does not spell).
+            pending.extend((child, _LOOP_LIST if node.field_name_for_child(index) == "value" else program)
+                           for index, child in enumerate(node.children) if child.is_named)
+            continue
         pending.extend((child, program) for child in node.named_children)
         # A glob given to a program that writes nothing reaches nothing it could change (`wc -l src/*.py`).
-        unbounded = unbounded or (node.type == "word" and not _writes_nothing(program) and any(
+        unbounded = unbounded or (node.type == "word" and program != _LOOP_LIST and not _writes_nothing(program) and any(
             char in node_text(node) for char in "*?["))
         if node.type == "file_redirect" and (destination := node.child_by_field_name("destination")) is not None:
             operator = "".join(node_text(child) for child in node.children if not child.is_named)

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import random
 
-from .shell_lines import Scenario, _folder, CONTENTS, line as everyday_line
+from .shell_lines import CONTENTS, Scenario, _folder
+from .shell_lines import line as everyday_line
 
 # Moves the virtual shell leaves to the model: where they go, the world does not know.
 # (Within the home: a recursive line relative to where the shell stands would walk the whole disk from `/`.)

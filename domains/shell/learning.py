@@ -234,7 +234,8 @@ def _not_found(known: Knowledge, semantics: Semantics) -> set[int]:
             semantics.programs[requirement.command] == posixpath.basename(requirement.operand) and
             requirement.error == f"bash: {requirement.operand}: No such file or directory" and
             known.status(posixpath.normpath(requirement.path)) == "absent" and
-            not any(part.command < requirement.command for part in (*semantics.effects, *semantics.opaque))}
+            not any(effect.command < requirement.command for effect in semantics.effects) and
+            not any(part.command < requirement.command for part in semantics.opaque)}
 
 
 def _forget_opaque(known: Knowledge, semantics: Semantics, part: Opaque) -> None:
@@ -436,8 +437,8 @@ def _redirects_and_unbounded_words(line: str, cwd: str) -> tuple[list[tuple[str,
             continue
         pending.extend((child, program) for child in node.named_children)
         # A glob given to a program that writes nothing reaches nothing it could change (`wc -l src/*.py`).
-        unbounded = unbounded or (node.type == "word" and program != _LOOP_LIST and not _writes_nothing(program) and any(
-            char in node_text(node) for char in "*?["))
+        unbounded = unbounded or (node.type == "word" and program != _LOOP_LIST and not _writes_nothing(program) and
+                                  any(char in node_text(node) for char in "*?["))
         if node.type == "file_redirect" and (destination := node.child_by_field_name("destination")) is not None:
             operator = "".join(node_text(child) for child in node.children if not child.is_named)
             word = node_text(destination).strip("'\"")

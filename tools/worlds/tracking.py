@@ -56,7 +56,7 @@ class Tracker:
                 # A snapshot's shell stands where the real folder is, whatever the state text could be read as.
                 knowledge.location = Location(knowledge.cwd, location.home) if start is not None else location
                 if state and start is None:
-                    knowledge.oldpwd = None  # a caller's state text tells nothing of the shell's past: `cd -` is unknown
+                    knowledge.oldpwd = None  # a caller's state text tells nothing of the shell's past (`cd -`)
                 knowledge.imply_start(paths)
             else:
                 knowledge = Knowledge.starting(location, paths)

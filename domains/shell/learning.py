@@ -133,12 +133,18 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
     if semantics is None:
         return
     stood_known = known.cwd_known
+    idle = _not_found(known, semantics) if stood_known else set()  # (its paths are read from where the shell is)
+    semantics = semantics.without(*idle)
     known.last_status = None  # a screen does not say it exactly
     cwd, misread, doubted = _where_it_leaves_the_shell(known, semantics, cwd_before, cwd, shown, real)
     if misread:
         known.forget_all()  # its paths were read from a folder the shell may not have been in
-    _forget_what_it_may_have_touched(known, semantics, doubted, cwd_before)
-    for effect in semantics.without(*doubted).files():
+    _forget_what_it_may_have_touched(known, semantics, doubted, cwd_before, idle)
+    if misread:  # its paths may name other files than it touched (`rm -r build` elsewhere): each becomes unknown
+        for effect in semantics.files():
+            if effect.path and not effect.pattern and effect.where != "unknown":
+                known.make_unknown(posixpath.normpath(effect.path))
+    for effect in semantics.without(*doubted).files() if not misread else ():
         if effect.kind == "deleted" and effect.program == "find" and effect.path:
             # What it matched below the folder it walks; the folder too, unless it is the shell's own
             path = posixpath.normpath(effect.path)
@@ -187,11 +193,9 @@ def _where_it_leaves_the_shell(known: Knowledge, semantics: Semantics, cwd_befor
 
 
 def _forget_what_it_may_have_touched(known: Knowledge, semantics: Semantics, doubted: list[int],
-                                     cwd_before: str) -> None:
+                                     cwd_before: str, idle: set[int]) -> None:
     """What the commands that may have done part of their work name, what the parts the line does not spell out
     may reach, and where its redirections write becomes unknown."""
-    not_found = _not_found(known, semantics)
-    semantics = semantics.without(*not_found)
     for effect in semantics.of_commands(*doubted).files():
         if not effect.path or effect.pattern or effect.where == "unknown":
             known.forget_all()
@@ -205,7 +209,7 @@ def _forget_what_it_may_have_touched(known: Knowledge, semantics: Semantics, dou
     for part in semantics.opaque:
         _forget_opaque(known, semantics, part)
     if any(program not in WRITES_NAMED | READ_ONLY | SHELLS | INTERPRETERS.keys() and not mistyped(program)
-           for index, program in enumerate(semantics.programs) if program and index not in not_found):
+           for index, program in enumerate(semantics.programs) if program and index not in idle):
         known.forget_all()  # a program read for what it destroys, not for all it writes (`npm ci`, `sqlite3 db`)
     targets, unbounded = _redirects_and_unbounded_words(semantics.line, cwd_before)
     if unbounded:
@@ -227,15 +231,39 @@ _GIT_ELSEWHERE = re.compile(r"\s(?:-C|-c|--git-dir|--work-tree)[\s=]")
 
 
 def _not_found(known: Knowledge, semantics: Semantics) -> set[int]:
-    """The commands run by a path the world knows nothing is at (`./run.sh`), where no command before them may
-    have made it: bash finds no such file, prints `No such file or directory` and runs nothing."""
-    return {requirement.command for requirement in semantics.requirements
-            if "/" in requirement.operand and requirement.command < len(semantics.programs) and
-            semantics.programs[requirement.command] == posixpath.basename(requirement.operand) and
-            requirement.error == f"bash: {requirement.operand}: No such file or directory" and
-            known.status(posixpath.normpath(requirement.path)) == "absent" and
-            not any(effect.command < requirement.command for effect in semantics.effects) and
-            not any(part.command < requirement.command for part in semantics.opaque)}
+    """The commands that certainly do nothing, where no command before them may have made what they lack: one run
+    by a path the world knows nothing is at (`./run.sh`: bash finds no such file and runs nothing), and a cp or mv
+    whose every source the world knows is not there (GNU's cannot stat each one, and copies or moves none)."""
+    return {index for index in range(len(semantics.programs)) if _first_to_touch(semantics, index) and (
+        _run_by_absent_path(known, semantics, index) or _copies_nothing(known, semantics, index))}
+
+
+def _first_to_touch(semantics: Semantics, index: int) -> bool:
+    return not any(effect.command < index for effect in semantics.effects) and \
+        not any(part.command < index for part in semantics.opaque)
+
+
+def _run_by_absent_path(known: Knowledge, semantics: Semantics, index: int) -> bool:
+    return any(requirement.command == index and "/" in requirement.operand and
+               semantics.programs[index] == posixpath.basename(requirement.operand) and
+               requirement.error == f"bash: {requirement.operand}: No such file or directory" and
+               known.status(posixpath.normpath(requirement.path)) == "absent" for requirement in semantics.requirements)
+
+
+def _copies_nothing(known: Knowledge, semantics: Semantics, index: int) -> bool:
+    """A cp or mv whose sources (one requirement each, as many as the copies it makes) are all known absent, and
+    whose every effect names its path plainly (no glob, no word the reader cannot spell: each source is counted)."""
+    program = semantics.programs[index]
+    if program not in ("cp", "mv"):
+        return False
+    sources = [requirement for requirement in semantics.requirements if requirement.command == index and
+               requirement.error.startswith(f"{program}: cannot stat ")]
+    effects = [effect for effect in semantics.effects if effect.command == index]
+    made = [effect for effect in effects if effect.kind in ("created", "overwritten", "moved-to")]
+    plain = all(effect.path and not effect.pattern and effect.where != "unknown" and not effect.maybe
+                for effect in effects) and not any(part.command == index for part in semantics.opaque)
+    return plain and bool(sources) and len(sources) == len(made) and all(
+        known.status(posixpath.normpath(requirement.path)) == "absent" for requirement in sources)
 
 
 def _forget_opaque(known: Knowledge, semantics: Semantics, part: Opaque) -> None:

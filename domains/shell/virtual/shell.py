@@ -188,7 +188,7 @@ class VirtualShell:
                 raise NotComputable(f"{path} lies outside the home, the folder the world started in and /tmp")
         if reading.forms & {"rm", "rmdir", "mv"}:
             for path in reading.paths:
-                if path in roots or reading.cwds[0].startswith(path.rstrip("/") + "/"):
+                if path in roots or under(reading.cwds[0], (path,)):
                     raise NotComputable(f"it may remove or move {path}, a folder the system or the shell holds")
 
     def _check_contents(self, reading: Reading) -> None:

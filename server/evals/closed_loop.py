@@ -76,7 +76,8 @@ class Tally:
 
     def summary(self, top: int = 12) -> str:
         lines = [(f"{self.sessions} sessions, {self.steps} steps, {self.computed} computed ({self.share:.1%}; with "
-                  f"their screens {self.exact_share:.1%}, the rest typed over several lines), {len(self.wrong)} wrong")]
+                  f"their screens {self.exact_share:.1%}, the rest typed over several lines or where the shell's "
+                  f"folder is unknown), {len(self.wrong)} wrong")]
         lines += [f"  {count:>5}  {reason}  (e.g. {self.examples[reason][:60]!r})"
                   for reason, count in self.refusals.most_common(top)]
         if self.knock_on and top:

@@ -113,7 +113,8 @@ class VirtualShell:
         reach = _Reach.of(known, reading)
         # The named paths the world knows nothing of, and the unsure names in the folders the line reaches (`ls`
         # of a folder where `.git` may be): each is tried as absent, as a file and as a folder.
-        unknown = {path for path in reading.paths if known.status(path) == "unknown"} | {
+        # (With the folders it may cd into: `cd` alone names no word, yet enters HOME.)
+        unknown = {path for path in (*reading.paths, *reading.cwds[1:]) if known.status(path) == "unknown"} | {
             path for path in known.maybe_there if under(path, reach.tops)}
         if not _plain_text(line.encode("utf-8", "surrogateescape")) or not all(
                 _plain_text(known.files.get(path) or b"") for path in (*reach.above, *reach.below)):

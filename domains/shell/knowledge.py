@@ -197,7 +197,8 @@ class Knowledge:
         """Something changed files the world cannot name: no exact fact of a file or folder holds any more,
         except the folders the shell and the system stand on (their listings unknown). What was exact stays
         implied: the world still tells the model what it last knew."""
-        keep = {self.cwd, self.home, self.workspace, *system_folders()}
+        # (The shell's folder only where the world knows it: else it is the model's guess, perhaps no folder at all.)
+        keep = {self.home, self.workspace, *system_folders()} | ({self.cwd} if self.cwd_known else set())
         keep |= {ancestor for path in list(keep) for ancestor in ancestors(path)}
         for path in self.absent:
             self.forget_implied_under(path)

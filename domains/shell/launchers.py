@@ -398,6 +398,11 @@ def _unknown(call: Call, program_value: Value) -> None:
     path, _ = call.scope.path(program_value)
     written = "/" in program_value.text and any(
         effect.path == path and effect.kind in WRITE_KINDS for effect in call.reader.effects)
+    if "/" in program_value.text and not written and call.exists(program_value) is False and not any(
+            effect.command < call.index for effect in call.reader.effects) and not any(
+            part.command < call.index for part in call.reader.opaque):
+        call.need(program_value, "bash: {}: No such file or directory")
+        return  # no such file, and nothing before it in the line may have made one: bash runs nothing
     reads = read_unknown(call)
     reached = "" if reads or written else _reaches(call)  # what it does there is unknown, and matters more
     reason = f"{call.program} is not a program whose effects are known here"

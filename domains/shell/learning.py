@@ -133,11 +133,17 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
     if semantics is None:
         return
     stood_known = known.cwd_known
+    idle = _not_found(known, semantics) if stood_known else set()  # (its paths are read from where the shell is)
+    semantics = semantics.without(*idle)
     known.last_status = None  # a screen does not say it exactly
     cwd, misread, doubted = _where_it_leaves_the_shell(known, semantics, cwd_before, cwd, shown, real)
     if misread:
         known.forget_all()  # its paths were read from a folder the shell may not have been in
-    for effect in semantics.without(*doubted).files():
+    if misread:  # its paths may name other files than it touched (`rm -r build` elsewhere): each becomes unknown
+        for effect in semantics.files():
+            if effect.path and not effect.pattern and effect.where != "unknown":
+                known.make_unknown(posixpath.normpath(effect.path))
+    for effect in semantics.without(*doubted).files() if not misread else ():
         if effect.kind == "deleted" and effect.program == "find" and effect.path:
             # What it matched below the folder it walks; the folder too, unless it is the shell's own
             path = posixpath.normpath(effect.path)
@@ -151,16 +157,20 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
             (_real_effect if real else _predicted_effect)(known, effect)
     # After what is certain: a command that may have run writes into what a certain one made (`mkdir d && cd d
     # && git init`: d is not known empty).
-    _forget_what_it_may_have_touched(known, semantics, doubted, cwd_before)
+    _forget_what_it_may_have_touched(known, semantics, doubted, cwd_before, idle)
     if (changed := _CHANGES_SHELL.search(semantics.line)) is not None:
         known.shell_changed = known.shell_changed or changed.group(0).strip()
     if _CHANGES_STATE.search(semantics.line):
         known.variables.clear()
         known.exported.clear()
+    moves = sum(program in ("cd", "pushd", "popd") for program in semantics.programs)
     if known.cwd_known and cwd != cwd_before:
-        known.oldpwd = cwd_before if stood_known else None  # a real step may leave a folder the world only guessed
+        # A real step may leave a folder the world only guessed; after several cds, OLDPWD is where the last left.
+        known.oldpwd = cwd_before if stood_known and moves == 1 else None
         if known.status(cwd) != "present":
             known.add_folder(cwd, False)
+    elif moves:
+        known.oldpwd = None  # a cd that failed leaves OLDPWD, one into the same folder sets it: which, is not known
 
 
 def _where_it_leaves_the_shell(known: Knowledge, semantics: Semantics, cwd_before: str, cwd: str, shown: str,
@@ -185,7 +195,7 @@ def _where_it_leaves_the_shell(known: Knowledge, semantics: Semantics, cwd_befor
 
 
 def _forget_what_it_may_have_touched(known: Knowledge, semantics: Semantics, doubted: list[int],
-                                     cwd_before: str) -> None:
+                                     cwd_before: str, idle: set[int]) -> None:
     """What the commands that may have done part of their work name, what the parts the line does not spell out
     may reach, and where its redirections write becomes unknown."""
     for effect in semantics.of_commands(*doubted).files():
@@ -211,7 +221,7 @@ def _forget_what_it_may_have_touched(known: Knowledge, semantics: Semantics, dou
         else:
             known.forget_all()
     if any(program not in WRITES_NAMED | READ_ONLY | SHELLS | INTERPRETERS.keys() and not mistyped(program)
-           for program in semantics.programs if program):
+           for index, program in enumerate(semantics.programs) if program and index not in idle):
         known.forget_all()  # a program read for what it destroys, not for all it writes (`npm ci`, `sqlite3 db`)
     targets, unbounded = _redirects_and_unbounded_words(semantics.line, cwd_before)
     if unbounded:
@@ -235,6 +245,42 @@ _GIT_READS = frozenset({"status", "log", "diff", "show", "ls-files", "rev-parse"
                         "shortlog", "describe", "cat-file"})  # they change no record of the virtual git
 # `git config` is read as a read of the repository (git.py); where it writes outside the repository it is not.
 _GIT_CONFIG_ELSEWHERE = re.compile(r"\bgit\s+config\s(?:.*\s)?(?P<where>--global|--file|-f)\b")
+
+
+def _not_found(known: Knowledge, semantics: Semantics) -> set[int]:
+    """The commands that certainly do nothing, where no command before them may have made what they lack: one run
+    by a path the world knows nothing is at (`./run.sh`: bash finds no such file and runs nothing), and a cp or mv
+    whose every source the world knows is not there (GNU's cannot stat each one, and copies or moves none)."""
+    return {index for index in range(len(semantics.programs)) if _first_to_touch(semantics, index) and (
+        _run_by_absent_path(known, semantics, index) or _copies_nothing(known, semantics, index))}
+
+
+def _first_to_touch(semantics: Semantics, index: int) -> bool:
+    return not any(effect.command < index for effect in semantics.effects) and \
+        not any(part.command < index for part in semantics.opaque)
+
+
+def _run_by_absent_path(known: Knowledge, semantics: Semantics, index: int) -> bool:
+    return any(requirement.command == index and "/" in requirement.operand and
+               semantics.programs[index] == posixpath.basename(requirement.operand) and
+               requirement.error == f"bash: {requirement.operand}: No such file or directory" and
+               known.status(posixpath.normpath(requirement.path)) == "absent" for requirement in semantics.requirements)
+
+
+def _copies_nothing(known: Knowledge, semantics: Semantics, index: int) -> bool:
+    """A cp or mv whose sources (one requirement each, as many as the copies it makes) are all known absent, and
+    whose every effect names its path plainly (no glob, no word the reader cannot spell: each source is counted)."""
+    program = semantics.programs[index]
+    if program not in ("cp", "mv"):
+        return False
+    sources = [requirement for requirement in semantics.requirements if requirement.command == index and
+               requirement.error.startswith(f"{program}: cannot stat ")]
+    effects = [effect for effect in semantics.effects if effect.command == index]
+    made = [effect for effect in effects if effect.kind in ("created", "overwritten", "moved-to")]
+    plain = all(effect.path and not effect.pattern and effect.where != "unknown" and not effect.maybe
+                for effect in effects) and not any(part.command == index for part in semantics.opaque)
+    return plain and bool(sources) and len(sources) == len(made) and all(
+        known.status(posixpath.normpath(requirement.path)) == "absent" for requirement in sources)
 
 
 def _forget_opaque(known: Knowledge, semantics: Semantics, part: Opaque) -> None:
@@ -414,6 +460,9 @@ def _printed_lines(observation: str, command: str) -> list[str] | None:
 _PLAIN_WORD = re.compile(r"[\w./+-]+")  # a word that is its own text: no expansion, quote or brace
 
 
+_LOOP_LIST = "for … in"  # (no program's name)
+
+
 def _redirects_and_unbounded_words(line: str, cwd: str) -> tuple[list[tuple[str, bool]], bool]:
     """Read from the line's syntax tree: the files it redirects output into (any command's, builtins' too; with
     whether the word is plain text, its own spelling), and
@@ -425,10 +474,16 @@ def _redirects_and_unbounded_words(line: str, cwd: str) -> tuple[list[tuple[str,
         node, program = pending.pop()
         if node.type == "command" and (named := node.child_by_field_name("name")) is not None:
             program = node_text(named)
+        if node.type == "for_statement":
+            # A loop's list: the names a glob there matches go to the body's commands alone, which are read apart
+            # (a `$f` they are given is a word the reader does not spell).
+            pending.extend((child, _LOOP_LIST if node.field_name_for_child(index) == "value" else program)
+                           for index, child in enumerate(node.children) if child.is_named)
+            continue
         pending.extend((child, program) for child in node.named_children)
         # A glob given to a program that writes nothing reaches nothing it could change (`wc -l src/*.py`).
-        unbounded = unbounded or (node.type == "word" and not _writes_nothing(program) and any(
-            char in node_text(node) for char in "*?["))
+        unbounded = unbounded or (node.type == "word" and program != _LOOP_LIST and not _writes_nothing(program) and
+                                  any(char in node_text(node) for char in "*?["))
         if node.type == "file_redirect" and (destination := node.child_by_field_name("destination")) is not None:
             operator = "".join(node_text(child) for child in node.children if not child.is_named)
             word = node_text(destination).strip("'\"")

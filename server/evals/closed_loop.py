@@ -53,8 +53,9 @@ class Tally:
     sessions: int = 0
     steps: int = 0
     computed: int = 0
-    # Computed steps whose screen a terminal draws otherwise than proven (a command typed over several lines): their
-    # effects and output are exact, their screen is the model's.
+    # Computed steps whose screen a terminal draws otherwise than proven (a command typed over several lines), or
+    # whose prompt shows a folder the world does not know exactly: their effects and output are exact, their screen
+    # is the model's.
     screenless: int = 0
     wrong: list[Wrong] = field(default_factory=list)
     refusals: Counter[str] = field(default_factory=Counter)
@@ -75,7 +76,8 @@ class Tally:
 
     def summary(self, top: int = 12) -> str:
         lines = [(f"{self.sessions} sessions, {self.steps} steps, {self.computed} computed ({self.share:.1%}; with "
-                  f"their screens {self.exact_share:.1%}, the rest typed over several lines), {len(self.wrong)} wrong")]
+                  f"their screens {self.exact_share:.1%}, the rest typed over several lines or where the shell's "
+                  f"folder is unknown), {len(self.wrong)} wrong")]
         lines += [f"  {count:>5}  {reason}  (e.g. {self.examples[reason][:60]!r})"
                   for reason, count in self.refusals.most_common(top)]
         if self.knock_on and top:
@@ -137,6 +139,7 @@ def replay(session: Session, pack: DomainPack, root: Path, nonsense_seed: int | 
     tracker = world_of(pack, project, home)
     draw = random.Random(session.seed if nonsense_seed is None else nonsense_seed)
     bash, outputs, cause = GnuBash(project, home, root / "scratch"), [], ""
+    stood = str(project)  # where the real shell stands before each line
     tally.sessions += 1
     try:
         for index, line in enumerate(session.lines):
@@ -147,6 +150,7 @@ def replay(session: Session, pack: DomainPack, root: Path, nonsense_seed: int | 
             spent = time.perf_counter() - began
             stdout, stderr, code, cwd = bash.run(line)
             outputs.append(stdout + stderr)
+            stood, before = cwd, stood
             if outcome is None:
                 family = refusal_family(_refused_because(tracker, pack, action))
                 tally.refusals[family] += 1
@@ -158,9 +162,9 @@ def replay(session: Session, pack: DomainPack, root: Path, nonsense_seed: int | 
                 tracker.advance(action, _screen(line, nonsense(draw, outputs[:-1])), real=False)
                 continue
             tally.computed += 1
-            tally.screenless += "\n" in line.strip()
+            tally.screenless += "\n" in line.strip() or not outcome.cwd_known
             tally.compute_seconds.append(spent)
-            wrong = _wrong(session, index, outcome, (stdout, stderr, code, cwd))
+            wrong = _wrong(session, index, outcome, (stdout, stderr, code, cwd), before)
             if wrong is not None:
                 tally.wrong.append(wrong)
                 return tally  # what follows builds on a world already wrong
@@ -187,8 +191,11 @@ def _refused_because(tracker: Tracker, pack: DomainPack, action: str) -> str:
     return "computed on the second asking"
 
 
-def _wrong(session: Session, index: int, outcome: Outcome, real: tuple[str, str, int, str]) -> Wrong | None:
-    computed = (outcome.stdout, outcome.stderr, outcome.exit_code, outcome.cwd)
+def _wrong(session: Session, index: int, outcome: Outcome, real: tuple[str, str, int, str], stood: str
+           ) -> Wrong | None:
+    """`stood`: where the real shell stood before the line (where an outcome whose folder the world does not know
+    exactly says it stays)."""
+    computed = (outcome.stdout, outcome.stderr, outcome.exit_code, outcome.cwd if outcome.cwd_known else stood)
     lines = tuple(session.lines[: index + 1])
     if computed != real:
         return Wrong(session.seed, lines, computed, real)

@@ -104,6 +104,35 @@ def test_a_predicted_cd_moves_the_exact_shell_only_into_a_folder_the_world_knows
     assert tracker.compute(terminal.normalize_action("pwd")).stdout == f"{PROJECT}/lib\n"  # reality says where
 
 
+def test_where_the_shell_stands_unknown_a_line_that_cannot_depend_on_it_is_still_exact(terminal):
+    tracker = Tracker.replay(terminal, FRESH, [], computed=True, start=_empty())
+    for line in ("mkdir lib", "echo x > lib/f"):
+        tracker.shell.accept(tracker.shell.compute(line))
+    tracker.advance(terminal.normalize_action("cd $(ls -d l*)"), "", real=False)  # where it went: unknown
+    assert not tracker.knowledge.cwd_known
+    outcome = tracker.compute(terminal.normalize_action("cat ~/project/lib/f"))
+    assert outcome.stdout == "x\n" and not outcome.cwd_known  # its prompt is the model's to draw
+    for line in ("pwd", "echo $PWD", "cat lib/f", "ls", "cd -", "rm -r ~/project/lib"):
+        assert tracker.compute(terminal.normalize_action(line)) is None, line
+    # The model drew the screen (nonsense here); the world keeps the exact outcome, and still does not know where.
+    tracker.advance(terminal.normalize_action("echo hi > ~/project/note"), "ok", real=False)
+    assert tracker.compute(terminal.normalize_action("cat ~/project/note")).stdout == "hi\n"
+    tracker.advance(terminal.normalize_action("cd -"), "", real=False)  # the folder before: unknown too
+    assert not tracker.knowledge.cwd_known
+    found = tracker.compute(terminal.normalize_action("cd ~/project/lib"))  # a folder named whole: found again
+    assert found.cwd_known and found.cwd == f"{PROJECT}/lib"
+    tracker.advance(terminal.normalize_action("cd ~/project/lib"), "", real=False, outcome=found)
+    assert tracker.compute(terminal.normalize_action("pwd")).stdout == f"{PROJECT}/lib\n"
+    assert tracker.compute(terminal.normalize_action("cd -")) is None  # it came from the folder no one knows
+
+
+def test_cd_back_in_a_fresh_shell_fails_and_a_stated_world_does_not_know_its_past(terminal):
+    fresh = Tracker.replay(terminal, FRESH, [], computed=True, start=_empty())
+    outcome = fresh.compute(terminal.normalize_action("cd -"))
+    assert (outcome.stderr, outcome.exit_code, outcome.cwd) == ("bash: cd: OLDPWD not set\n", 1, PROJECT)
+    assert Tracker.replay(terminal, FRESH, [], computed=True).compute(terminal.normalize_action("cd -")) is None
+
+
 def test_a_predicted_removal_is_exact_only_where_the_program_cannot_fail(terminal):
     tracker = Tracker.replay(terminal, FRESH, [], computed=True, start=_empty())
     for line in ("mkdir d", "echo x > d/f", "echo y > g"):

@@ -34,7 +34,9 @@ def computed_prediction(scene: Scene, history: Sequence[Turn], action: str, trac
         return None
     known = tracker.shell.knowledge
     observation = outcome.observation
-    if observation is None and pack.computed_screen is not None:
+    # Where the world does not know which folder the shell stands in, the prompt that shows it is the model's to
+    # draw: the step is predicted, and the tracker keeps its exact outcome (Tracker._screenless).
+    if observation is None and pack.computed_screen is not None and outcome.cwd_known:
         step = ShellStep(outcome.line, outcome.stdout + outcome.stderr, outcome.exit_code, known.cwd, outcome.cwd,
                          known.home, outcome.cwd == known.cwd and outcome.after.variables == known.variables)
         observation = pack.computed_screen(_previous(history), scene.state or pack.initial_state, step)

@@ -55,6 +55,8 @@ class Tracker:
                 knowledge = shell.knowledge
                 # A snapshot's shell stands where the real folder is, whatever the state text could be read as.
                 knowledge.location = Location(knowledge.cwd, location.home) if start is not None else location
+                if state and start is None:
+                    knowledge.oldpwd = None  # a caller's state text tells nothing of the shell's past (`cd -`)
                 knowledge.imply_start(paths)
             else:
                 knowledge = Knowledge.starting(location, paths)
@@ -127,8 +129,9 @@ class Tracker:
         if self.shell is not None and outcome is None:
             computed = self.compute(action)
             # A computed step computes again on replay. What the world's exact facts decide also holds whoever drew
-            # the screen: a command typed over several lines (a here-document), whose screen the model drew, still
-            # leaves exact facts, where it leaves the shell itself as it was.
+            # the screen: a command typed over several lines (a here-document), or one run where the world does not
+            # know which folder the shell stands in, whose screen the model drew, still leaves exact facts, where it
+            # leaves the shell itself as it was.
             if real or (effects or {}).get("source") == "computed" or computed is not None and self._screenless(
                     action, computed):
                 outcome = computed
@@ -153,8 +156,10 @@ class Tracker:
     def _screenless(self, action: str, outcome: Outcome) -> bool:
         line = self.pack.shell_line(action) if self.pack.shell_line is not None else None
         known = self.shell.knowledge if self.shell is not None else None
-        return line is not None and known is not None and "\n" in line.strip() and outcome.cwd == known.cwd and \
-            outcome.after.variables == known.variables
+        # Typed over several lines, or where the shell stands in a folder the world does not know exactly (its prompt
+        # shows it): the screen is the model's, the outcome exact where it leaves the shell as it was.
+        return line is not None and known is not None and ("\n" in line.strip() or not outcome.cwd_known) and \
+            outcome.cwd == known.cwd and outcome.after.variables == known.variables
 
     def shows(self, outcome: Outcome, observation: str) -> bool:
         """Whether a real step's observation is what the computed outcome says: its output, and an error

@@ -117,6 +117,7 @@ PROVEN_ERRORS: tuple[re.Pattern[str], ...] = tuple(re.compile(form) for form in 
     rf"cp: cannot stat '{_NAME}': {_MISSING}",
     rf"mv: cannot stat '{_NAME}': {_MISSING}",
     rf"bash: cd: {_NAME}: (?:{_MISSING}|Not a directory)",
+    r"bash: cd: OLDPWD not set",
     rf"bash: {_NAME}: {_MISSING}",
     rf"ls: cannot access '{_NAME}': {_MISSING}",
     rf"find: '{_NAME}': {_MISSING}",

@@ -77,6 +77,7 @@ class Reading:
     forms: set[str] = field(default_factory=set)  # the allowlist entries it uses: "sort", "sort -r"
     ran: bool = False  # a statement of the line has run: `$?` is its status, not the previous line's
     status_before: bool = False  # the world knows the status of the line before (`$?` at this line's start)
+    oldpwd_unset: bool = False  # the world knows no cd ever moved the shell: `cd -` fails, "OLDPWD not set"
     facts: listings.Facts = field(default_factory=listings.Facts)  # what shell.py checks for listings, comparisons
     stage: listings.Stage | None = None  # the command last read: program, arguments, where its output goes
     # (path, what the world must know of it for the result to be GNU's: "sorted", "base64", "no folder"), checked
@@ -93,12 +94,12 @@ class Reading:
 
 def read_line(line: str, cwd: str, home: str, variables: dict[str, str], oldpwd: str | None = None,
               status_known: bool = False, listing: loop_globs.Listing | None = None,
-              content: Callable[[str], bytes | None] | None = None) -> Reading:
+              content: Callable[[str], bytes | None] | None = None, cwd_known: bool = True) -> Reading:
     """The paths `line` names, or NotComputable when any part of it falls outside what is proven.
     `status_known`: the world knows the exit status of the line before (`$?` at this line's start);
     `listing`: a folder's entry names where the world knows them all (a for loop's glob expands to them);
     `content`: a file's bytes where the world knows them, b"" where it knows there is none (a `while read` loop
-    reads them)."""
+    reads them); `cwd_known` False: `cwd` stands in for a folder the world does not know (`$PWD` is then unknown)."""
     if not line.strip() or "\0" in line:
         raise NotComputable("not one command line")
     root = parse_tree(line)
@@ -107,10 +108,10 @@ def read_line(line: str, cwd: str, home: str, variables: dict[str, str], oldpwd:
     if not _newlines_proven(root):
         raise NotComputable("not one command line: newlines other than between commands or in a here document")
     scope = Scope(cwd, home, cwd, variables={name: value for name, value in variables.items()},
-                  oldpwd=oldpwd or None)
+                  cwd_known=cwd_known, oldpwd=oldpwd or None)
     scope.variables.setdefault("HOME", home)
     reading = Reading(cwds=[posixpath.normpath(cwd)], status_before=status_known, listing=listing,
-                      content=content)
+                      content=content, oldpwd_unset=oldpwd == "")
     _statement(root, scope, reading, in_pipeline=False, fed=False)
     try:
         listings.check_line(reading.facts, reading.forms, reading.outputs)
@@ -368,11 +369,13 @@ def _loop_glob(node: Node, values: list[Value], scope: Scope, reading: Reading) 
 
 def _cd(arguments: list[str], scope: Scope, reading: Reading) -> None:
     """`cd DIR`, `cd` (the home) and `cd -` (the folder before, which it prints: only where the world's record
-    holds it and no earlier cd of the line may have changed it)."""
+    holds it, or knows it unset, and no earlier cd of the line may have changed it)."""
     if len(arguments) > 1:
         raise NotComputable("cd with more than one folder")
     target = arguments[0] if arguments else scope.home
     if target == "-":
+        if not reading.moves and reading.oldpwd_unset:
+            return  # it fails where it stands
         if reading.moves or not scope.oldpwd:
             raise NotComputable("cd - where the folder before is not known")
         target = scope.oldpwd

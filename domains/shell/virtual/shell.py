@@ -23,6 +23,7 @@ from bashkit import Bash, ExecutionProfile
 
 from ..knowledge import Knowledge, ancestors, system_folders, under
 from ..location import Location
+from . import anywhere
 from .allowlist import proven_errors
 from .gate import NotComputable, Reading, read_line
 from .git import VirtualGit, home_problem
@@ -66,12 +67,16 @@ class Outcome:
     after: Knowledge  # its exact facts only: the world's record takes them (`Knowledge.take_exact`)
     forms: frozenset[str] = frozenset()  # the allowlist entries it used
     observation: str | None = None  # a file tool's step: the domain's own observation, rendered already
+    # False: the shell stays where it stood, a folder the world does not know exactly (`cwd` is the implied one):
+    # the output and effects are exact, the screen's prompt is the model's (anywhere.py).
+    cwd_known: bool = True
 
 
 class VirtualShell:
-    def __init__(self, knowledge: Knowledge, user: str = "dev", host: str = "sandbox"):
+    def __init__(self, knowledge: Knowledge, user: str = "dev", host: str = "sandbox", stand_in: bool = False):
         self.knowledge = knowledge
         self.user, self.host = user, host
+        self.stand_in = stand_in  # the shell stands in a folder of anywhere.py's: where it is, is not known
 
     @classmethod
     def starting(cls, cwd: str, home: str, files: dict[str, bytes | None] | None = None,
@@ -93,7 +98,9 @@ class VirtualShell:
             raise NotComputable(f"an earlier step changed the shell itself ({known.shell_changed!r}): options, "
                                 "functions, aliases or its search path the virtual shell does not follow")
         reading = read_line(line, known.cwd, known.home, known.variables, known.oldpwd, known.last_status is not None,
-                            self._listing, self._content)
+                            self._listing, self._content, cwd_known=not self.stand_in)
+        if self.stand_in:
+            anywhere.check_reading(known, reading)
         if "git" in reading.forms:
             self._check_git(reading)
         self._check_region(reading)
@@ -111,7 +118,8 @@ class VirtualShell:
         reach = _Reach.of(known, reading)
         # The named paths the world knows nothing of, and the unsure names in the folders the line reaches (`ls`
         # of a folder where `.git` may be): each is tried as absent, as a file and as a folder.
-        unknown = {path for path in reading.paths if known.status(path) == "unknown"} | {
+        # (With the folders it may cd into: `cd` alone names no word, yet enters HOME.)
+        unknown = {path for path in (*reading.paths, *reading.cwds[1:]) if known.status(path) == "unknown"} | {
             path for path in known.maybe_there if under(path, reach.tops)}
         if not _plain_text(line.encode("utf-8", "surrogateescape")) or not all(
                 _plain_text(known.files.get(path) or b"") for path in (*reach.above, *reach.below)):
@@ -159,7 +167,8 @@ class VirtualShell:
         known = self.knowledge
         target = _leading_cd(line, known.home)
         if target is None or target not in known.folders or known.status(target) != "present":
-            raise NotComputable("a predicted step may have moved the shell: where it stands is not known exactly")
+            return anywhere.compute_anywhere(
+                known, lambda placed: VirtualShell(placed, self.user, self.host, stand_in=True).compute(line))
         placed = replace(known.exact_part(), location=known.location.moved_to(target), cwd_known=True, oldpwd=None)
         outcome = VirtualShell(placed, self.user, self.host).compute(line)
         if outcome.after.oldpwd == target:  # the leading cd's: bash's is the folder the world does not know
@@ -198,12 +207,12 @@ class VirtualShell:
         """Outside the home, the working folder and /tmp, who may read or write what is the system's business;
         and removing or moving one of those folders, or one the shell stands in, is the system's too."""
         roots = self.knowledge.region
-        for path in (*reading.paths, *reading.glob_folders, *reading.cwds):
+        for path in (*reading.paths, *reading.glob_folders, *reading.cwds[self.stand_in:]):
             if not under(path, roots):
                 raise NotComputable(f"{path} lies outside the home, the folder the world started in and /tmp")
         if reading.forms & {"rm", "rmdir", "mv"}:
             for path in reading.paths:
-                if path in roots or reading.cwds[0].startswith(path.rstrip("/") + "/"):
+                if path in roots or under(reading.cwds[0], (path,)):
                     raise NotComputable(f"it may remove or move {path}, a folder the system or the shell holds")
 
     def _check_git(self, reading: Reading) -> None:
@@ -308,7 +317,9 @@ class VirtualShell:
         after = replace(before.exact_part(), location=before.location.moved_to(run.cwd),
                         files={k: v for k, v in before.files.items() if not under(k, run.tops)},
                         folders={k: v for k, v in before.folders.items() if not under(k, run.tops)},
-                        variables=dict(run.variables[0]), exported=set(run.variables[1]), oldpwd=run.oldpwd,
+                        variables=dict(run.variables[0]), exported=set(run.variables[1]),
+                        # A line that moved nothing leaves OLDPWD as it was: unknown stays unknown, not unset.
+                        oldpwd=run.oldpwd if run.oldpwd or before.oldpwd is not None else None,
                         absent={k for k in before.absent | gone if k not in files and k not in folders},
                         last_status=run.printed[2],
                         maybe_there={k for k in before.maybe_there if not under(k, run.tops) or k in kept})
@@ -408,7 +419,9 @@ class _Reach:
             if not under(path, tops):
                 tops.append(path)
         cwd = known.cwd
-        found = {cwd, *(ancestor for path in (*tops, cwd) for ancestor in ancestors(path))} - {"/"}
+        # Each folder the line may cd to stands with the working folder: `cd` alone names no word, yet enters HOME.
+        found = {cwd, *reading.cwds, *(ancestor for path in (*tops, cwd, *reading.cwds) for ancestor in ancestors(path))
+                 } - {"/"}
         above = sorted(found - set(tops), key=len) + [cwd] * (cwd in tops)
         below = tuple(path for path in (*known.folders, *known.files) if under(path, tops))
         return cls(tuple(tops), below, tuple(above))

@@ -14,14 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from ..knowledge import Knowledge, under
 from .gate import Reading
+from .outcome import Outcome
 from .refusal import NotComputable
-
-if TYPE_CHECKING:
-    from .shell import Outcome
 
 # Folders no world holds, outside the region a computed line may touch; different in name, length and depth.
 STAND_INS = ("/somewhere-unknown", "/somewhere-unknown-too/further/down")

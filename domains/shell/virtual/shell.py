@@ -29,6 +29,7 @@ from .gate import NotComputable, Reading, read_line
 from .git import VirtualGit, home_problem
 from .jq import FAILING_UNLIKE_GNU
 from .listings import problem_with_result, problem_with_world
+from .outcome import Change, Outcome
 from .text_tools import content_problem
 
 UNKNOWN_ENTRY = "zz-entry-unknown-to-the-world"  # the extra entry of a folder whose listing is incomplete
@@ -45,31 +46,6 @@ _SILENT_FAILURES = frozenset({"grep", "test", "[", "false", "cmp", "diff", "!", 
 _READS_WORK_TREE = frozenset({"git status", "git add", "git commit", "git diff"})
 MAX_OUTPUT = 64 * 1024  # a computed step prints at most this much; more is the model's to summarize
 _TIMEOUT = 2.0
-
-
-@dataclass(frozen=True)
-class Change:
-    path: str
-    change: str  # created | modified | deleted
-    kind: str  # file | folder
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """A computed step: exactly what bash prints and does here, and the exact facts it leaves."""
-
-    line: str
-    stdout: str
-    stderr: str
-    exit_code: int
-    cwd: str  # where the shell stands after it
-    changes: tuple[Change, ...]
-    after: Knowledge  # its exact facts only: the world's record takes them (`Knowledge.take_exact`)
-    forms: frozenset[str] = frozenset()  # the allowlist entries it used
-    observation: str | None = None  # a file tool's step: the domain's own observation, rendered already
-    # False: the shell stays where it stood, a folder the world does not know exactly (`cwd` is the implied one):
-    # the output and effects are exact, the screen's prompt is the model's (anywhere.py).
-    cwd_known: bool = True
 
 
 class VirtualShell:

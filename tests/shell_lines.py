@@ -125,7 +125,7 @@ def command(rng: random.Random, program: str = "") -> str:
         return f"cat {_flags(rng, 'n')}{paths(rng)}"
     if program in ("head", "tail"):
         option = rng.choice(("", "-n 2 ", "-n 1 ", "-c 3 ", "-2 ", "-n 0 ", "-c 1 ", "-n +2 ", "-n -1 ", "-c 5 ",
-                             "-c -3 ", "-c +2 ", "-c2 ", "-c 1K ", "-c 0 "))
+                             "-c -3 ", "-c +2 ", "-c2 ", "-c 1K ", "-c 0 ", "-n x ", "-c x ", "-n -x ", "-n 2x "))
         return f"{program} {option}{paths(rng)}"
     if program == "wc":
         return f"wc {_flags(rng, rng.choice(('lwc', 'lwcm', 'mL')))}{paths(rng)}"

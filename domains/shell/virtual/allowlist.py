@@ -115,6 +115,15 @@ PROVEN_ERRORS: tuple[re.Pattern[str], ...] = tuple(re.compile(form) for form in 
     rf"find: '{_NAME}': {_MISSING}",
     rf"cmp: {_NAME}: {_MISSING}",
     rf"cmp: EOF on {_NAME} (?:which is empty|after byte \d+, line \d+)",
+    # GNU's words for what the virtual shell words otherwise (gnu_messages.py gives them).
+    rf"sort: cannot read: {_NAME}: {_MISSING}",
+    rf"(?:wc|uniq|cut|comm|paste|nl|md5sum|sha1sum|sha256sum): {_NAME}: {_MISSING}",
+    rf"cut: {_NAME}: Is a directory",
+    rf"rev: cannot open {_NAME}: {_MISSING}",
+    rf"(?:head|tail): cannot open '{_NAME}' for reading: {_MISSING}",
+    rf"(?:head|tail): error reading '{_NAME}': Is a directory",
+    rf"(?:head|tail): invalid number of (?:lines|bytes): '[A-Za-z0-9._/]{_NAME}?'",  # (GNU drops a sign: '-x')
+    rf"awk: cannot open {_NAME} \({_MISSING}\)",
 ))
 
 

@@ -51,6 +51,7 @@ _STATUS_READERS = frozenset({"echo", "printf"})  # may print `$?` once a command
 _UNKNOWABLE_TESTS = frozenset({"-nt", "-ot", "-ef", "-x", "-r", "-w", "-u", "-g", "-k", "-O", "-G", "-N", "-L", "-h",
                                "-S", "-p", "-b", "-c", "-t"})
 _FILE_CHANGERS = frozenset({"rm", "rmdir", "mv", "cp", "mkdir", "touch"})
+OPENS_ALL_FIRST = frozenset({"cmp", "sort", "comm"})  # each stops at the first file it cannot open
 _SED_ADDRESS = r"(?:\d+|\$|/(?:[^/\\\n]|\\.)*/)"
 _SED_PART = r"(?:[^/\\\n]|\\.)*"
 # `s` with another delimiter (`s|a|b|`), none escaped inside: an escaped delimiter's meaning is not proven.
@@ -71,6 +72,8 @@ class Reading:
     outputs: set[str] = field(default_factory=set)  # every path output is redirected into (`> f`, `>> f`)
     operands: set[str] = field(default_factory=set)  # paths given to programs as words (not redirections)
     several: bool = False  # a program is given more than one operand (one may fail while the others go on)
+    typed: set[str] = field(default_factory=set)  # the words naming paths, as typed (GNU's messages print them)
+    merges: bool = False  # a `>&` sends one output stream into the other: a message may flow on as data
     glob_folders: set[str] = field(default_factory=set)
     cwds: list[str] = field(default_factory=list)  # where the line starts, then each folder it may cd to
     forms: set[str] = field(default_factory=set)  # the allowlist entries it uses: "sort", "sort -r"
@@ -304,10 +307,11 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
             if letter in OUTPUT_OPTIONS.get(program, "") and written:
                 if path := _name(Value(written), scope, reading):
                     reading.outputs.add(path)
-        given = operands(program, arguments)
-        # cmp stops at the first file it cannot open, as GNU's does: its one message is all there is.
-        reading.several = reading.several or len(given) > 1 and program != "cmp" or any(
-            value.glob for value in words[1:])
+        # The files it reads (grep's pattern, sed's script are none): cmp, sort and comm open them all before they
+        # print and stop at the first they cannot open, as GNU's do; cp and mv of one source go on with none.
+        given = _file_words(program, words[1:])
+        reading.several = reading.several or len(given) > (2 if program in ("cp", "mv") else 1) and \
+            program not in OPENS_ALL_FIRST or any(value.glob for value in words[1:])
 
 
 def _cd(arguments: list[str], scope: Scope, reading: Reading) -> None:
@@ -506,6 +510,7 @@ def _redirect(node: Node, scope: Scope, reading: Reading) -> None:
     if destination is None or operator not in _REDIRECTS:
         raise NotComputable(f"the redirection {node_text(node)!r}")
     if operator == ">&" and node_text(destination) in ("1", "2"):
+        reading.merges = True
         return  # 2>&1, >&2: a descriptor, not a file
     if operator == ">&":
         raise NotComputable(f"the redirection {node_text(node)!r}")
@@ -576,6 +581,7 @@ def _name(value: Value, scope: Scope, reading: Reading) -> str:
     if any(part == ".." and parts[index - 1] not in ("", ".", "..") for index, part in enumerate(parts) if index):
         raise NotComputable(f"{text}: the virtual shell drops `name/..` by its letters; GNU fails where name is no "
                             "folder")
+    reading.typed.add(text)
     for cwd in reading.cwds:
         reading.paths.add(posixpath.normpath(posixpath.join(cwd, text)))
     return posixpath.normpath(posixpath.join(scope.cwd, text))

@@ -25,6 +25,7 @@ from ..knowledge import Knowledge, ancestors, system_folders, under
 from ..location import Location
 from .allowlist import proven_errors
 from .gate import NotComputable, Reading, read_line
+from .gnu_messages import gnu_wording
 from .listings import problem_with_result, problem_with_world
 from .text_tools import content_problem
 
@@ -121,6 +122,9 @@ class VirtualShell:
                 raise NotComputable("what it leaves depends on files the world does not know")
         stdout, stderr, code = first.printed
         stderr = _SCRIPT_LINE.sub("bash: ", stderr)  # an interactive shell names no line: "bash: cd: x: ..."
+        if stderr and not reading.merges:  # (merged into stdout, a message flows on as data: left unproven)
+            stderr = gnu_wording(stderr, reading.typed, reading.cwds, lambda path: known.status(path) == "absent"
+                                 and path not in first.state[0] and path not in first.state[1])
         if _UNPROVEN.search(stderr):
             raise NotComputable("the virtual shell words this error otherwise than GNU, or lacks the feature")
         if code and not stderr and not reading.forms & _SILENT_FAILURES:

@@ -115,7 +115,10 @@ def _flags(rng: random.Random, letters: str) -> str:
 def command(rng: random.Random, program: str = "") -> str:
     program = program or rng.choice(("echo", "printf", "cat", "head", "tail", "wc", "sort", "uniq", "grep", "sed", "mkdir",
                           "touch", "rm", "rmdir", "cp", "mv", "basename", "dirname", "tee", "seq", "test", "[", "cd",
-                          "pwd", "true", "false", "export", "ls", "tr", "awk", *TEXT_PROGRAMS))
+                          "pwd", "true", "false", "export", "ls", "tr", "awk", "./", *TEXT_PROGRAMS))
+    if program == "./":  # a program named by a path: missing, a file, a folder, below a missing folder
+        return rng.choice(("./run.sh", "./run.sh --fast a.txt", "./a.txt", "./d", "d/none", "./nodir/f x", "./$P",
+                           "/nowhere/run"))
     if program == "echo":
         return f"echo {_flags(rng, 'neE')}" + " ".join(rng.choice(WORDS) for _ in range(rng.randint(0, 3)))
     if program == "printf":

@@ -74,6 +74,7 @@ class Reading:
     several: bool = False  # a program is given more than one operand (one may fail while the others go on)
     typed: set[str] = field(default_factory=set)  # the words naming paths, as typed (GNU's messages print them)
     merges: bool = False  # a `>&` sends one output stream into the other: a message may flow on as data
+    missing_programs: set[str] = field(default_factory=set)  # programs named by a path: the world must know none
     glob_folders: set[str] = field(default_factory=set)
     cwds: list[str] = field(default_factory=list)  # where the line starts, then each folder it may cd to
     forms: set[str] = field(default_factory=set)  # the allowlist entries it uses: "sort", "sort -r"
@@ -236,6 +237,9 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
     if not words:
         raise NotComputable("a command without a program")
     program = words[0].text
+    if words[0].literal and "/" in program and program not in PROGRAMS:
+        _missing_program(words, scope, reading)
+        return
     if not words[0].literal or program not in PROGRAMS:
         raise NotComputable(f"{program or 'the program'} is not among the programs proven to run as in GNU")
     if program in SHELL_STATE and in_pipeline:
@@ -312,6 +316,16 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         given = _file_words(program, words[1:])
         reading.several = reading.several or len(given) > (2 if program in ("cp", "mv") else 1) and \
             program not in OPENS_ALL_FIRST or any(value.glob for value in words[1:])
+
+
+def _missing_program(words: list[Value], scope: Scope, reading: Reading) -> None:
+    """A program named by a path (`./run.sh`): bash runs the file there, searching no PATH. Computed only where
+    the world knows nothing is there (shell.py checks): then bash says so and runs nothing, whatever the words."""
+    if not _name(words[0], scope, reading):
+        raise NotComputable(f"{words[0].text}: a program named by no path the world can know")
+    for cwd in reading.cwds:
+        reading.missing_programs.add(posixpath.normpath(posixpath.join(cwd, words[0].text)))
+    reading.stage = ("", [], "screen")  # it prints nothing on stdout
 
 
 def _cd(arguments: list[str], scope: Scope, reading: Reading) -> None:

@@ -92,6 +92,9 @@ class VirtualShell:
                                 "functions, aliases or its search path the virtual shell does not follow")
         reading = read_line(line, known.cwd, known.home, known.variables, known.oldpwd, known.last_status is not None)
         self._check_region(reading)
+        if any(known.status(path) != "absent" for path in reading.missing_programs):
+            raise NotComputable("a program named by a path the world does not know is absent: what it runs is not "
+                                "among the world's facts")
         self._check_contents(reading)
         if any(path in known.folders for path in reading.outputs):
             raise NotComputable("output redirected into a folder: the virtual shell does not refuse it as bash does")

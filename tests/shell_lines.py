@@ -198,7 +198,9 @@ def reader(rng: random.Random) -> str:
 def redirection(rng: random.Random) -> str:
     target = _operand(rng)
     return rng.choice((f"> {target}", f">> {target}", f"2> {target}", f"< {target}", "2>&1", f"> {target} 2>&1",
-                       f"2>&1 > {target}", f"&> {target}", "> /dev/null", "2> /dev/null"))
+                       f"2>&1 > {target}", f"&> {target}", "> /dev/null", "2> /dev/null", "&>/dev/null",
+                       "2>>/dev/null", "2>/dev/null || echo none", "&> /dev/null && echo ok", "2>/dev/null | wc -l",
+                       f"2>/dev/null > {target}"))
 
 
 # The shell's own constructs (domains/shell/virtual/constructs.py) and parameter, brace and arithmetic

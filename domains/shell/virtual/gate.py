@@ -42,8 +42,9 @@ _WORD_PARTS = {"word", "string", "raw_string", "concatenation", "simple_expansio
                "special_variable_name", "arithmetic_expansion"}
 _REDIRECTS = {">", ">>", "<", ">&"}
 _FEEDS = ("<", "<<")  # redirections that give a command its standard input
-# Error output sent to a file or away: what a program printed there is not checked against the forms of GNU's
-# messages proven so far (shell.py), and a program that failed on one operand may have done less than GNU's.
+# Error output sent to a file: what a program printed there is not checked against the forms of GNU's messages
+# proven so far (shell.py), and a program that failed on one operand may have done less than GNU's. (Sent to
+# /dev/null, the messages are checked on a run of the line that shows them: Reading.hidden.)
 _HIDES_ERRORS = {"&>", "2>", "2>>", "2>&", "&>>"}
 _PRINT_ONLY = frozenset({"echo", "printf", "export", "true", "false", "pwd"})  # their words are never files
 _STATUS_READERS = frozenset({"echo", "printf"})  # may print `$?` once a command of the line has run
@@ -75,6 +76,9 @@ class Reading:
     typed: set[str] = field(default_factory=set)  # the words naming paths, as typed (GNU's messages print them)
     merges: bool = False  # a `>&` sends one output stream into the other: a message may flow on as data
     missing_programs: set[str] = field(default_factory=set)  # programs named by a path: the world must know none
+    # Redirections that discard error output (`2>/dev/null`, `&>/dev/null`): (start, end, what leaves the line
+    # as it is but shows the errors). shell.py runs that line too, to check the hidden messages as shown ones.
+    hidden: list[tuple[int, int, str]] = field(default_factory=list)
     glob_folders: set[str] = field(default_factory=set)
     cwds: list[str] = field(default_factory=list)  # where the line starts, then each folder it may cd to
     forms: set[str] = field(default_factory=set)  # the allowlist entries it uses: "sort", "sort -r"
@@ -519,6 +523,10 @@ def _redirect(node: Node, scope: Scope, reading: Reading) -> None:
         raise NotComputable(f"a {node.type.replace('_', ' ')}")
     operator = _operator(node)
     destination = node.child_by_field_name("destination")
+    if operator in _HIDES_ERRORS and operator != "2>&" and destination is not None and \
+            node_text(destination) == "/dev/null":
+        reading.hidden.append((node.start_byte, node.end_byte, ">/dev/null" if operator.startswith("&") else ""))
+        return
     if operator in _HIDES_ERRORS:
         raise NotComputable(f"the redirection {node_text(node)!r}: its error messages would not be checked")
     if destination is None or operator not in _REDIRECTS:

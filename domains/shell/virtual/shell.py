@@ -124,17 +124,23 @@ class VirtualShell:
                     other.kept != runs[-1].kept:
                 raise NotComputable("what it leaves depends on files the world does not know")
         stdout, stderr, code = first.printed
-        stderr = _SCRIPT_LINE.sub("bash: ", stderr)  # an interactive shell names no line: "bash: cd: x: ..."
-        if stderr and not reading.merges:  # (merged into stdout, a message flows on as data: left unproven)
-            stderr = gnu_wording(stderr, reading.typed, reading.cwds, lambda path: known.status(path) == "absent"
-                                 and path not in first.state[0] and path not in first.state[1])
-        if _UNPROVEN.search(stderr):
+        stderr = self._gnu_stderr(stderr, reading, first)
+        # The messages the line prints, those it sends to /dev/null too: each must be one proven to match GNU's
+        # (a message worded otherwise may come with another status), even where no one sees it.
+        shown = stderr
+        for variant, run in enumerate(runs):
+            if reading.hidden:
+                witness = self._run(_showing_errors(line, reading.hidden), variant, unknown, reading, reach)
+                if witness.printed[0] != run.printed[0] or witness.printed[2] != run.printed[2]:
+                    raise NotComputable("it prints or exits otherwise when its error output is shown")
+                shown = self._gnu_stderr(witness.printed[1], reading, first)
+        if _UNPROVEN.search(shown):
             raise NotComputable("the virtual shell words this error otherwise than GNU, or lacks the feature")
-        if code and not stderr and not reading.forms & _SILENT_FAILURES:
+        if code and not shown and not reading.forms & _SILENT_FAILURES:
             raise NotComputable("it fails without a message, which no program it runs does in GNU")
-        if stderr and not proven_errors(stderr):
+        if shown and not proven_errors(shown):
             raise NotComputable("its error message is not among the forms proven to read as GNU's")
-        if stderr and reading.several:
+        if shown and reading.several:
             raise NotComputable("an error from a program given several operands: GNU goes on with the others")
         if stdout and stderr:
             raise NotComputable("it prints on both output streams: their order on the screen is unknown")
@@ -148,6 +154,16 @@ class VirtualShell:
             raise NotComputable(_NOT_PLAIN)
         return Outcome(line, stdout, stderr, code, first.cwd, _changes(known, after, unknown), after,
                        frozenset(reading.forms))
+
+    def _gnu_stderr(self, stderr: str, reading: Reading, run: _Run) -> str:
+        """A run's error output as a terminal shows it, in GNU's words where gnu_messages.py has them (not where it
+        flows into stdout: there a message is data, and left as it is)."""
+        stderr = _SCRIPT_LINE.sub("bash: ", stderr)  # an interactive shell names no line: "bash: cd: x: ..."
+        if not stderr or reading.merges:
+            return stderr
+        known = self.knowledge
+        return gnu_wording(stderr, reading.typed, reading.cwds, lambda path: known.status(path) == "absent" and
+                           path not in run.state[0] and path not in run.state[1])
 
     def _found_again(self, line: str) -> Outcome:
         """A line the shell starts with a `cd` into a folder the world knows, named whole (`cd ~/project && ls`),
@@ -293,6 +309,14 @@ def _leading_cd(line: str, home: str) -> str | None:
         return None
     folder = match.group("folder")
     return posixpath.normpath(home + folder[1:] if folder.startswith("~") else folder)
+
+
+def _showing_errors(line: str, hidden: list[tuple[int, int, str]]) -> str:
+    """The line with its redirections of error output to /dev/null taken out (`&>` keeps stdout's)."""
+    data = line.encode("utf-8", "surrogateescape")
+    for start, end, kept in sorted(hidden, reverse=True):
+        data = data[:start] + b" " + kept.encode() + b" " + data[end:]
+    return data.decode("utf-8", "surrogateescape")
 
 
 def exactly(known: Knowledge, files: dict[str, bytes | None] | None = None, folders: dict[str, bool] | None = None,

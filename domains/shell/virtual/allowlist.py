@@ -52,7 +52,7 @@ PROGRAMS: dict[str, OptionSpec] = {
     "tee": OptionSpec(flags="a"),
     "seq": OptionSpec(),
     # Listings, finds, comparisons, paths: listings.py holds what else they need to match GNU.
-    "ls": OptionSpec(flags="A1Rd"),
+    "ls": OptionSpec(flags="A1Rda"),  # -a: with GNU's implied `.` and `..` (dot_entries.py)
     "find": OptionSpec(expression=True, primaries=frozenset({
         "-name", "-iname", "-path", "-type", "-maxdepth", "-mindepth", "-not", "!", "-o", "-a", "-print", "(", ")"})),
     "diff": OptionSpec(flags="q"),

@@ -52,6 +52,7 @@ _STATUS_READERS = frozenset({"echo", "printf"})  # may print `$?` once a command
 _UNKNOWABLE_TESTS = frozenset({"-nt", "-ot", "-ef", "-x", "-r", "-w", "-u", "-g", "-k", "-O", "-G", "-N", "-L", "-h",
                                "-S", "-p", "-b", "-c", "-t"})
 _FILE_CHANGERS = frozenset({"rm", "rmdir", "mv", "cp", "mkdir", "touch"})
+_QUIET = frozenset({*_FILE_CHANGERS, "true", "false", "export", "test", "["})  # they print nothing on stdout
 OPENS_ALL_FIRST = frozenset({"cmp", "sort", "comm"})  # each stops at the first file it cannot open
 _SED_ADDRESS = r"(?:\d+|\$|/(?:[^/\\\n]|\\.)*/)"
 _SED_PART = r"(?:[^/\\\n]|\\.)*"
@@ -79,6 +80,10 @@ class Reading:
     # Redirections that discard error output (`2>/dev/null`, `&>/dev/null`): (start, end, what leaves the line
     # as it is but shows the errors). shell.py runs that line too, to check the hidden messages as shown ones.
     hidden: list[tuple[int, int, str]] = field(default_factory=list)
+    commands: int = 0  # the simple commands read so far
+    printers: int = 0  # those that may print on stdout
+    # `ls -a`: its operands, whether it recurses, and which command it is (shell.py adds `.` and `..`).
+    dots: tuple[tuple[str, ...], bool, int] | None = None
     glob_folders: set[str] = field(default_factory=set)
     cwds: list[str] = field(default_factory=list)  # where the line starts, then each folder it may cd to
     forms: set[str] = field(default_factory=set)  # the allowlist entries it uses: "sort", "sort -r"
@@ -115,6 +120,8 @@ def read_line(line: str, cwd: str, home: str, variables: dict[str, str], oldpwd:
         listings.check_line(reading.facts, reading.forms, reading.outputs)
     except listings.Refusal as refusal:
         raise NotComputable(str(refusal)) from None
+    if reading.dots and reading.dots[2] != reading.commands:
+        raise NotComputable("ls -a before other commands: its . and .. are added to the line's own output")
     if reading.moves and reading.glob_folders:
         raise NotComputable("a glob and a cd in one line: which folder it lists depends on the cd")
     return reading
@@ -241,6 +248,10 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
     if not words:
         raise NotComputable("a command without a program")
     program = words[0].text
+    reading.commands += 1
+    quiet = program in _QUIET or program == "cd" and [value.text for value in words[1:]] != ["-"]
+    reading.printers += not quiet and not (program == "ls" and any(
+        value.text.startswith("-") and not value.text.startswith("--") and "a" in value.text for value in words[1:]))
     if words[0].literal and "/" in program and program not in PROGRAMS:
         _missing_program(words, scope, reading)
         return
@@ -265,6 +276,8 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
     if not in_pipeline:
         _follow("", reading.stage, True, reading)
     _check_listing(program, words[1:], scope, reading)
+    if program == "ls" and "a" in listings.letters(arguments):
+        _implied_dots(node, words[1:], reading)
     reading.forms |= used_forms(program, arguments) | ({"sed -iSUFFIX"} if backup else set())
     if not fed and reads_terminal(program, arguments):
         raise NotComputable(f"{program} reads the terminal here: what is typed next decides")
@@ -320,6 +333,29 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         given = _file_words(program, words[1:])
         reading.several = reading.several or len(given) > (2 if program in ("cp", "mv") else 1) and \
             program not in OPENS_ALL_FIRST or any(value.glob for value in words[1:])
+
+
+def _implied_dots(node: Node, values: list[Value], reading: Reading) -> None:
+    """`ls -a`: the virtual shell lists as -A does, and shell.py adds `.` and `..` to its stdout
+    (dot_entries.py). That stdout must be ls's alone: the line's last command, on the screen, after commands that
+    print nothing, outside any construct or redirection."""
+    given = listings.letters([value.text for value in values])
+    if "A" in given:
+        raise NotComputable("ls with both -a and -A: the last one given decides in GNU")
+    if any(value.glob for value in values):
+        raise NotComputable("ls -a of a glob: which operands it gets is decided when it runs")
+    parent = node.parent
+    while parent is not None:
+        if parent.type not in ("program", "list"):
+            raise NotComputable("ls -a inside a pipeline, a construct or a redirection: its . and .. are added to "
+                                "the line's own output")
+        parent = parent.parent
+    if reading.printers or reading.dots:
+        raise NotComputable("ls -a after commands that may print: its . and .. are added to the line's own output")
+    if any(child.type.endswith("_redirect") for child in node.children):
+        raise NotComputable("ls -a with a redirection: its . and .. are added to the line's own output")
+    if "d" not in given:  # -d lists the folders themselves: no entries of theirs
+        reading.dots = (tuple(operands("ls", [value.text for value in values])), "R" in given, reading.commands)
 
 
 def _missing_program(words: list[Value], scope: Scope, reading: Reading) -> None:

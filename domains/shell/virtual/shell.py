@@ -25,6 +25,7 @@ from ..knowledge import Knowledge, ancestors, system_folders, under
 from ..location import Location
 from .allowlist import proven_errors
 from .gate import NotComputable, Reading, read_line
+from .dot_entries import Unexpected, with_implied_entries
 from .gnu_messages import gnu_wording
 from .listings import problem_with_result, problem_with_world
 from .text_tools import content_problem
@@ -269,10 +270,11 @@ class VirtualShell:
         result = bash.execute_sync(f"(exit {known.last_status})\n{line}" if known.last_status is not None and
                                    "$?" in line else line)
         state = bash.shell_state()
+        stdout = result.stdout if reading.dots is None else _with_dots(bash, result.stdout, reading.dots, state.cwd)
         files, folders, kept = _walk(bash, reach, sentinels, variant)
         variables = {name: value for name, value in state.variables.items() if _user_variable(name, value)}
         exported = {name for name in state.env if name in variables}
-        return _Run((result.stdout, result.stderr, result.exit_code), state.cwd, (files, folders),
+        return _Run((stdout, result.stderr, result.exit_code), state.cwd, (files, folders),
                      (variables, frozenset(exported)), state.env.get("OLDPWD", ""), reach.tops, kept)
 
     def _knowledge_after(self, run: _Run, kept: frozenset[str]) -> Knowledge:
@@ -309,6 +311,23 @@ def _leading_cd(line: str, home: str) -> str | None:
         return None
     folder = match.group("folder")
     return posixpath.normpath(home + folder[1:] if folder.startswith("~") else folder)
+
+
+def _with_dots(bash: Bash, stdout: str, dots: tuple[tuple[str, ...], bool, int], cwd: str) -> str:
+    """`ls -a`'s stdout with the implied `.` and `..` (dot_entries.py), read in the folders ls listed (it ran last:
+    they are as it saw them)."""
+    def kind(path: str) -> str:
+        return "" if not bash.exists(path) else "folder" if bash.stat(path)["file_type"] == "directory" else "file"
+
+    def folders_at(path: str) -> int:
+        return 1 + sum(folders_at(posixpath.join(path, entry["name"])) for entry in bash.read_dir(path)
+                       if entry["metadata"]["file_type"] == "directory")
+
+    named, recursive, _ = dots
+    try:
+        return with_implied_entries(stdout, list(named), recursive, cwd, kind, folders_at)
+    except Unexpected as problem:
+        raise NotComputable(f"ls -a: {problem}") from None
 
 
 def _showing_errors(line: str, hidden: list[tuple[int, int, str]]) -> str:

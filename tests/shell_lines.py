@@ -112,7 +112,16 @@ def _flags(rng: random.Random, letters: str) -> str:
     return f"-{chosen} " if chosen else ""
 
 
+# Options a program may not have (GNU's getopt message: usage_errors.py), some after one it acts on first.
+INVALID_OPTIONS = ("-z", "-Q", "-j", "-az", "-zq", "-n 2 -z", "-- -z", "-y", "-1z", "--zz", "-5", "-aZ", "-k1 -j", "-W",
+                   "-Ay")
+
+
 def command(rng: random.Random, program: str = "") -> str:
+    if not program and rng.random() < 0.04:
+        chosen = rng.choice(("ls", "cat", "wc", "sort", "head", "tail", "cp", "mv", "mkdir", "rm", "cut", "uniq",
+                             "touch", "basename", "md5sum", "join", "comm", "paste"))
+        return f"{chosen} {rng.choice(INVALID_OPTIONS)} {paths(rng)}"
     program = program or rng.choice(("echo", "printf", "cat", "head", "tail", "wc", "sort", "uniq", "grep", "sed", "mkdir",
                           "touch", "rm", "rmdir", "cp", "mv", "basename", "dirname", "tee", "seq", "test", "[", "cd",
                           "pwd", "true", "false", "export", "ls", "tr", "awk", "./", *TEXT_PROGRAMS))

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .usage_errors import GNU_OPTIONS
+
 
 @dataclass(frozen=True)
 class OptionSpec:
@@ -99,6 +101,7 @@ SHELL_STATE = frozenset({"cd", "export"})
 # identical to GNU's; a line that prints any other message on stderr is the model's.
 _NAME = r"[A-Za-z0-9._/+-]+"  # an operand GNU prints as typed, unquoted (others it quotes: 'my file.txt')
 _MISSING = "No such file or directory"
+_GETOPT = "|".join(sorted(GNU_OPTIONS))
 PROVEN_ERRORS: tuple[re.Pattern[str], ...] = tuple(re.compile(form) for form in (
     rf"cat: {_NAME}: (?:{_MISSING}|Is a directory)",
     rf"grep: {_NAME}: {_MISSING}",
@@ -124,6 +127,8 @@ PROVEN_ERRORS: tuple[re.Pattern[str], ...] = tuple(re.compile(form) for form in 
     rf"(?:head|tail): error reading '{_NAME}': Is a directory",
     rf"(?:head|tail): invalid number of (?:lines|bytes): '[A-Za-z0-9._/]{_NAME}?'",  # (GNU drops a sign: '-x')
     rf"awk: cannot open {_NAME} \({_MISSING}\)",
+    rf"(?P<program>{_GETOPT}): invalid option -- '[A-Za-z0-9]'",  # getopt's (usage_errors.py)
+    rf"Try '(?:{_GETOPT}) --help' for more information\.",
 ))
 
 

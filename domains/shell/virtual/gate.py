@@ -34,6 +34,7 @@ from .allowlist import (
 )
 from .refusal import NotComputable
 from .text_tools import needs_known_content, value_problem
+from .usage_errors import Undecided, invalid_option
 
 _STRUCTURE = {"program", "list", "pipeline", "command", "redirected_statement", "variable_assignment",
               "variable_assignments", "declaration_command", "comment"}
@@ -84,6 +85,7 @@ class Reading:
     printers: int = 0  # those that may print on stdout
     # `ls -a`: its operands, whether it recurses, and which command it is (shell.py adds `.` and `..`).
     dots: tuple[tuple[str, ...], bool, int] | None = None
+    usage_errors: set[str] = field(default_factory=set)  # programs given an option GNU's do not have (`ls -z`)
     glob_folders: set[str] = field(default_factory=set)
     cwds: list[str] = field(default_factory=list)  # where the line starts, then each folder it may cd to
     forms: set[str] = field(default_factory=set)  # the allowlist entries it uses: "sort", "sort -r"
@@ -120,6 +122,9 @@ def read_line(line: str, cwd: str, home: str, variables: dict[str, str], oldpwd:
         listings.check_line(reading.facts, reading.forms, reading.outputs)
     except listings.Refusal as refusal:
         raise NotComputable(str(refusal)) from None
+    if reading.usage_errors & reading.forms:
+        raise NotComputable("a program both given an option it does not have and run: the virtual shell runs the "
+                            "one as a builtin of GNU's words, the other as its own")
     if reading.dots and reading.dots[2] != reading.commands:
         raise NotComputable("ls -a before other commands: its . and .. are added to the line's own output")
     if reading.moves and reading.glob_folders:
@@ -259,6 +264,8 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         raise NotComputable(f"{program or 'the program'} is not among the programs proven to run as in GNU")
     if program in SHELL_STATE and in_pipeline:
         raise NotComputable(f"{program} inside a pipeline")
+    if _usage_error(program, words[1:], reading):
+        return
     backup = ""
     if program == "sed":
         words, backup = _sed_backup(words)
@@ -333,6 +340,22 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         given = _file_words(program, words[1:])
         reading.several = reading.several or len(given) > (2 if program in ("cp", "mv") else 1) and \
             program not in OPENS_ALL_FIRST or any(value.glob for value in words[1:])
+
+
+def _usage_error(program: str, values: list[Value], reading: Reading) -> bool:
+    """Whether GNU's `program` stops at an option it does not have (usage_errors.py): then it reads and writes
+    nothing, and shell.py runs it as a builtin that prints GNU's words."""
+    try:
+        letter = invalid_option(program, [value.text for value in values])
+    except Undecided as undecided:
+        raise NotComputable(str(undecided)) from None
+    if letter is None:
+        return False
+    if any(value.glob for value in values):
+        raise NotComputable(f"{program} -{letter} with a glob: a name it matches may be an option GNU reads first")
+    reading.usage_errors.add(program)
+    reading.stage = ("", [], "screen")  # it prints nothing on stdout
+    return True
 
 
 def _implied_dots(node: Node, values: list[Value], reading: Reading) -> None:

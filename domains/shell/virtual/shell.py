@@ -19,7 +19,7 @@ import shlex
 from dataclasses import dataclass, replace
 from functools import cache
 
-from bashkit import Bash, ExecutionProfile
+from bashkit import Bash, BuiltinContext, BuiltinResult, ExecutionProfile
 
 from ..knowledge import Knowledge, ancestors, system_folders, under
 from ..location import Location
@@ -27,6 +27,7 @@ from .allowlist import proven_errors
 from .gate import NotComputable, Reading, read_line
 from .dot_entries import Unexpected, with_implied_entries
 from .gnu_messages import gnu_wording
+from .usage_errors import Undecided, invalid_option, usage_message
 from .listings import problem_with_result, problem_with_world
 from .text_tools import content_problem
 
@@ -230,7 +231,7 @@ class VirtualShell:
         bash = Bash(cwd=known.cwd, env={"HOME": known.home, "LANG": "C", "LC_ALL": "C",
                                          **{k: v for k, v in known.variables.items() if k in known.exported}},
                     username=self.user, hostname=self.host, profile=ExecutionProfile.Interactive,
-                    timeout_seconds=_TIMEOUT)
+                    timeout_seconds=_TIMEOUT, custom_builtins={program: _usage_error for program in reading.usage_errors})
         fs = bash.fs()
         # Only what the line can reach is loaded: the paths it names, all below them, and the folders above.
         system = system_folders()
@@ -328,6 +329,18 @@ def _with_dots(bash: Bash, stdout: str, dots: tuple[tuple[str, ...], bool, int],
         return with_implied_entries(stdout, list(named), recursive, cwd, kind, folders_at)
     except Unexpected as problem:
         raise NotComputable(f"ls -a: {problem}") from None
+
+
+def _usage_error(context: BuiltinContext) -> BuiltinResult:
+    """A program the gate found given an option GNU's does not have: GNU's message and status, nothing done."""
+    try:
+        letter = invalid_option(context.name, list(context.argv))
+    except Undecided:
+        letter = None
+    if letter is None:  # not the words the gate read: a message no proven form matches, and the line is refused
+        return BuiltinResult(stderr=f"{context.name}: run otherwise than the gate read it\n", exit_code=125)
+    message, status = usage_message(context.name, letter)
+    return BuiltinResult(stderr=message, exit_code=status)
 
 
 def _showing_errors(line: str, hidden: list[tuple[int, int, str]]) -> str:

@@ -125,7 +125,7 @@ PROVEN_ERRORS: tuple[re.Pattern[str], ...] = tuple(re.compile(form) for form in 
     rf"rev: cannot open {_NAME}: {_MISSING}",
     rf"(?:head|tail): cannot open '{_NAME}' for reading: {_MISSING}",
     rf"(?:head|tail): error reading '{_NAME}': Is a directory",
-    rf"(?:head|tail): invalid number of (?:lines|bytes): '[A-Za-z0-9._/]{_NAME}?'",  # (GNU drops a sign: '-x')
+    rf"(?:head|tail): invalid number of (?:lines|bytes): '[A-Za-z0-9._/](?:{_NAME})?'",  # (GNU drops a sign: '-x')
     rf"awk: cannot open {_NAME} \({_MISSING}\)",
     rf"(?P<program>{_GETOPT}): invalid option -- '[A-Za-z0-9]'",  # getopt's (usage_errors.py)
     rf"Try '(?:{_GETOPT}) --help' for more information\.",

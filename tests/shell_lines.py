@@ -36,7 +36,7 @@ TR_SETS = ("a-z A-Z", "-d b", "' ' '\\n'", "':'", "-d ','", "'é' 'e'", "abc", "
            "a '[x*]'", "'[a*]' x",
            "-c '[:lower:]' '[:upper:]'", "-s '[:space:]'", "-c a", "-t abc x", "'[=a=]' x", "-ds a b")
 TESTS = ("-f {p}", "-d {p}", "-e {p}", "-s {p}", "-z {w}", "-n {w}", "{w} = {w}", "1 -eq 1", "2 -gt 1", "! -e {p}",
-         "-L {p}", "{p} -nt {p}", "-r {p}", "-w {p}", "-x {p}")
+         "-L {p}", "{p} -nt {p}", "-r {p}", "-w {p}", "-x {p}", "-e ''", "-f \"$P\"")
 
 
 @dataclass
@@ -222,7 +222,8 @@ BRACED = ("f{,.bak}", "{a,b}/c", "{1..5}", "out/{a,b}", "{a..c}", "x{1..3..2}", 
 ARITHMETIC = ("1 + 2", "7 / 2", "-7 / 2", "7 % 3", "2 * (3 + 4)", "3 > 2", "N + 1", "1 / 0", "2 ** 3", "010 + 1",
               "N == 3", "!0", "x++", "N * -1", "1 && 0", "5 % 0")
 DOUBLE_TESTS = ("-f {p}", "-d {p}", "-e {p}", "-z {w}", "-n {w}", "{w} == {w}", "{w} != {w}", "a < b", "b > a",
-                "{w} == *.txt", "! -e {p}", "-f {p} && -d {p}", "-f {p} || -e {p}", "a =~ ^a", "1 -eq 1",
+                "{w} == *.txt", "! -e {p}", "-e ''", "-d \"$U\"",
+                "-f {p} && -d {p}", "-f {p} || -e {p}", "a =~ ^a", "1 -eq 1",
                 "( -f {p} )", "-s {p}")
 HEREDOCS = ("cat > out/h <<'EOF'\nline $X\n  two\nEOF", "cat <<'EOF'\na\tb $HOME\nEOF", "cat <<EOF\nplain text\nEOF",
             "cat <<EOF\n$X here\nEOF", "cat <<-EOF\n\tx\nEOF", "cat <<\"END\" > out/g\nq\nEND",

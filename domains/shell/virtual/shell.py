@@ -231,7 +231,8 @@ class VirtualShell:
         bash = Bash(cwd=known.cwd, env={"HOME": known.home, "LANG": "C", "LC_ALL": "C",
                                          **{k: v for k, v in known.variables.items() if k in known.exported}},
                     username=self.user, hostname=self.host, profile=ExecutionProfile.Interactive,
-                    timeout_seconds=_TIMEOUT, custom_builtins={program: _usage_error for program in reading.usage_errors})
+                    timeout_seconds=_TIMEOUT,
+                    custom_builtins={program: _usage_error for program in reading.usage_errors})
         fs = bash.fs()
         # Only what the line can reach is loaded: the paths it names, all below them, and the folders above.
         system = system_folders()

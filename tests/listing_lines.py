@@ -38,9 +38,9 @@ def scenario(seed: int) -> Scenario:
 
 def _path(rng: random.Random) -> str:
     pool = rng.choice((NAMES, NAMES, FOLDERS, MISSING, (".", "..", "./a", "a/", "sub/", "~", "a/../b.txt", "*",
-                                                        "a/*", "''")))
+                                                        "a/*", "''", "*.none", "*.md", "a/*.bak")))
     chosen = rng.choice(pool)
-    return chosen if chosen in ("*", "a/*", "~", "''") else shlex.quote(chosen)
+    return chosen if chosen in ("*", "a/*", "~", "''", "*.none", "*.md", "a/*.bak") else shlex.quote(chosen)
 
 
 def _flags(rng: random.Random, letters: str) -> str:

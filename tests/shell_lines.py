@@ -188,7 +188,7 @@ def command(rng: random.Random, program: str = "") -> str:
     if program == "export":
         return f"export X={rng.choice(('1', 'hi', shlex.quote('a b')))}"
     if program == "ls":
-        return f"ls {_flags(rng, 'a1R')}{rng.choice(('', *FOLDERS, 'a.txt', 'missing'))}"
+        return f"ls {_flags(rng, 'a1R')}{rng.choice(('', *FOLDERS, 'a.txt', 'missing', '*.none', '*.txt', 'd/*', '*'))}"
     return program
 
 

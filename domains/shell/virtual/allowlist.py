@@ -114,7 +114,7 @@ PROVEN_ERRORS: tuple[re.Pattern[str], ...] = tuple(re.compile(form) for form in 
     rf"mv: cannot stat '{_NAME}': {_MISSING}",
     rf"bash: cd: {_NAME}: (?:{_MISSING}|Not a directory)",
     rf"bash: {_NAME}: {_MISSING}",
-    rf"ls: cannot access '{_NAME}': {_MISSING}",
+    rf"ls: cannot access '[A-Za-z0-9._/+*-]+': {_MISSING}",  # (`ls *.bak` of no match: the pattern, quoted)
     rf"find: '{_NAME}': {_MISSING}",
     rf"cmp: {_NAME}: {_MISSING}",
     rf"cmp: EOF on {_NAME} (?:which is empty|after byte \d+, line \d+)",

@@ -338,8 +338,10 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         # The files it reads (grep's pattern, sed's script are none): cmp, sort and comm open them all before they
         # print and stop at the first they cannot open, as GNU's do; cp and mv of one source go on with none.
         given = _file_words(program, words[1:])
+        # ls of one glob: its matches are there (no error), or bash gives it the pattern alone.
+        lone_glob = program == "ls" and len(given) == 1
         reading.several = reading.several or len(given) > (2 if program in ("cp", "mv") else 1) and \
-            program not in OPENS_ALL_FIRST or any(value.glob for value in words[1:])
+            program not in OPENS_ALL_FIRST or any(value.glob for value in words[1:]) and not lone_glob
 
 
 def _usage_error(program: str, values: list[Value], reading: Reading) -> bool:

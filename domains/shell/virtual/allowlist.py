@@ -120,7 +120,7 @@ PROVEN_ERRORS: tuple[re.Pattern[str], ...] = tuple(re.compile(form) for form in 
     rf"cmp: EOF on {_NAME} (?:which is empty|after byte \d+, line \d+)",
     # GNU's words for what the virtual shell words otherwise (gnu_messages.py gives them).
     rf"sort: cannot read: {_NAME}: {_MISSING}",
-    rf"(?:wc|uniq|cut|comm|paste|nl|md5sum|sha1sum|sha256sum): {_NAME}: {_MISSING}",
+    rf"(?:wc|uniq|cut|comm|paste|nl|md5sum|sha1sum|sha256sum|join): {_NAME}: {_MISSING}",
     rf"cut: {_NAME}: Is a directory",
     rf"rev: cannot open {_NAME}: {_MISSING}",
     rf"(?:head|tail): cannot open '{_NAME}' for reading: {_MISSING}",

@@ -54,7 +54,7 @@ _UNKNOWABLE_TESTS = frozenset({"-nt", "-ot", "-ef", "-x", "-r", "-w", "-u", "-g"
                                "-S", "-p", "-b", "-c", "-t"})
 _FILE_CHANGERS = frozenset({"rm", "rmdir", "mv", "cp", "mkdir", "touch"})
 _QUIET = frozenset({*_FILE_CHANGERS, "true", "false", "export", "test", "["})  # they print nothing on stdout
-OPENS_ALL_FIRST = frozenset({"cmp", "sort", "comm"})  # each stops at the first file it cannot open
+OPENS_ALL_FIRST = frozenset({"cmp", "sort", "comm", "join"})  # each stops at the first file it cannot open
 _SED_ADDRESS = r"(?:\d+|\$|/(?:[^/\\\n]|\\.)*/)"
 _SED_PART = r"(?:[^/\\\n]|\\.)*"
 # `s` with another delimiter (`s|a|b|`), none escaped inside: an escaped delimiter's meaning is not proven.
@@ -86,6 +86,7 @@ class Reading:
     # `ls -a`: its operands, whether it recurses, and which command it is (shell.py adds `.` and `..`).
     dots: tuple[tuple[str, ...], bool, int] | None = None
     usage_errors: set[str] = field(default_factory=set)  # programs given an option GNU's do not have (`ls -z`)
+    joined: list[str] = field(default_factory=list)  # join's two file words (gnu_messages.join_wording)
     glob_folders: set[str] = field(default_factory=set)
     cwds: list[str] = field(default_factory=list)  # where the line starts, then each folder it may cd to
     forms: set[str] = field(default_factory=set)  # the allowlist entries it uses: "sort", "sort -r"
@@ -335,9 +336,11 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
             if letter in OUTPUT_OPTIONS.get(program, "") and written:
                 if path := _name(Value(written), scope, reading):
                     reading.outputs.add(path)
-        # The files it reads (grep's pattern, sed's script are none): cmp, sort and comm open them all before they
+        # The files it reads (grep's pattern, sed's script are none): cmp, sort, comm, join open them all before they
         # print and stop at the first they cannot open, as GNU's do; cp and mv of one source go on with none.
         given = _file_words(program, words[1:])
+        if program == "join":
+            reading.joined = [value.text for value in given]
         # ls of one glob: its matches are there (no error), or bash gives it the pattern alone.
         lone_glob = program == "ls" and len(given) == 1
         reading.several = reading.several or len(given) > (2 if program in ("cp", "mv") else 1) and \

@@ -76,3 +76,15 @@ def _line(line: str, typed: set[str], cwds: list[str], absent: Callable[[str], b
             return line
         return form.gnu.format(program=match.group("program"), name=name)
     return line
+
+
+def join_wording(stderr: str, files: list[str], absent: Callable[[str], bool]) -> str:
+    """join's missing file: the virtual shell says only "io error: not found" (no line's end). GNU's join opens its
+    two files in order before it reads either and names the first it cannot open; `files`: the words naming them
+    (given where join is the line's one command), `absent(word)`: the world knows nothing is there."""
+    if stderr != "io error: not found" or len(files) != 2:
+        return stderr
+    missing = next((word for word in files if absent(word)), None)
+    if missing is None or not _NAME.fullmatch(missing):
+        return stderr
+    return f"join: {missing}: {_MISSING}\n"

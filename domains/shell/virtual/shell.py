@@ -26,7 +26,7 @@ from ..location import Location
 from .allowlist import proven_errors
 from .gate import NotComputable, Reading, read_line
 from .dot_entries import Unexpected, with_implied_entries
-from .gnu_messages import gnu_wording
+from .gnu_messages import gnu_wording, join_wording
 from .usage_errors import Undecided, invalid_option, usage_message
 from .listings import problem_with_result, problem_with_world
 from .text_tools import content_problem
@@ -164,6 +164,11 @@ class VirtualShell:
         if not stderr or reading.merges:
             return stderr
         known = self.knowledge
+        # join alone, unredirected: the virtual shell's join fails as the shell's own error (no 2> hides it, and a
+        # `> f` is not made)
+        if reading.commands == 1 and reading.joined and not reading.hidden and not reading.outputs:
+            stderr = join_wording(stderr, reading.joined, lambda word: known.status(
+                posixpath.normpath(posixpath.join(known.cwd, word))) == "absent")
         return gnu_wording(stderr, reading.typed, reading.cwds, lambda path: known.status(path) == "absent" and
                            path not in run.state[0] and path not in run.state[1])
 

@@ -136,11 +136,11 @@ class VirtualShell:
                 if witness.printed[0] != run.printed[0] or witness.printed[2] != run.printed[2]:
                     raise NotComputable("it prints or exits otherwise when its error output is shown")
                 shown = self._gnu_stderr(witness.printed[1], reading, first)
-        if _UNPROVEN.search(shown):
+        if _UNPROVEN.search(shown) or _UNPROVEN.search(stderr):
             raise NotComputable("the virtual shell words this error otherwise than GNU, or lacks the feature")
         if code and not shown and not reading.forms & _SILENT_FAILURES:
             raise NotComputable("it fails without a message, which no program it runs does in GNU")
-        if shown and not proven_errors(shown):
+        if shown and not proven_errors(shown) or stderr and not proven_errors(stderr):
             raise NotComputable("its error message is not among the forms proven to read as GNU's")
         if shown and reading.several:
             raise NotComputable("an error from a program given several operands: GNU goes on with the others")

@@ -15,7 +15,7 @@ import shlex
 from .shell_lines import CONTENTS, Scenario
 
 NAMES = ("a.txt", "b.txt", "Zed", ".hidden", "a-b", "a/x.txt", "a/.dot", "a/y/z.md", "notes.md", "my file.txt",
-         "sub/B", "sub/a", "same1", "same2")
+         "sub/B", "sub/a", "same1", "same2", ".env", ".gitignore", "+old", "sub/.git/HEAD")
 FOLDERS = ("a", "a/y", "empty", "sub", "sub/deep")
 MISSING = ("missing", "nodir/f", "a.txt/x", "a/none")
 TEXTS = (b"alpha\nbeta\n", b"beta\ngamma\n", b"one", b"one\n", b"", b"x\ny\nx\nz\n", b"alpha\nbeta\ngamma\nbeta\n")
@@ -38,9 +38,9 @@ def scenario(seed: int) -> Scenario:
 
 def _path(rng: random.Random) -> str:
     pool = rng.choice((NAMES, NAMES, FOLDERS, MISSING, (".", "..", "./a", "a/", "sub/", "~", "a/../b.txt", "*",
-                                                        "a/*", "''")))
+                                                        "a/*", "''", "*.none", "*.md", "a/*.bak")))
     chosen = rng.choice(pool)
-    return chosen if chosen in ("*", "a/*", "~", "''") else shlex.quote(chosen)
+    return chosen if chosen in ("*", "a/*", "~", "''", "*.none", "*.md", "a/*.bak") else shlex.quote(chosen)
 
 
 def _flags(rng: random.Random, letters: str) -> str:
@@ -60,7 +60,10 @@ def line(rng: random.Random) -> str:
 
 def _ls(rng: random.Random) -> str:
     operands = " ".join(_path(rng) for _ in range(rng.choice((0, 1, 1, 2, 3))))
-    return f"ls {_flags(rng, 'aA1RFpdr')}{operands}".rstrip()
+    made = f"ls {_flags(rng, rng.choice(('aA1RFpdr', 'a1Rd', 'aaa1R')))}{operands}".rstrip()
+    # ls -a's `.` and `..` are added to the line's own output: on its own, after a cd, and just outside that.
+    return rng.choice((made, made, f"cd {rng.choice(FOLDERS)} && {made}", f"{made} | sort", f"mkdir -p new && {made}",
+                       f"echo x; {made}", f"{made}; echo $?"))
 
 
 def _find(rng: random.Random) -> str:

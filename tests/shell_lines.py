@@ -49,7 +49,7 @@ LITTLE_TOOLS = {"tac": ("", "", "-s , ", "-b ", "-r "),
                 "stat": ("-c %n ", "-c %n ", "-c '%n:%n' ", "-c '<%n>' ", "-c '%n %F' ", "-c %s ", "", "--format=%n ",
                          "-c '%n\\n' ", "-c %N ", "-c x ", "-c '' ", "-c %% ", "--printf=%n ")}
 TESTS = ("-f {p}", "-d {p}", "-e {p}", "-s {p}", "-z {w}", "-n {w}", "{w} = {w}", "1 -eq 1", "2 -gt 1", "! -e {p}",
-         "-L {p}", "{p} -nt {p}", "-r {p}", "-w {p}", "-x {p}")
+         "-L {p}", "{p} -nt {p}", "-r {p}", "-w {p}", "-x {p}", "-e ''", "-f \"$P\"")
 
 
 @dataclass
@@ -125,10 +125,23 @@ def _flags(rng: random.Random, letters: str) -> str:
     return f"-{chosen} " if chosen else ""
 
 
+# Options a program may not have (GNU's getopt message: usage_errors.py), some after one it acts on first.
+INVALID_OPTIONS = ("-z", "-Q", "-j", "-az", "-zq", "-n 2 -z", "-- -z", "-y", "-1z", "--zz", "-5", "-aZ", "-k1 -j", "-W",
+                   "-Ay")
+
+
 def command(rng: random.Random, program: str = "") -> str:
+    if not program and rng.random() < 0.04:
+        chosen = rng.choice(("ls", "cat", "wc", "sort", "head", "tail", "cp", "mv", "mkdir", "rm", "cut", "uniq",
+                             "touch", "basename", "md5sum", "join", "comm", "paste"))
+        return f"{chosen} {rng.choice(INVALID_OPTIONS)} {paths(rng)}"
     program = program or rng.choice(("echo", "printf", "cat", "head", "tail", "wc", "sort", "uniq", "grep", "sed", "mkdir",
                           "touch", "rm", "rmdir", "cp", "mv", "basename", "dirname", "tee", "seq", "test", "[", "cd",
-                          "pwd", "true", "false", "export", "ls", "tr", "awk", *TEXT_PROGRAMS, "tac", "column", "stat"))
+                          "pwd", "true", "false", "export", "ls", "tr", "awk", "./", *TEXT_PROGRAMS, "tac", "column",
+                          "stat"))
+    if program == "./":  # a program named by a path: missing, a file, a folder, below a missing folder
+        return rng.choice(("./run.sh", "./run.sh --fast a.txt", "./a.txt", "./d", "d/none", "./nodir/f x", "./$P",
+                           "/nowhere/run"))
     if program == "echo":
         return f"echo {_flags(rng, 'neE')}" + " ".join(rng.choice(WORDS) for _ in range(rng.randint(0, 3)))
     if program == "printf":
@@ -138,7 +151,7 @@ def command(rng: random.Random, program: str = "") -> str:
         return f"cat {_flags(rng, 'n')}{paths(rng)}"
     if program in ("head", "tail"):
         option = rng.choice(("", "-n 2 ", "-n 1 ", "-c 3 ", "-2 ", "-n 0 ", "-c 1 ", "-n +2 ", "-n -1 ", "-c 5 ",
-                             "-c -3 ", "-c +2 ", "-c2 ", "-c 1K ", "-c 0 "))
+                             "-c -3 ", "-c +2 ", "-c2 ", "-c 1K ", "-c 0 ", "-n x ", "-c x ", "-n -x ", "-n 2x "))
         return f"{program} {option}{paths(rng)}"
     if program == "wc":
         return f"wc {_flags(rng, rng.choice(('lwc', 'lwcm', 'mL')))}{paths(rng)}"
@@ -191,7 +204,7 @@ def command(rng: random.Random, program: str = "") -> str:
     if program == "export":
         return f"export X={rng.choice(('1', 'hi', shlex.quote('a b')))}"
     if program == "ls":
-        return f"ls {_flags(rng, 'a1')}{rng.choice(('', *FOLDERS, 'a.txt', 'missing'))}"
+        return f"ls {_flags(rng, 'a1R')}{rng.choice(('', *FOLDERS, 'a.txt', 'missing', '*.none', '*.txt', 'd/*', '*'))}"
     return program
 
 
@@ -210,7 +223,9 @@ def reader(rng: random.Random) -> str:
 def redirection(rng: random.Random) -> str:
     target = _operand(rng)
     return rng.choice((f"> {target}", f">> {target}", f"2> {target}", f"< {target}", "2>&1", f"> {target} 2>&1",
-                       f"2>&1 > {target}", f"&> {target}", "> /dev/null", "2> /dev/null"))
+                       f"2>&1 > {target}", f"&> {target}", "> /dev/null", "2> /dev/null", "&>/dev/null",
+                       "2>>/dev/null", "2>/dev/null || echo none", "&> /dev/null && echo ok", "2>/dev/null | wc -l",
+                       f"2>/dev/null > {target}"))
 
 
 # The shell's own constructs (domains/shell/virtual/constructs.py) and parameter, brace and arithmetic
@@ -223,7 +238,8 @@ BRACED = ("f{,.bak}", "{a,b}/c", "{1..5}", "out/{a,b}", "{a..c}", "x{1..3..2}", 
 ARITHMETIC = ("1 + 2", "7 / 2", "-7 / 2", "7 % 3", "2 * (3 + 4)", "3 > 2", "N + 1", "1 / 0", "2 ** 3", "010 + 1",
               "N == 3", "!0", "x++", "N * -1", "1 && 0", "5 % 0")
 DOUBLE_TESTS = ("-f {p}", "-d {p}", "-e {p}", "-z {w}", "-n {w}", "{w} == {w}", "{w} != {w}", "a < b", "b > a",
-                "{w} == *.txt", "! -e {p}", "-f {p} && -d {p}", "-f {p} || -e {p}", "a =~ ^a", "1 -eq 1",
+                "{w} == *.txt", "! -e {p}", "-e ''", "-d \"$U\"",
+                "-f {p} && -d {p}", "-f {p} || -e {p}", "a =~ ^a", "1 -eq 1",
                 "( -f {p} )", "-s {p}")
 HEREDOCS = ("cat > out/h <<'EOF'\nline $X\n  two\nEOF", "cat <<'EOF'\na\tb $HOME\nEOF", "cat <<EOF\nplain text\nEOF",
             "cat <<EOF\n$X here\nEOF", "cat <<-EOF\n\tx\nEOF", "cat <<\"END\" > out/g\nq\nEND",

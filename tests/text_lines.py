@@ -42,7 +42,8 @@ def text_command(rng: random.Random, program: str, paths: Callable[..., str], op
             rng.choice((operand(rng), f"- {operand(rng)} < {operand(rng)}"))  # `-` fed: a terminal would wait
         return f"comm {chosen} {two}"
     if program == "join":
-        return f"join {rng.choice(JOIN_OPTIONS)} {operand(rng)} {operand(rng)}"
+        return f"join {rng.choice(JOIN_OPTIONS)} {operand(rng)} {operand(rng)}" + rng.choice(
+            ("", "", "", " > out.txt", " 2>/dev/null", "; echo $?"))  # (a missing file: the message is made apart)
     if program in _OPTIONS_THEN_FILES:
         return f"{program} {rng.choice(_OPTIONS_THEN_FILES[program])} {paths(rng)}".replace("  ", " ")
     chosen = rng.choice(SUM_OPTIONS)

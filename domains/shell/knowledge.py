@@ -120,6 +120,8 @@ class Knowledge:
         """"present", "absent" (known so) or "unknown", from the exact facts alone."""
         if path in self.files or path in self.folders:
             return "present"
+        if not path.startswith("/"):
+            return "unknown"  # the facts hold absolute paths only (a relative one would never reach the root)
         parent = path
         while True:
             if parent in self.maybe_there:

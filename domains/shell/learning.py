@@ -21,6 +21,7 @@ from .typos import mistyped
 from .sed import sed_scripts
 from .virtual.gate import SED_SCRIPT
 from .virtual.screen import prompt_folder
+from .virtual.usage_errors import GNU_OPTIONS, Undecided, invalid_option
 
 _ENTRY = re.compile(r"[^\s]+")
 # Programs whose target may become a folder (a copied or moved tree, an unpacked archive, a link).
@@ -143,6 +144,7 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
         for effect in semantics.files():
             if effect.path and not effect.pattern and effect.where != "unknown":
                 known.make_unknown(posixpath.normpath(effect.path))
+    misused = set() if real else _misused_programs(semantics.line)
     for effect in semantics.without(*doubted).files() if not misread else ():
         if effect.kind == "deleted" and effect.program == "find" and effect.path:
             # What it matched below the folder it walks; the folder too, unless it is the shell's own
@@ -153,6 +155,9 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
                 _forget_below(known, path)
         elif effect.path and not effect.pattern and effect.where != "unknown" and effect.maybe:
             known.forget_below_nearest(posixpath.normpath(effect.path))  # a loop may spell it otherwise each turn
+        elif effect.path and not effect.pattern and effect.where != "unknown" and not real and \
+                effect.program in misused:
+            known.make_unknown(posixpath.normpath(effect.path))  # it may have stopped at an option it lacks
         elif effect.path and not effect.pattern and effect.where != "unknown":
             (_real_effect if real else _predicted_effect)(known, effect)
     # After what is certain: a command that may have run writes into what a certain one made (`mkdir d && cd d
@@ -351,6 +356,28 @@ def _predicted_effect(known: Knowledge, effect: Effect) -> None:
         known.add_folder(path, True)
     elif not (effect.kind == "moved-from" and status == "absent"):
         known.make_unknown(path)
+
+
+def _misused_programs(line: str) -> set[str]:
+    """Programs of the line given an option GNU's may not have (`rm -1z f`, `rm --bogus f`): GNU's then stops
+    before it acts, so what a predicted step of theirs did is not decided by their definition (usage_errors.py)."""
+    found: set[str] = set()
+    pending = [parse_tree(line)]
+    while pending:
+        node = pending.pop()
+        pending.extend(node.children)
+        name = node.child_by_field_name("name") if node.type == "command" else None
+        if name is None:
+            continue
+        words = [node_text(child).strip("'\"") for child in node.children_by_field_name("argument")]
+        try:  # (a long option too: GNU's may not have it either)
+            misused = invalid_option(node_text(name), words) is not None or node_text(name) in GNU_OPTIONS and any(
+                word.startswith("--") and word != "--" for word in words)
+        except Undecided:
+            misused = True
+        if misused:
+            found.add(node_text(name))
+    return found
 
 
 def _forget_below(known: Knowledge, path: str) -> None:

@@ -173,3 +173,11 @@ def test_a_script_the_world_holds_is_read_by_what_it_says():
         tracker = Tracker.replay(TERMINAL, WORKSPACE, [], computed=True, start=start)
         tracker.advance(TERMINAL.normalize_action(line), "nonsense", real=False)
         assert (tracker.compute(TERMINAL.normalize_action("cat notes")) is not None) is keeps, line
+
+
+def test_a_relative_path_is_unknown_to_the_facts_not_a_hang():
+    """The facts hold absolute paths: a relative one (a screen misread as a folder) is unknown, at once."""
+    known = Knowledge(Location("/home/dev/project"), "/home/dev")
+    known.add_folder("/home/dev/project", complete=True)
+    assert known.status("cat: out/h: No such file or directory") == "unknown"
+    assert known.status("") == "unknown" and known.status("/home/dev/project/x") == "absent"

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from .git_cli import FORMS as GIT_FORMS
+from .usage_errors import GNU_OPTIONS
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,7 @@ PROGRAMS: dict[str, OptionSpec] = {
     "tee": OptionSpec(flags="a"),
     "seq": OptionSpec(),
     # Listings, finds, comparisons, paths: listings.py holds what else they need to match GNU.
-    "ls": OptionSpec(flags="A1Rd"),
+    "ls": OptionSpec(flags="A1Rda"),  # -a: with GNU's implied `.` and `..` (dot_entries.py)
     "find": OptionSpec(expression=True, primaries=frozenset({
         "-name", "-iname", "-path", "-type", "-maxdepth", "-mindepth", "-not", "!", "-o", "-a", "-print", "(", ")"})),
     "diff": OptionSpec(flags="q"),
@@ -106,6 +107,7 @@ SHELL_STATE = frozenset({"cd", "export"})
 # identical to GNU's; a line that prints any other message on stderr is the model's.
 _NAME = r"[A-Za-z0-9._/+-]+"  # an operand GNU prints as typed, unquoted (others it quotes: 'my file.txt')
 _MISSING = "No such file or directory"
+_GETOPT = "|".join(sorted(GNU_OPTIONS))
 PROVEN_ERRORS: tuple[re.Pattern[str], ...] = tuple(re.compile(form) for form in (
     rf"cat: {_NAME}: (?:{_MISSING}|Is a directory)",
     rf"grep: {_NAME}: {_MISSING}",
@@ -119,13 +121,24 @@ PROVEN_ERRORS: tuple[re.Pattern[str], ...] = tuple(re.compile(form) for form in 
     rf"bash: cd: {_NAME}: (?:{_MISSING}|Not a directory)",
     r"bash: cd: OLDPWD not set",
     rf"bash: {_NAME}: {_MISSING}",
-    rf"ls: cannot access '{_NAME}': {_MISSING}",
+    rf"ls: cannot access '[A-Za-z0-9._/+*-]+': {_MISSING}",  # (`ls *.bak` of no match: the pattern, quoted)
     rf"find: '{_NAME}': {_MISSING}",
     rf"cmp: {_NAME}: {_MISSING}",
     rf"cmp: EOF on {_NAME} (?:which is empty|after byte \d+, line \d+)",
     rf"jq: error: Could not open file {_NAME}: {_MISSING}",
     # jq 1.6 cuts the value after "iterate over" at 11 bytes, mid-character where not ASCII: ASCII only.
     rf"jq: error \(at {_NAME}:\d+\): Cannot (?:index \w+ with [ -~]*|iterate over \w+(?: \([ -~]*\))?)",
+    # GNU's words for what the virtual shell words otherwise (gnu_messages.py gives them).
+    rf"sort: cannot read: {_NAME}: {_MISSING}",
+    rf"(?:wc|uniq|cut|comm|paste|nl|md5sum|sha1sum|sha256sum|join): {_NAME}: {_MISSING}",
+    rf"cut: {_NAME}: Is a directory",
+    rf"rev: cannot open {_NAME}: {_MISSING}",
+    rf"(?:head|tail): cannot open '{_NAME}' for reading: {_MISSING}",
+    rf"(?:head|tail): error reading '{_NAME}': Is a directory",
+    rf"(?:head|tail): invalid number of (?:lines|bytes): '[A-Za-z0-9._/](?:{_NAME})?'",  # (GNU drops a sign: '-x')
+    rf"awk: cannot open {_NAME} \({_MISSING}\)",
+    rf"(?P<program>{_GETOPT}): invalid option -- '[A-Za-z0-9]'",  # getopt's (usage_errors.py)
+    rf"Try '(?:{_GETOPT}) --help' for more information\.",
 ))
 
 

@@ -322,9 +322,14 @@ def _test(node: Node, scope: Scope, body: Body) -> None:
             body.name(value, scope)
     if "-s" in leaves:
         raise NotComputable("[ -s: a folder's size differs in the virtual shell")
+    if "" in leaves and _FILE_TESTS & set(leaves):
+        raise NotComputable(_EMPTY_PATH)
     if any(leaf.startswith("-") and len(leaf) == 2 and leaf not in _FILE_TESTS | _STRING_TESTS | {"-a", "-o"}
            for leaf in leaves):
         raise NotComputable("a [ operator the tests do not prove")
+
+
+_EMPTY_PATH = "a file test of an empty word: the virtual shell finds its working folder there, GNU bash nothing"
 
 
 def _test_leaves(node: Node) -> list[Node]:
@@ -350,6 +355,8 @@ def _double_bracket(node: Node, scope: Scope, body: Body) -> None:
             _double_bracket(children[1], scope, body)
             return
         value = _single(children[1], scope, body)
+        if operator in _FILE_TESTS and not value.text:
+            raise NotComputable(_EMPTY_PATH)
         if operator in _FILE_TESTS:
             body.name(value, scope)
         elif operator not in _STRING_TESTS:

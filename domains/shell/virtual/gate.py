@@ -35,6 +35,7 @@ from .allowlist import (
 )
 from .refusal import NotComputable
 from .text_tools import needs_known_content, value_problem
+from .usage_errors import Undecided, invalid_option
 
 _STRUCTURE = {"program", "list", "pipeline", "command", "redirected_statement", "variable_assignment",
               "variable_assignments", "declaration_command", "comment"}
@@ -43,8 +44,9 @@ _WORD_PARTS = {"word", "string", "raw_string", "concatenation", "simple_expansio
                "special_variable_name", "arithmetic_expansion"}
 _REDIRECTS = {">", ">>", "<", ">&"}
 _FEEDS = ("<", "<<")  # redirections that give a command its standard input
-# Error output sent to a file or away: what a program printed there is not checked against the forms of GNU's
-# messages proven so far (shell.py), and a program that failed on one operand may have done less than GNU's.
+# Error output sent to a file: what a program printed there is not checked against the forms of GNU's messages
+# proven so far (shell.py), and a program that failed on one operand may have done less than GNU's. (Sent to
+# /dev/null, the messages are checked on a run of the line that shows them: Reading.hidden.)
 _HIDES_ERRORS = {"&>", "2>", "2>>", "2>&", "&>>"}
 _PRINT_ONLY = frozenset({"echo", "printf", "export", "true", "false", "pwd"})  # their words are never files
 _STATUS_READERS = frozenset({"echo", "printf"})  # may print `$?` once a command of the line has run
@@ -52,6 +54,8 @@ _STATUS_READERS = frozenset({"echo", "printf"})  # may print `$?` once a command
 _UNKNOWABLE_TESTS = frozenset({"-nt", "-ot", "-ef", "-x", "-r", "-w", "-u", "-g", "-k", "-O", "-G", "-N", "-L", "-h",
                                "-S", "-p", "-b", "-c", "-t"})
 _FILE_CHANGERS = frozenset({"rm", "rmdir", "mv", "cp", "mkdir", "touch"})
+_QUIET = frozenset({*_FILE_CHANGERS, "true", "false", "export", "test", "["})  # they print nothing on stdout
+OPENS_ALL_FIRST = frozenset({"cmp", "sort", "comm", "join"})  # each stops at the first file it cannot open
 _SED_ADDRESS = r"(?:\d+|\$|/(?:[^/\\\n]|\\.)*/)"
 _SED_PART = r"(?:[^/\\\n]|\\.)*"
 # `s` with another delimiter (`s|a|b|`), none escaped inside: an escaped delimiter's meaning is not proven.
@@ -72,6 +76,18 @@ class Reading:
     outputs: set[str] = field(default_factory=set)  # every path output is redirected into (`> f`, `>> f`)
     operands: set[str] = field(default_factory=set)  # paths given to programs as words (not redirections)
     several: bool = False  # a program is given more than one operand (one may fail while the others go on)
+    typed: set[str] = field(default_factory=set)  # the words naming paths, as typed (GNU's messages print them)
+    merges: bool = False  # a `>&` sends one output stream into the other: a message may flow on as data
+    missing_programs: set[str] = field(default_factory=set)  # programs named by a path: the world must know none
+    # Redirections that discard error output (`2>/dev/null`, `&>/dev/null`): (start, end, what leaves the line
+    # as it is but shows the errors). shell.py runs that line too, to check the hidden messages as shown ones.
+    hidden: list[tuple[int, int, str]] = field(default_factory=list)
+    commands: int = 0  # the simple commands read so far
+    printers: int = 0  # those that may print on stdout
+    # `ls -a`: its operands, whether it recurses, and which command it is (shell.py adds `.` and `..`).
+    dots: tuple[tuple[str, ...], bool, int] | None = None
+    usage_errors: set[str] = field(default_factory=set)  # programs given an option GNU's do not have (`ls -z`)
+    joined: list[str] = field(default_factory=list)  # join's two file words (gnu_messages.join_wording)
     glob_folders: set[str] = field(default_factory=set)
     cwds: list[str] = field(default_factory=list)  # where the line starts, then each folder it may cd to
     forms: set[str] = field(default_factory=set)  # the allowlist entries it uses: "sort", "sort -r"
@@ -117,6 +133,11 @@ def read_line(line: str, cwd: str, home: str, variables: dict[str, str], oldpwd:
         listings.check_line(reading.facts, reading.forms, reading.outputs)
     except listings.Refusal as refusal:
         raise NotComputable(str(refusal)) from None
+    if reading.usage_errors & reading.forms:
+        raise NotComputable("a program both given an option it does not have and run: the virtual shell runs the "
+                            "one as a builtin of GNU's words, the other as its own")
+    if reading.dots and reading.dots[2] != reading.commands:
+        raise NotComputable("ls -a before other commands: its . and .. are added to the line's own output")
     if reading.moves and reading.glob_folders:
         raise NotComputable("a glob and a cd in one line: which folder it lists depends on the cd")
     return reading
@@ -250,10 +271,19 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
     if not words:
         raise NotComputable("a command without a program")
     program = words[0].text
+    reading.commands += 1
+    quiet = program in _QUIET or program == "cd" and [value.text for value in words[1:]] != ["-"]
+    reading.printers += not quiet and not (program == "ls" and any(
+        value.text.startswith("-") and not value.text.startswith("--") and "a" in value.text for value in words[1:]))
+    if words[0].literal and "/" in program and program not in PROGRAMS:
+        _missing_program(words, scope, reading)
+        return
     if not words[0].literal or program not in PROGRAMS:
         raise NotComputable(f"{program or 'the program'} is not among the programs proven to run as in GNU")
     if program in SHELL_STATE and in_pipeline:
         raise NotComputable(f"{program} inside a pipeline")
+    if _usage_error(program, words[1:], reading):
+        return
     backup = ""
     if program == "sed":
         words, backup = _sed_backup(words)
@@ -273,6 +303,8 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
     if not in_pipeline:
         _follow("", reading.stage, True, reading)
     _check_listing(program, words[1:], scope, reading)
+    if program == "ls" and "a" in listings.letters(arguments):
+        _implied_dots(node, words[1:], reading)
     reading.forms |= used_forms(program, arguments) | ({"sed -iSUFFIX"} if backup else set())
     if program == "jq":
         reading.forms |= jq.forms(operands(program, arguments)[0])
@@ -325,10 +357,66 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
             if letter in OUTPUT_OPTIONS.get(program, "") and written:
                 if path := _name(Value(written), scope, reading):
                     reading.outputs.add(path)
-        given = operands(program, arguments)
-        # cmp stops at the first file it cannot open, as GNU's does: its one message is all there is.
-        reading.several = reading.several or len(given) > 1 and program not in ("cmp", "jq") or any(
-            value.glob for value in words[1:])
+        # The files it reads (grep's pattern, sed's script are none): cmp, sort, comm, join open them all before they
+        # print and stop at the first they cannot open, as GNU's do; cp and mv of one source go on with none.
+        given = _file_words(program, words[1:])
+        if program == "join":
+            reading.joined = [value.text for value in given]
+        # ls of one glob: its matches are there (no error), or bash gives it the pattern alone.
+        lone_glob = program == "ls" and len(given) == 1
+        # (jq reads one file: its first word is its filter.)
+        opens_one_by_one = program not in OPENS_ALL_FIRST and program != "jq"
+        reading.several = reading.several or len(given) > (2 if program in ("cp", "mv") else 1) and \
+            opens_one_by_one or any(value.glob for value in words[1:]) and not lone_glob
+
+
+def _usage_error(program: str, values: list[Value], reading: Reading) -> bool:
+    """Whether GNU's `program` stops at an option it does not have (usage_errors.py): then it reads and writes
+    nothing, and shell.py runs it as a builtin that prints GNU's words."""
+    try:
+        letter = invalid_option(program, [value.text for value in values])
+    except Undecided as undecided:
+        raise NotComputable(str(undecided)) from None
+    if letter is None:
+        return False
+    if any(value.glob for value in values):
+        raise NotComputable(f"{program} -{letter} with a glob: a name it matches may be an option GNU reads first")
+    reading.usage_errors.add(program)
+    reading.stage = ("", [], "screen")  # it prints nothing on stdout
+    return True
+
+
+def _implied_dots(node: Node, values: list[Value], reading: Reading) -> None:
+    """`ls -a`: the virtual shell lists as -A does, and shell.py adds `.` and `..` to its stdout
+    (dot_entries.py). That stdout must be ls's alone: the line's last command, on the screen, after commands that
+    print nothing, outside any construct or redirection."""
+    given = listings.letters([value.text for value in values])
+    if "A" in given:
+        raise NotComputable("ls with both -a and -A: the last one given decides in GNU")
+    if any(value.glob for value in values):
+        raise NotComputable("ls -a of a glob: which operands it gets is decided when it runs")
+    parent = node.parent
+    while parent is not None:
+        if parent.type not in ("program", "list"):
+            raise NotComputable("ls -a inside a pipeline, a construct or a redirection: its . and .. are added to "
+                                "the line's own output")
+        parent = parent.parent
+    if reading.printers or reading.dots:
+        raise NotComputable("ls -a after commands that may print: its . and .. are added to the line's own output")
+    if any(child.type.endswith("_redirect") for child in node.children):
+        raise NotComputable("ls -a with a redirection: its . and .. are added to the line's own output")
+    if "d" not in given:  # -d lists the folders themselves: no entries of theirs
+        reading.dots = (tuple(operands("ls", [value.text for value in values])), "R" in given, reading.commands)
+
+
+def _missing_program(words: list[Value], scope: Scope, reading: Reading) -> None:
+    """A program named by a path (`./run.sh`): bash runs the file there, searching no PATH. Computed only where
+    the world knows nothing is there (shell.py checks): then bash says so and runs nothing, whatever the words."""
+    if not _name(words[0], scope, reading):
+        raise NotComputable(f"{words[0].text}: a program named by no path the world can know")
+    for cwd in reading.cwds:
+        reading.missing_programs.add(posixpath.normpath(posixpath.join(cwd, words[0].text)))
+    reading.stage = ("", [], "screen")  # it prints nothing on stdout
 
 
 def _while_fed(loop: Node, redirects: list[Node], scope: Scope, reading: Reading, in_pipeline: bool) -> None:
@@ -562,11 +650,16 @@ def _redirect(node: Node, scope: Scope, reading: Reading) -> None:
         raise NotComputable(f"a {node.type.replace('_', ' ')}")
     operator = _operator(node)
     destination = node.child_by_field_name("destination")
+    if operator in _HIDES_ERRORS and operator != "2>&" and destination is not None and \
+            node_text(destination) == "/dev/null":
+        reading.hidden.append((node.start_byte, node.end_byte, ">/dev/null" if operator.startswith("&") else ""))
+        return
     if operator in _HIDES_ERRORS:
         raise NotComputable(f"the redirection {node_text(node)!r}: its error messages would not be checked")
     if destination is None or operator not in _REDIRECTS:
         raise NotComputable(f"the redirection {node_text(node)!r}")
     if operator == ">&" and node_text(destination) in ("1", "2"):
+        reading.merges = True
         return  # 2>&1, >&2: a descriptor, not a file
     if operator == ">&":
         raise NotComputable(f"the redirection {node_text(node)!r}")
@@ -637,6 +730,7 @@ def _name(value: Value, scope: Scope, reading: Reading) -> str:
     if any(part == ".." and parts[index - 1] not in ("", ".", "..") for index, part in enumerate(parts) if index):
         raise NotComputable(f"{text}: the virtual shell drops `name/..` by its letters; GNU fails where name is no "
                             "folder")
+    reading.typed.add(text)
     for cwd in reading.cwds:
         reading.paths.add(posixpath.normpath(posixpath.join(cwd, text)))
     return posixpath.normpath(posixpath.join(scope.cwd, text))

@@ -19,15 +19,18 @@ import shlex
 from dataclasses import dataclass, field, replace
 from functools import cache
 
-from bashkit import Bash, ExecutionProfile
+from bashkit import Bash, BuiltinContext, BuiltinResult, ExecutionProfile
 
 from ..knowledge import Knowledge, ancestors, system_folders, under
 from ..location import Location
 from . import anywhere
 from .allowlist import proven_errors
 from .gate import NotComputable, Reading, read_line
+from .dot_entries import Unexpected, with_implied_entries
 from .git import VirtualGit, home_problem
+from .gnu_messages import gnu_wording, join_wording
 from .jq import FAILING_UNLIKE_GNU
+from .usage_errors import Undecided, invalid_option, usage_message
 from .listings import problem_with_result, problem_with_world
 from .outcome import Change, Outcome
 from .text_tools import content_problem
@@ -80,6 +83,9 @@ class VirtualShell:
         if "git" in reading.forms:
             self._check_git(reading)
         self._check_region(reading)
+        if any(known.status(path) != "absent" for path in reading.missing_programs):
+            raise NotComputable("a program named by a path the world does not know is absent: what it runs is not "
+                                "among the world's facts")
         self._check_contents(reading)
         if any(path in known.folders for path in reading.outputs):
             raise NotComputable("output redirected into a folder: the virtual shell does not refuse it as bash does")
@@ -112,16 +118,25 @@ class VirtualShell:
                     other.kept != runs[-1].kept or other.repositories != first.repositories:
                 raise NotComputable("what it leaves depends on files the world does not know")
         stdout, stderr, code = first.printed
-        stderr = _SCRIPT_LINE.sub("bash: ", stderr)  # an interactive shell names no line: "bash: cd: x: ..."
-        if _UNPROVEN.search(stderr):
+        stderr = self._gnu_stderr(stderr, reading, first)
+        # The messages the line prints, those it sends to /dev/null too: each must be one proven to match GNU's
+        # (a message worded otherwise may come with another status), even where no one sees it.
+        shown = stderr
+        for variant, run in enumerate(runs):
+            if reading.hidden:
+                witness = self._run(_showing_errors(line, reading.hidden), variant, unknown, reading, reach)
+                if witness.printed[0] != run.printed[0] or witness.printed[2] != run.printed[2]:
+                    raise NotComputable("it prints or exits otherwise when its error output is shown")
+                shown = self._gnu_stderr(witness.printed[1], reading, first)
+        if _UNPROVEN.search(shown) or _UNPROVEN.search(stderr):
             raise NotComputable("the virtual shell words this error otherwise than GNU, or lacks the feature")
-        if code and not stderr and not reading.forms & _SILENT_FAILURES:
+        if code and not shown and not reading.forms & _SILENT_FAILURES:
             raise NotComputable("it fails without a message, which no program it runs does in GNU")
-        if stderr and not proven_errors(stderr):
+        if shown and not proven_errors(shown) or stderr and not proven_errors(stderr):
             raise NotComputable("its error message is not among the forms proven to read as GNU's")
         if stderr and reading.forms & FAILING_UNLIKE_GNU:
             raise NotComputable("jq's keys or length failed: jq 1.6 words these errors otherwise")
-        if stderr and reading.several:
+        if shown and reading.several:
             raise NotComputable("an error from a program given several operands: GNU goes on with the others")
         if stdout and stderr:
             raise NotComputable("it prints on both output streams: their order on the screen is unknown")
@@ -135,6 +150,21 @@ class VirtualShell:
             raise NotComputable(_NOT_PLAIN)
         return Outcome(line, stdout, stderr, code, first.cwd, _changes(known, after, unknown), after,
                        frozenset(reading.forms))
+
+    def _gnu_stderr(self, stderr: str, reading: Reading, run: _Run) -> str:
+        """A run's error output as a terminal shows it, in GNU's words where gnu_messages.py has them (not where it
+        flows into stdout: there a message is data, and left as it is)."""
+        stderr = _SCRIPT_LINE.sub("bash: ", stderr)  # an interactive shell names no line: "bash: cd: x: ..."
+        if not stderr or reading.merges:
+            return stderr
+        known = self.knowledge
+        # join alone, unredirected: the virtual shell's join fails as the shell's own error (no 2> hides it, and a
+        # `> f` is not made)
+        if reading.commands == 1 and reading.joined and not reading.hidden and not reading.outputs:
+            stderr = join_wording(stderr, reading.joined, lambda word: known.status(
+                posixpath.normpath(posixpath.join(known.cwd, word))) == "absent")
+        return gnu_wording(stderr, reading.typed, reading.cwds, lambda path: known.status(path) == "absent" and
+                           path not in run.state[0] and path not in run.state[1])
 
     def _found_again(self, line: str) -> Outcome:
         """A line the shell starts with a `cd` into a folder the world knows, named whole (`cd ~/project && ls`),
@@ -236,7 +266,9 @@ class VirtualShell:
         bash = Bash(cwd=known.cwd, env={"HOME": known.home, "LANG": "C", "LC_ALL": "C",
                                          **{k: v for k, v in known.variables.items() if k in known.exported}},
                     username=self.user, hostname=self.host, profile=ExecutionProfile.Interactive,
-                    timeout_seconds=_TIMEOUT, custom_builtins={"git": git} if "git" in reading.forms else None)
+                    timeout_seconds=_TIMEOUT,
+                    custom_builtins={**({"git": git} if "git" in reading.forms else {}),
+                                     **{program: _usage_error for program in reading.usage_errors}})
         fs = bash.fs()
         # Only what the line can reach is loaded: the paths it names, all below them, and the folders above.
         system = system_folders()
@@ -276,10 +308,11 @@ class VirtualShell:
         result = bash.execute_sync(f"(exit {known.last_status})\n{line}" if known.last_status is not None and
                                    "$?" in line else line)
         state = bash.shell_state()
+        stdout = result.stdout if reading.dots is None else _with_dots(bash, result.stdout, reading.dots, state.cwd)
         files, folders, kept = _walk(bash, reach, sentinels, variant)
         variables = {name: value for name, value in state.variables.items() if _user_variable(name, value)}
         exported = {name for name in state.env if name in variables}
-        return _Run((result.stdout, result.stderr, result.exit_code), state.cwd, (files, folders),
+        return _Run((stdout, result.stderr, result.exit_code), state.cwd, (files, folders),
                      (variables, frozenset(exported)), state.env.get("OLDPWD", ""), reach.tops, kept,
                      git.repositories, git.refused)
 
@@ -327,6 +360,43 @@ def _leading_cd(line: str, home: str) -> str | None:
         return None
     folder = match.group("folder")
     return posixpath.normpath(home + folder[1:] if folder.startswith("~") else folder)
+
+
+def _with_dots(bash: Bash, stdout: str, dots: tuple[tuple[str, ...], bool, int], cwd: str) -> str:
+    """`ls -a`'s stdout with the implied `.` and `..` (dot_entries.py), read in the folders ls listed (it ran last:
+    they are as it saw them)."""
+    def kind(path: str) -> str:
+        return "" if not bash.exists(path) else "folder" if bash.stat(path)["file_type"] == "directory" else "file"
+
+    def folders_at(path: str) -> int:
+        return 1 + sum(folders_at(posixpath.join(path, entry["name"])) for entry in bash.read_dir(path)
+                       if entry["metadata"]["file_type"] == "directory")
+
+    named, recursive, _ = dots
+    try:
+        return with_implied_entries(stdout, list(named), recursive, cwd, kind, folders_at)
+    except Unexpected as problem:
+        raise NotComputable(f"ls -a: {problem}") from None
+
+
+def _usage_error(context: BuiltinContext) -> BuiltinResult:
+    """A program the gate found given an option GNU's does not have: GNU's message and status, nothing done."""
+    try:
+        letter = invalid_option(context.name, list(context.argv))
+    except Undecided:
+        letter = None
+    if letter is None:  # not the words the gate read: a message no proven form matches, and the line is refused
+        return BuiltinResult(stderr=f"{context.name}: run otherwise than the gate read it\n", exit_code=125)
+    message, status = usage_message(context.name, letter)
+    return BuiltinResult(stderr=message, exit_code=status)
+
+
+def _showing_errors(line: str, hidden: list[tuple[int, int, str]]) -> str:
+    """The line with its redirections of error output to /dev/null taken out (`&>` keeps stdout's)."""
+    data = line.encode("utf-8", "surrogateescape")
+    for start, end, kept in sorted(hidden, reverse=True):
+        data = data[:start] + b" " + kept.encode() + b" " + data[end:]
+    return data.decode("utf-8", "surrogateescape")
 
 
 def exactly(known: Knowledge, files: dict[str, bytes | None] | None = None, folders: dict[str, bool] | None = None,

@@ -183,11 +183,12 @@ def _where_it_leaves_the_shell(known: Knowledge, semantics: Semantics, cwd_befor
     """Where the shell stands after the step, whether its paths may have been read from another folder than the
     one it ran in, and the commands that may have done only part of their work, or none."""
     doubted = doubted_commands(semantics, shown)
+    stood_known = known.cwd_known  # (where it ran: a guess when not known, whatever the step does)
     if real:
         misread = (semantics.cwd_after or cwd_before) != cwd or bool(doubted and _CD.search(semantics.line))
         # Where the shell stood was a guess: its paths may be misread, and only a prompt that shows the folder
         # says where it stands now.
-        misread = misread or not known.cwd_known and _touches_files(semantics)
+        misread = misread or not stood_known and _touches_files(semantics)
         known.cwd_known = known.cwd_known or prompt_folder(shown, known.home) is not None
         if cwd and cwd != known.cwd:
             known.cwd = posixpath.normpath(cwd)
@@ -196,7 +197,9 @@ def _where_it_leaves_the_shell(known: Knowledge, semantics: Semantics, cwd_befor
     certain = _certain_cwd(known, semantics, cwd_before)
     if certain is None:
         known.cwd_known, known.oldpwd = False, None  # the shell follows the prediction as an implied fact
-    return certain or cwd_before, certain is None and _touches_files(semantics), doubted
+    # Its paths were read from where the shell stood: a guess, when the world did not know that, or may now be
+    # elsewhere than the step left it.
+    return certain or cwd_before, (certain is None or not stood_known) and _touches_files(semantics), doubted
 
 
 def _forget_what_it_may_have_touched(known: Knowledge, semantics: Semantics, doubted: list[int],

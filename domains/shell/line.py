@@ -117,16 +117,19 @@ class Reader:
             return self.sequence(node.named_children, inner, stdin, redirects)
         if kind == "variable_assignment":
             self.assign(node, scope)
+            self.redirects(redirects, scope, None)  # `X=1 > f` still opens f
             return []
         if kind == "variable_assignments":
             for child in node.named_children:
                 self.assign(child, scope)
+            self.redirects(redirects, scope, None)
             return []
         if kind == "declaration_command":
             assignments = [child for child in node.named_children if child.type == "variable_assignment"]
             for child in assignments:
                 self.assign(child, scope)
             if assignments or not node.children:
+                self.redirects(redirects, scope, None)  # `export X=1 2> f` still opens f
                 return []
             # `export -p`, `declare -x`: no assignment, so a command of its own (it may print the variables)
             words = [Value(node_text(node.children[0]))] + [

@@ -108,18 +108,19 @@ def guard_server(tmp_path_factory):
 
 def test_model_work_goes_to_the_running_server_and_the_real_result_anchors_its_world(guard_server):
     session = f"hook-{uuid.uuid4().hex[:8]}"
+    # A step the world cannot compute (what machine it is): the model on the server predicts it.
     env = {**os.environ, "AGENTWORLD_AUTH_TOKEN": TOKEN}
-    before, _ = _hook(_bash("ls", session), "--event", "pre", "--format", "plain", "--url", guard_server, env=env)
+    before, _ = _hook(_bash("uname -a", session), "--event", "pre", "--format", "plain", "--url", guard_server, env=env)
     assert before["decision"] in ("none", "ask") and before["model_tokens"] > 0 and before["predicted"] is not None
-    response = {"stdout": "README.md  src\n", "stderr": "", "interrupted": False}
-    after, _ = _hook(_bash("ls", session, hook_event_name="PostToolUse", tool_response=response),
+    response = {"stdout": "Linux box 6.1.0-18-amd64 #1 SMP x86_64 GNU/Linux\n", "stderr": "", "interrupted": False}
+    after, _ = _hook(_bash("uname -a", session, hook_event_name="PostToolUse", tool_response=response),
                      "--event", "post", "--format", "plain", "--url", guard_server, env=env)
     assert after["decision"] == "none" and after["world_id"] == f"guard-{session}-terminal"
     assert after["drift"]["compared_steps"] == 1  # the pre call's prediction, met by reality
     # Decided here, before any server call: a server that is not there cannot matter.
     denied, _ = _hook(_bash("rm -rf /", session), "--event", "pre", "--url", f"http://127.0.0.1:{free_port()}/mcp", env=env)
     assert denied["hookSpecificOutput"]["permissionDecision"] == "deny"
-    wrong_token, _ = _hook(_bash("ls", session), "--event", "pre", "--format", "plain", "--url", guard_server,
+    wrong_token, _ = _hook(_bash("uname -a", session), "--event", "pre", "--format", "plain", "--url", guard_server,
                            env={**os.environ, "AGENTWORLD_AUTH_TOKEN": "not-the-token-at-all-000"})
     assert wrong_token["decision"] == "none" and "did not answer" in wrong_token["reason"]
 

@@ -51,6 +51,7 @@ LINES = [
     "command -p rm a.tmp",
     "command -v rm",
     "builtin echo hi > out.txt",
+    "export X=hi > out.txt", "export X=hi 2> err.txt", "X=1 Y=2 > out.txt",  # an assignment's redirection still opens
     "builtin cd sub && touch x.txt",
     "bash -c 'exec rm a.tmp'",
     "bash -c 'exec > exec.txt; echo hi'",

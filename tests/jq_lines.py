@@ -1,9 +1,9 @@
-"""Generated JSON documents and jq lines: the input of the differential proof of jq (tests/integration/
-test_computed_jq.py). Documents hold objects, arrays, strings with escapes and non-ASCII text, integers,
-negative numbers, floats written many ways, nulls, booleans and nesting, pretty or on one line, and now and
-then one that is no JSON at all; filters are drawn from a small grammar (paths, keys, length, type, `|` and
-`,`) with the near misses just outside it (other functions, slices, `?`, keywords as fields, options not
-listed)."""
+"""Generated JSON documents and jq lines: the input of the differential proof of jq
+(tests/integration/test_computed_families_generated.py). Documents hold objects, arrays, strings with escapes and
+non-ASCII text, integers, negative numbers, floats written many ways, nulls, booleans and nesting, pretty or on one
+line, and now and then one that is no JSON at all; filters are drawn from a small grammar (paths, keys, length,
+type, `|` and `,`) with the near misses just outside it (other functions, slices, `?`, keywords as fields, options
+not listed)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Listings, finds, comparisons and path tools, generated: the input of their differential test
-(tests/integration/test_computed_listings.py).
+(tests/integration/test_computed_families_generated.py).
 
 Trees with dot files, upper case, names that sort apart from their folders (`a-b` beside `a/`), nested
 and empty folders; lines of ls, find, grep -r, diff, cmp, realpath, readlink and test over them, in the

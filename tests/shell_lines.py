@@ -322,7 +322,8 @@ def construct_scenario(seed: int) -> Scenario:
 
 
 def text_scenario(seed: int) -> Scenario:
-    """A folder of plain text files and lines of the text tools only (tests/integration/test_computed_text_tools.py)."""
+    """A folder of plain text files and lines of the text tools only
+    (tests/integration/test_computed_families_generated.py)."""
     rng = random.Random(seed)
     made = _folder(seed, rng, PLAIN, fewest=2)
     present = sorted(made.files)

@@ -1,5 +1,5 @@
 """What the virtual shell refuses of the text tools, in a world that knows every file: the forms where the
-differential tests found it unlike GNU (tests/integration/test_computed_text_tools.py proves the rest)."""
+differential tests found it unlike GNU (tests/integration/test_computed_families_generated.py proves the rest)."""
 
 from __future__ import annotations
 

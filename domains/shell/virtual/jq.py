@@ -1,5 +1,5 @@
 """jq: the filters and documents whose output the virtual shell's jq (it reports jq-1.8) prints exactly as
-Debian's jq 1.6 does, proven by tests/integration/test_computed_jq.py against the real one.
+Debian's jq 1.6 does, proven by tests/integration/test_computed_families_generated.py against the real one.
 
 Filters: paths (`.`, `.name`, `.a.b`, `.[0]`, `.[]`, `.a[]`), `keys`, `keys_unsorted`, `length` and `type`,
 joined by `|` and `,`. Documents: one JSON value whose numbers and strings both print alike. What differs:

@@ -270,7 +270,7 @@ async def test_each_committed_world_step_extends_the_tokens_the_model_already_ho
     )
     world_id = open_world(one_call_per_step, "terminal", "", "", None, []).world_id
     usages = []
-    for command in ("mkdir world-extends", "ls -a world-extends"):
+    for command in ("uname -a", "uptime"):  # steps the world cannot compute: each is the model's
         request = SimulateRequest(action=command, world_id=world_id, commit=True, temperature=0, max_tokens=24)
         step = await simulate_action(one_call_per_step, request)
         usages.append(step.usage)

@@ -78,6 +78,7 @@ class Reading:
     several: bool = False  # a program is given more than one operand (one may fail while the others go on)
     typed: set[str] = field(default_factory=set)  # the words naming paths, as typed (GNU's messages print them)
     merges: bool = False  # a `>&` sends one output stream into the other: a message may flow on as data
+    piped: bool = False  # a pipeline's stages run at once: the order of their messages is a race
     missing_programs: set[str] = field(default_factory=set)  # programs named by a path: the world must know none
     # Redirections that discard error output (`2>/dev/null`, `&>/dev/null`): (start, end, what leaves the line
     # as it is but shows the errors). shell.py runs that line too, to check the hidden messages as shown ones.
@@ -185,6 +186,7 @@ def _statement(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fe
         if any(node_text(child) not in ("|",) for child in node.children if not child.is_named):
             raise NotComputable("a pipe other than |")
         stages = [child for child in node.named_children if child.type != "comment"]
+        reading.piped = True
         flowing = ""  # what the previous stage pipes on: lines in directory order, diff's hunks
         for position, stage in enumerate(stages):
             reading.stage = None

@@ -136,6 +136,8 @@ class VirtualShell:
             raise NotComputable("its error message is not among the forms proven to read as GNU's")
         if stderr and reading.forms & FAILING_UNLIKE_GNU:
             raise NotComputable("jq's keys or length failed: jq 1.6 words these errors otherwise")
+        if reading.piped and shown.count("\n") > 1:
+            raise NotComputable("messages from a pipeline, whose stages run at once: their order is a race")
         if shown and reading.several:
             raise NotComputable("an error from a program given several operands: GNU goes on with the others")
         if stdout and stderr:

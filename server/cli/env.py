@@ -1,6 +1,7 @@
-"""`agentworld-mcp env serve [--domain D] [--port P]`: the world model as an OpenEnv environment for RL trainers.
+"""`agentworld-mcp env serve [--api openenv|nemo-gym] [--domain D] [--port P]`: the world model as an
+RL environment server, OpenEnv's (the default) or a NeMo Gym resources server.
 
-One simulated world per WebSocket session, up to --max-sessions at once, all on one model. Loopback
+One simulated world per session, up to --max-sessions at once, all on one model. Loopback
 by default; any other bind needs --auth-token, as `serve --transport http` does.
 """
 
@@ -22,13 +23,17 @@ DEFAULT_PORT = 8000  # OpenEnv's own servers' port
 
 
 def add_parser(commands: argparse._SubParsersAction, parents: Parents) -> None:
-    env = commands.add_parser("env", help="serve the world model as a reinforcement-learning environment (OpenEnv)")
+    env = commands.add_parser("env", help="serve the world model as an RL environment (OpenEnv, NeMo Gym)")
     actions = env.add_subparsers(dest="env_command", required=True, metavar="serve")
     serve = actions.add_parser(
         "serve", parents=[parents.model],
         help="an OpenEnv server: POST /reset, POST /step, GET /state, GET /schema and the /ws session socket",
         description="Needs the openenv extra: pip install 'agentworld-mcp[openenv]'. Each WebSocket session is "
-                    "one episode in its own simulated world; POST /reset and /step without a session are one-off.")
+                    "one episode in its own simulated world; POST /reset and /step without a session are one-off. "
+                    "With --api nemo-gym (no extra needed): a NeMo Gym resources server, POST /seed_session, "
+                    "/act, /verify and /close_session, one episode per session.")
+    serve.add_argument("--api", choices=("openenv", "nemo-gym"), default="openenv",
+                       help="whose protocol to serve: OpenEnv's (default) or a NeMo Gym resources server's")
     serve.add_argument("--domain", default="terminal", help="the domain every episode starts in (terminal)")
     serve.add_argument("--task", default="", help="the task every episode pursues, unless reset gives one")
     serve.add_argument("--state", default="", help="the world's starting state, unless reset gives one")
@@ -48,6 +53,8 @@ def add_parser(commands: argparse._SubParsersAction, parents: Parents) -> None:
 
 
 def run(args: argparse.Namespace, prepared: Prepared) -> int:
+    if args.api == "nemo-gym":
+        return _serve_nemo_gym(args, prepared)
     try:
         from ..api.openenv_env import WorldAction, WorldObservation, openenv_environment
     except ImportError as exc:
@@ -75,6 +82,36 @@ def run(args: argparse.Namespace, prepared: Prepared) -> int:
           file=sys.stderr)
     try:
         serve_env(app, options)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        simulator.close()
+    return 0
+
+
+def _serve_nemo_gym(args: argparse.Namespace, prepared: Prepared) -> int:
+    from ..api.nemo_gym_server import nemo_gym_app
+    from ..api.python_api import Simulator
+    from ..surface.env_serving import guarded, serve_env
+
+    if args.max_sessions < 1:
+        raise InputError(f"--max-sessions must be at least 1, got {args.max_sessions}")
+    token = args.auth_token or os.environ.get("AGENTWORLD_AUTH_TOKEN") or None
+    options = HttpOptions(args.host, args.port, token, tuple(args.allowed_host), tuple(args.allowed_origin))
+    options.check()
+    prepared.check()
+    simulator = Simulator.from_settings(prepared.settings, prepared.domains)
+    try:
+        app = nemo_gym_app(simulator, args.domain, task=args.task, state=args.state, max_steps=args.max_steps,
+                           max_sessions=args.max_sessions, **_sampling(args), **_tools(args.tools))
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    simulator.context  # noqa: B018 - starts the engine: the model loads while the server comes up
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"NeMo Gym resources server {args.domain!r} at http://{shown}:{args.port} (POST /seed_session, /act, "
+          "/verify, /close_session)", file=sys.stderr)
+    try:
+        serve_env(guarded(app, options), options)
     except KeyboardInterrupt:
         pass
     finally:

@@ -118,7 +118,12 @@ def create_env_app(env_class: type, action_cls: type, observation_cls: type, opt
                    max_sessions: int) -> Any:
     from openenv.core.env_server.http_server import create_fastapi_app
 
-    app: ASGIApp = create_fastapi_app(env_class, action_cls, observation_cls, max_concurrent_envs=max_sessions)
+    return guarded(create_fastapi_app(env_class, action_cls, observation_cls, max_concurrent_envs=max_sessions),
+                   options)
+
+
+def guarded(app: ASGIApp, options: HttpOptions) -> Any:
+    """`app` behind the checks every env server has: body bound, bearer token, Origin and Host allowlists."""
     app = BodyLimit(app, options.max_body_bytes)
     if options.auth_token:
         app = BearerToken(app, options.auth_token)

@@ -21,7 +21,7 @@ from ..third_party import REPO, installed
 NEMO_GYM_PYTHON = REPO / ".ci" / "nemo-gym" / "bin" / "python"
 # NeMo Gym 0.7 declares Python >= 3.13.14 and mcp < 2; its modules run on 3.11 and the resources-server
 # side needs no mcp, so .ci/run installs it without its declared requirements (see there).
-NEMO_GYM_INSTALL = "the three nemo-gym lines of .ci/run (a venv, nemo-gym without its declared requirements, its imports)"
+NEMO_GYM_INSTALL = "the nemo-gym lines of .ci/run (a venv, nemo-gym without its declared requirements, its imports)"
 DRIVER = Path(__file__).with_name("nemo_gym_driver.py")
 EPISODES = 6
 

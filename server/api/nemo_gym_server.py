@@ -122,7 +122,9 @@ class _ResourcesServer:
         self.simulator, self.rules, self.sessions = simulator, rules, sessions
 
     async def health(self, request: Request) -> Response:
-        return JSONResponse({"status": "ok", "sessions": len(self.sessions)})
+        stats = self.simulator.context.engine.stats()  # generations cancelled show that a cancel reached the model
+        return JSONResponse({"status": "ok", "sessions": len(self.sessions), "generations": {
+            "running": stats.running, "completed": stats.completed, "cancelled": stats.cancelled}})
 
     async def seed_session(self, request: Request) -> Response:
         try:

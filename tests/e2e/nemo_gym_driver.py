@@ -144,9 +144,13 @@ def proxied(base: str) -> Any:
     return app
 
 
-async def sessions_open(base: str) -> int:
+async def health(base: str) -> dict[str, Any]:
     async with httpx.AsyncClient(base_url=base) as client:
-        return (await client.get("/health")).json()["sessions"]
+        return (await client.get("/health")).json()
+
+
+async def sessions_open(base: str) -> int:
+    return (await health(base))["sessions"]
 
 
 async def main(base: str, episodes: int) -> dict[str, Any]:
@@ -215,6 +219,7 @@ async def main(base: str, episodes: int) -> dict[str, Any]:
 
         # A cancel: the episode is cancelled while the world model predicts its step; NeMo Gym's cleanup
         # closes the sessions, the step is cancelled, and the server serves the next episode as before.
+        generations = (await health(base))["generations"]["cancelled"]
         cancelled = asyncio.create_task(environment.run_request(
             episode_request(900, ["mkdir slow", SLOW_ACTION, "ls"], {"present": ["slow"]})))
         await asyncio.wait_for(agent.slow_step_started.wait(), 60)
@@ -225,6 +230,12 @@ async def main(base: str, episodes: int) -> dict[str, Any]:
         except asyncio.CancelledError:
             report["cancel"] = "cancelled"
         report["open_after_cancel"] = await sessions_open(base)
+        for _ in range(100):  # the model's generation for the cancelled step stops too
+            after = (await health(base))["generations"]
+            if after["cancelled"] > generations and after["running"] == 0:
+                break
+            await asyncio.sleep(0.1)
+        report["generations_cancelled"] = after["cancelled"] - generations
         again = await environment.run_request(episode_request(901, ["mkdir again", "ls"], {"present": ["again"]}))
         assert again.failure is None, again.failure
         report["after_cancel"] = again.result.model_dump(mode="json")["reward_components"]

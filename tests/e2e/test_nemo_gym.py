@@ -9,6 +9,8 @@ import os
 import subprocess
 import sys
 import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx2
@@ -24,6 +26,8 @@ NEMO_GYM_PYTHON = REPO / ".ci" / "nemo-gym" / "bin" / "python"
 NEMO_GYM_INSTALL = "the nemo-gym lines of .ci/run (a venv, nemo-gym without its declared requirements, its imports)"
 DRIVER = Path(__file__).with_name("nemo_gym_driver.py")
 EPISODES = 6
+WEATHER = [{"name": "get_weather", "description": "The current weather in a city.",
+            "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}]
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +75,7 @@ def test_nemo_gym_runs_episodes_at_once_and_survives_a_lost_session_and_a_cancel
     assert report["lost"]["before"] == 200
     assert report["lost"]["act"] == report["lost"]["verify"] == report["lost"]["forged"] == 404
     assert "no such session" in report["lost"]["detail"]
-    assert report["cancel"] == "cancelled"
+    assert report["cancel"] == "cancelled" and report["generations_cancelled"] >= 1
     assert report["after_cancel"]["files"] == 1.0
     assert report["open_after_episodes"] == report["open_after_cancel"] == report["open_at_end"] == 0
 
@@ -109,3 +113,62 @@ def test_a_seed_reused_for_another_episode_and_an_action_missing_are_refused(res
         assert wrong.status_code == 409
         assert client.post("/close_session", json={"resources_session_id": "reused",
                                                    "episode_id": {"rollout_id": "first"}}).status_code == 200
+
+
+def _seeded(client: httpx2.Client, name: str, task_data: dict | None = None) -> dict:
+    seed = {"resources_session_id": name, "episode_id": {"rollout_id": name},
+            "task_id": {"taskset": "t", "task_id": name}, "task_data": task_data or {}}
+    assert client.post("/seed_session", json=seed).status_code == 200
+    return {key: seed[key] for key in ("resources_session_id", "episode_id")}
+
+
+def test_a_close_mid_step_cancels_the_step_and_a_disconnect_leaves_the_session_usable(resources_server):
+    base, _ = resources_server
+    slow = f"python3 train_{uuid.uuid4().hex[:6]}.py --epochs 50"  # predicted, and never asked before: not cached
+    cancelled = httpx2.get(base + "/health").json()["generations"]["cancelled"]
+    with httpx2.Client(base_url=base, timeout=120) as client, ThreadPoolExecutor(1) as pool:
+        close = _seeded(client, "closed-mid-step")
+        stepping = pool.submit(client.post, "/act", json={"action": slow})
+        time.sleep(0.5)
+        assert httpx2.post(base + "/close_session", json=close, timeout=30).status_code == 200
+        answer = stepping.result(timeout=30)
+        assert answer.status_code == 404 and "closed during this step" in answer.text
+
+    with httpx2.Client(base_url=base, timeout=0.5) as client:
+        _seeded(client, "disconnected")
+        with pytest.raises(httpx2.TimeoutException):
+            client.post("/act", json={"action": slow + " --resume"})
+        client.timeout = httpx2.Timeout(60)
+        began = time.monotonic()
+        after = client.post("/act", json={"action": "pwd"})  # computed: answers at once unless a lock were stuck
+        assert after.status_code == 200 and time.monotonic() - began < 10
+        assert client.post("/observe").json()["step"] == 1  # the cancelled step never counted
+    for _ in range(100):  # both cancels reach the model: its generations stop, none runs on unread
+        generations = httpx2.get(base + "/health").json()["generations"]
+        if generations["cancelled"] >= cancelled + 2 and generations["running"] == 0:
+            break
+        time.sleep(0.1)
+    assert generations["cancelled"] >= cancelled + 2 and generations["running"] == 0, generations
+
+
+def test_mcp_tools_are_routes_and_a_legacy_seed_ends_at_its_verify(resources_server):
+    base, _ = resources_server
+    with httpx2.Client(base_url=base, timeout=120) as client:
+        _seeded(client, "weather", {"domain": "mcp", "tools": WEATHER, "task": "check the weather"})
+        # Arguments that break the tool's schema: the mcp domain refuses them before any model call, which shows
+        # the route handed the episode this tool and these arguments (a good call takes the same path to the model).
+        called = client.post("/get_weather", json={"city": 5})
+        assert called.status_code == 200 and called.json()["step"] == 1 and called.json()["reward"] == -1.0
+        assert "get_weather" in called.json()["error"] and "input schema" in called.json()["error"]
+        missing = client.post("/get_forecast", json={"city": "Paris"})
+        assert missing.status_code == 404 and "no tool 'get_forecast'" in missing.text
+
+    with httpx2.Client(base_url=base, timeout=120) as client:  # an agent's /run seeds with its dataset row
+        row = {"responses_create_params": {"input": "tidy up"}, "task": "tidy up", "expected_answer": "kept as is"}
+        seeded = client.post("/seed_session", json=row)
+        assert seeded.status_code == 200 and seeded.json()["observation"] and client.cookies
+        assert client.post("/act", json={"action": "mkdir done"}).json()["effects"]["success"] is True
+        verdict = client.post("/verify", json={**row, "response": {"output": []}}).json()
+        assert verdict["steps"] == 1 and verdict["expected_answer"] == "kept as is"
+        assert verdict["reward"] == pytest.approx(sum(verdict["reward_components"].values()))
+        assert client.post("/act", json={"action": "ls"}).status_code == 404

@@ -39,7 +39,6 @@ from .episodes import RESET_OPTIONS, DoneFn, Episode, EpisodeRules, RewardFn
 from .nemo_gym_sessions import COOKIE, Session, SessionRefused, SessionTable
 from .python_api import Simulator
 
-TASK_FIELDS = (*RESET_OPTIONS, "goal")  # what a task's data may set of its episode
 OWN_ROUTES = ("seed_session", "close_session", "verify", "act", "observe", "health", "aggregate_metrics", "mcp")
 
 
@@ -95,13 +94,14 @@ def nemo_gym_app(
     done_fn: DoneFn | None = None,
     success: list[dict[str, Any]] | None = None,
     invalid_action_reward: float = -1.0,
+    goal: dict[str, Any] | None = None,
     **simulate_options: Any,
 ) -> Starlette:
     """A Starlette app serving NeMo Gym's resources-server routes over `simulator`; the arguments are
-    WorldModelEnv's (checked now, so a bad one fails before anything is served), and `max_sessions`
-    bounds the sessions open at once."""
+    WorldModelEnv's (checked now, so a bad one fails before anything is served; `goal` is every episode's
+    unless its task gives one), and `max_sessions` bounds the sessions open at once."""
     rules = EpisodeRules.checked(simulator, domain, task, state, reward_fn, done_fn, max_steps, success or [],
-                                 invalid_action_reward, simulate_options)
+                                 invalid_action_reward, simulate_options, goal=goal)
     server = _ResourcesServer(simulator, rules, SessionTable(max_sessions))
     routes = [
         Route("/health", server.health, methods=["GET"]),
@@ -145,7 +145,7 @@ class _ResourcesServer:
         return response
 
     def _begin(self, task_data: dict[str, Any]) -> Episode:
-        options = {name: task_data[name] for name in TASK_FIELDS if task_data.get(name) is not None}
+        options = {name: task_data[name] for name in RESET_OPTIONS if task_data.get(name) is not None}
         seed = task_data.get("seed")
         try:
             return Episode.begin(self.simulator, self.rules, seed if isinstance(seed, int) else None, options)
@@ -236,6 +236,7 @@ class _ResourcesServer:
             "step": outcome.info.get("step", session.episode.steps),
             "effects": outcome.info.get("effects", {}),
             "violations": outcome.info.get("violations", []),
+            "reward_components": outcome.info.get("reward_components", {}),
             "success": outcome.info.get("success"),
             "error": outcome.info.get("error"),
         })
@@ -297,4 +298,4 @@ def _error(status: int, detail: str) -> JSONResponse:
     return JSONResponse({"detail": detail}, status_code=status)
 
 
-__all__ = ["COOKIE", "TASK_FIELDS", "nemo_gym_app"]
+__all__ = ["COOKIE", "nemo_gym_app"]

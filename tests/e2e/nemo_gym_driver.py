@@ -181,8 +181,12 @@ async def main(base: str, episodes: int) -> dict[str, Any]:
     report: dict[str, Any] = {}
     try:
         # Many episodes at once, each in its own world: the goal is met only where that episode made it.
-        requests = [episode_request(index, [f"mkdir p{index}", f"cd p{index}", "touch notes.txt", "ls"],
-                                    {"present": [f"p{index}/notes.txt"], "absent": [f"p{(index + 1) % episodes}"]})
+        # Episode 0's policy never writes its notes file, so its goal is only half met.
+        def policy(index: int) -> list[str]:
+            return [f"mkdir p{index}", f"cd p{index}", "touch notes.txt" if index else "pwd", "ls"]
+
+        requests = [episode_request(index, policy(index), {"present": [f"p{index}/notes.txt"],
+                                                           "absent": [f"p{(index + 1) % episodes}"]})
                     for index in range(episodes)]
         responses = await asyncio.gather(*(environment.run_request(one) for one in requests))
         report["episodes"] = []

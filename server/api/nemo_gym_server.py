@@ -17,6 +17,8 @@ The routes are the ones NeMo Gym 0.7's servers call on a resources server (field
   (the world's own checks, named: episodes.py), each component also at the top level, where NeMo Gym's
   metrics read numbers. A legacy session ends here, since nothing closes it later.
 - `POST /close_session`: `{resources_session_id, episode_id}`; a step in flight is cancelled.
+- `POST /aggregate_metrics`: `{verify_responses}` summarised as NeMo Gym's `AggregateMetrics` (mean reward and
+  components, overall and per task).
 An unknown or closed session answers 404; a client that goes away mid-step cancels its step.
 """
 
@@ -108,6 +110,7 @@ def nemo_gym_app(
         Route("/seed_session", server.seed_session, methods=["POST"]),
         Route("/close_session", server.close_session, methods=["POST"]),
         Route("/verify", server.verify, methods=["POST"]),
+        Route("/aggregate_metrics", aggregate_metrics, methods=["POST"]),
         Route("/act", server.act, methods=["POST"]),
         Route("/observe", server.observe, methods=["POST"]),
         Route("/{tool}", server.call_tool, methods=["POST"]),
@@ -268,6 +271,34 @@ async def _unless_disconnected(request: Request, step: asyncio.Future[Any]) -> A
         step.cancel()
         raise _ClientGone
     return step.result()
+
+
+async def aggregate_metrics(request: Request) -> Response:
+    """NeMo Gym's end-of-collection summary of verify answers: the mean reward and the mean of each component,
+    over all of them (`agent_metrics`, `key_metrics`) and per task (`group_level_metrics`, by `_ng_task_index`)."""
+    try:
+        answers = (await _json_object(request)).get("verify_responses")
+        if not isinstance(answers, list) or not all(isinstance(answer, dict) for answer in answers):
+            raise _Refused(422, "verify_responses must be a list of verify answers (JSON objects)")
+    except _Refused as refused:
+        return _error(refused.status, refused.detail)
+    by_task: dict[Any, list[dict[str, Any]]] = {}
+    for answer in answers:
+        by_task.setdefault(answer.get("_ng_task_index"), []).append(answer)
+    overall = _means(answers)
+    groups = [{"_ng_task_index": task, **_means(group)} for task, group in by_task.items() if task is not None]
+    return JSONResponse({"group_level_metrics": groups, "agent_metrics": overall,
+                         "key_metrics": {name: value for name, value in overall.items() if name.startswith("mean/")}})
+
+
+def _means(answers: list[dict[str, Any]]) -> dict[str, Any]:
+    columns: dict[str, list[float]] = {}
+    for answer in answers:
+        scores = {"reward": answer.get("reward"), **(answer.get("reward_components") or {})}
+        for name, value in scores.items():
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                columns.setdefault(name, []).append(float(value))
+    return {"rollouts": len(answers), **{f"mean/{name}": sum(values) / len(values) for name, values in columns.items()}}
 
 
 def _tool_names(simulator: Simulator, episode: Episode) -> set[str]:

@@ -34,7 +34,7 @@ from nemo_gym.base_responses_api_agent import (
     AgentSeedSessionRequest,
     AgentSeedSessionResponse,
 )
-from nemo_gym.config_types import AgentServerRef, BaseServerConfig, ResourcesServerRef
+from nemo_gym.config_types import AggregateMetricsRequest, AgentServerRef, BaseServerConfig, ResourcesServerRef
 from nemo_gym.episode_types import EpisodeId, MaterializedTask, TaskId
 from nemo_gym.openai_utils import NeMoGymResponse
 from nemo_gym.server_utils import (
@@ -199,6 +199,12 @@ async def main(base: str, episodes: int) -> dict[str, Any]:
                                        "steps": result.model_extra["steps"],
                                        "calls": sum(item.type == "function_call" for item in verified.response.output)})
         report["open_after_episodes"] = await sessions_open(base)
+        # The Environment Server's own end-of-collection call, forwarded to the resources server and validated.
+        scored = [response.result.model_dump(mode="json", include={"reward", "reward_components"})
+                  for response in responses]
+        metrics = await environment.aggregate_metrics(AggregateMetricsRequest(
+            verify_responses=[{"_ng_task_index": index, **scores} for index, scores in enumerate(scored)]))
+        report["metrics"] = {"key": metrics.key_metrics, "groups": len(metrics.group_level_metrics)}
 
         # NeMo Gym's own session contract: seed, seed again, close twice, close a never-seeded id, late seeds.
         await asyncio.to_thread(check_resources_session_contract, proxied(base), ResourcesSeedSessionRequest(

@@ -73,6 +73,10 @@ def test_nemo_gym_runs_episodes_at_once_and_survives_a_lost_session_and_a_cancel
         assert episode["components"]["commands"] == 1.0
         assert episode["components"]["files"] == (0.5 if index == 0 else 1.0)
         assert episode["reward"] == pytest.approx(sum(episode["components"].values()))
+    assert report["metrics"]["groups"] == EPISODES
+    key = report["metrics"]["key"]  # episode 0 met half its goal, the others all of it
+    assert key["mean/files"] == pytest.approx((0.5 + EPISODES - 1) / EPISODES) and key["mean/commands"] == 1.0
+    assert key["mean/reward"] == pytest.approx(sum(episode["reward"] for episode in episodes) / EPISODES)
     assert report["contract"] == "passed"
     assert report["lost"]["before"] == 200
     assert report["lost"]["act"] == report["lost"]["verify"] == report["lost"]["forged"] == 404

@@ -20,6 +20,7 @@ from .flags import Parents
 from .prepared import Prepared
 
 DEFAULT_PORT = 8000  # OpenEnv's own servers' port
+NEMO_GYM_BODY_BYTES = 64 * 1024 * 1024  # a NeMo Gym /verify carries the rollout's whole transcript
 
 
 def add_parser(commands: argparse._SubParsersAction, parents: Parents) -> None:
@@ -97,7 +98,8 @@ def _serve_nemo_gym(args: argparse.Namespace, prepared: Prepared) -> int:
     if args.max_sessions < 1:
         raise InputError(f"--max-sessions must be at least 1, got {args.max_sessions}")
     token = args.auth_token or os.environ.get("AGENTWORLD_AUTH_TOKEN") or None
-    options = HttpOptions(args.host, args.port, token, tuple(args.allowed_host), tuple(args.allowed_origin))
+    options = HttpOptions(args.host, args.port, token, tuple(args.allowed_host), tuple(args.allowed_origin),
+                          max_body_bytes=NEMO_GYM_BODY_BYTES)
     options.check()
     prepared.check()
     simulator = Simulator.from_settings(prepared.settings, prepared.domains)

@@ -38,6 +38,7 @@ from starlette.routing import Route
 from ...engine.errors import InputError, validation_line
 from ...tools.tool_definitions import parse_tool_definitions
 from .episodes import RESET_OPTIONS, DoneFn, Episode, EpisodeRules, RewardFn
+from .nemo_gym_metrics import aggregated
 from .nemo_gym_sessions import COOKIE, Session, SessionRefused, SessionTable
 from .python_api import Simulator
 
@@ -274,31 +275,13 @@ async def _unless_disconnected(request: Request, step: asyncio.Future[Any]) -> A
 
 
 async def aggregate_metrics(request: Request) -> Response:
-    """NeMo Gym's end-of-collection summary of verify answers: the mean reward and the mean of each component,
-    over all of them (`agent_metrics`, `key_metrics`) and per task (`group_level_metrics`, by `_ng_task_index`)."""
     try:
         answers = (await _json_object(request)).get("verify_responses")
         if not isinstance(answers, list) or not all(isinstance(answer, dict) for answer in answers):
             raise _Refused(422, "verify_responses must be a list of verify answers (JSON objects)")
     except _Refused as refused:
         return _error(refused.status, refused.detail)
-    by_task: dict[Any, list[dict[str, Any]]] = {}
-    for answer in answers:
-        by_task.setdefault(answer.get("_ng_task_index"), []).append(answer)
-    overall = _means(answers)
-    groups = [{"_ng_task_index": task, **_means(group)} for task, group in by_task.items() if task is not None]
-    return JSONResponse({"group_level_metrics": groups, "agent_metrics": overall,
-                         "key_metrics": {name: value for name, value in overall.items() if name.startswith("mean/")}})
-
-
-def _means(answers: list[dict[str, Any]]) -> dict[str, Any]:
-    columns: dict[str, list[float]] = {}
-    for answer in answers:
-        scores = {"reward": answer.get("reward"), **(answer.get("reward_components") or {})}
-        for name, value in scores.items():
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                columns.setdefault(name, []).append(float(value))
-    return {"rollouts": len(answers), **{f"mean/{name}": sum(values) / len(values) for name, values in columns.items()}}
+    return JSONResponse(aggregated(answers))
 
 
 def _tool_names(simulator: Simulator, episode: Episode) -> set[str]:

@@ -1,5 +1,5 @@
 """The NeMo Gym session table's rules, without a model: idempotent seeds, closed ids stay closed, the limit,
-a step in flight cancelled by its close, and cookies only this server signed."""
+a step in flight cancelled by its close, cookies only this server signed; and the collection's summary."""
 
 from __future__ import annotations
 
@@ -73,3 +73,20 @@ def test_a_cookie_names_its_session_only_when_this_table_signed_it():
     assert other.id_from_cookie(cookie) is None  # another server's key
     assert table.id_from_cookie("rollout.with.dots.0000") is None
     assert table.id_from_cookie("") is None and table.id_from_cookie(None) is None and table.id_from_cookie("x") is None
+
+
+def test_aggregate_metrics_average_the_reward_and_each_component_overall_and_per_task():
+    from agentworld_mcp.server.api.nemo_gym_metrics import aggregated
+
+    answers = [{"_ng_task_index": 0, "reward": 2.0, "reward_components": {"files": 1.0, "commands": 1.0}},
+               {"_ng_task_index": 0, "reward": 1.0, "reward_components": {"files": 0.0, "commands": 1.0}},
+               {"_ng_task_index": 1, "reward": 0.5, "reward_components": {"commands": 0.5}},
+               {"reward": "not a number", "reward_components": {"flag": True}}]
+    metrics = aggregated(answers)
+    assert metrics["key_metrics"] == {"mean/reward": pytest.approx(3.5 / 3), "mean/files": 0.5,
+                                      "mean/commands": pytest.approx(2.5 / 3)}
+    assert metrics["agent_metrics"]["rollouts"] == 4
+    assert metrics["group_level_metrics"] == [
+        {"_ng_task_index": 0, "rollouts": 2, "mean/reward": 1.5, "mean/files": 0.5, "mean/commands": 1.0},
+        {"_ng_task_index": 1, "rollouts": 1, "mean/reward": 0.5, "mean/commands": 0.5}]
+    assert aggregated([]) == {"group_level_metrics": [], "agent_metrics": {"rollouts": 0}, "key_metrics": {}}

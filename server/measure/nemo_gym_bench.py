@@ -1,6 +1,7 @@
 """`bench --section 13`, through the NeMo Gym resources server: section 13's episodes over HTTP, each one a
 session (seed, its steps at /act, verify, close), 8 sessions at once against the same episodes one after
-another, on one server and one llama-server with parallel slots. Episodes per second on each side."""
+another, on one server and one llama-server with parallel slots. Episodes per second on each side, twice:
+with the steps the world computes (the server's own cost), and with every step the model's."""
 
 from __future__ import annotations
 
@@ -17,8 +18,6 @@ from .episodes_bench import EPISODES, MAX_TOKENS, ROUNDS, SLOTS, STEPS, _episode
 
 
 def nemo_gym_episodes(settings: Settings, model_path: Path) -> None:
-    from ..api.nemo_gym_server import nemo_gym_app
-    from ..api.python_api import Simulator, run_sync
     from . import llama_server
 
     print(f"\n13b. the same {EPISODES} episodes through the NeMo Gym resources server (env serve --api nemo-gym) "
@@ -28,24 +27,33 @@ def nemo_gym_episodes(settings: Settings, model_path: Path) -> None:
     except (llama_server.LlamaServerMissing, RuntimeError) as exc:
         print(f"  skipped: {exc}")
         return
-    seconds = {False: 0.0, True: 0.0}
     try:
-        # Every step the model's, as in section 13: this measures the server and the model server together.
-        with Simulator(base_url=server.base_url, effects="parser", result_cache=0, n_ctx=settings.n_ctx,
-                       computed="off") as sim:
-            app = nemo_gym_app(sim, "terminal", max_steps=STEPS, max_sessions=EPISODES, temperature=0,
-                               max_tokens=MAX_TOKENS)
-            with _served(app) as base:
-                for round_ in range(ROUNDS):
-                    for at_once in (False, True):
-                        seconds[at_once] += run_sync(_episodes(base, f"gym{round_}{'v' if at_once else 's'}-",
-                                                               at_once))
+        # First as the world runs them (mkdir, cd, touch and ls are all computed: the server's own cost), then
+        # every step the model's, as in section 13 (the server and the model server together).
+        for computed, label in (("on", "computed by the world"), ("off", "every step the model's")):
+            serial, together = _rates(settings, server.base_url, computed)
+            print(f"  {label:22s} one after another {serial:7.2f} episodes/s   at once {together:7.2f} episodes/s   "
+                  f"ratio {together / serial:5.2f}x   (goal: at least 1.0x on this machine)", flush=True)
     finally:
         server.stop()
+
+
+def _rates(settings: Settings, base_url: str, computed: str) -> tuple[float, float]:
+    """Episodes per second one after another and at once, over ROUNDS rounds that alternate the sides."""
+    from ..api.nemo_gym_server import nemo_gym_app
+    from ..api.python_api import Simulator, run_sync
+
+    seconds = {False: 0.0, True: 0.0}
+    with Simulator(base_url=base_url, effects="parser", result_cache=0, n_ctx=settings.n_ctx, computed=computed) as sim:
+        app = nemo_gym_app(sim, "terminal", max_steps=STEPS, max_sessions=EPISODES, temperature=0,
+                           max_tokens=MAX_TOKENS)
+        with _served(app) as base:
+            for round_ in range(ROUNDS):
+                for at_once in (False, True):
+                    side = f"gym{computed}{round_}{'v' if at_once else 's'}-"
+                    seconds[at_once] += run_sync(_episodes(base, side, at_once))
     done = EPISODES * ROUNDS
-    serial, together = done / seconds[False], done / seconds[True]
-    print(f"  one after another {serial:6.2f} episodes/s   at once {together:6.2f} episodes/s   "
-          f"ratio {together / serial:5.2f}x   (goal: at least 1.0x on this machine)")
+    return done / seconds[False], done / seconds[True]
 
 
 async def _episodes(base: str, side: str, at_once: bool) -> float:

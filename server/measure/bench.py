@@ -310,9 +310,6 @@ async def run_bench(settings: Settings, model: GGUFInfo, sections: set[int] | No
         from .episodes_bench import episodes_at_once
 
         episodes_at_once(settings, model.path)
-        from .nemo_gym_bench import nemo_gym_episodes
-
-        nemo_gym_episodes(settings, model.path)
     if 14 in wanted:
         from .retrieval_bench import retrieval_costs
 

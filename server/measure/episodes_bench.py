@@ -30,7 +30,7 @@ def _episode(index: int, side: str) -> list[str]:
 
 def episodes_at_once(settings: Settings, model_path: Path) -> None:
     from ..api.python_api import Simulator, run_sync
-    from . import adapters_bench, llama_server
+    from . import adapters_bench, llama_server, nemo_gym_bench
 
     print(f"\n13. {EPISODES} episodes of {STEPS} steps: WorldModelVectorEnv on llama-server -np {SLOTS} vs the same "
           f"episodes one after another (WorldModelEnv) on the same server; {ROUNDS} rounds, alternated")
@@ -61,6 +61,7 @@ def episodes_at_once(settings: Settings, model_path: Path) -> None:
         print(f"  the same episodes through each RL framework's own client ({adapters_bench.EPISODES} episodes of "
               f"{adapters_bench.STEPS} steps, {adapters_bench.ROUNDS} rounds):")
         adapters_bench.openenv_sessions(server.base_url)
+        nemo_gym_bench.nemo_gym_sessions(server.base_url)
     finally:
         server.stop()
 

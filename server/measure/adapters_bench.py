@@ -68,7 +68,11 @@ def served(command: list[str], base_url: str) -> Iterator[str]:
         yield address
     finally:
         process.terminate()
-        process.wait(20)
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:  # a step still in flight holds it up: it measures nothing more
+            process.kill()
+            process.wait()
 
 
 def openenv_sessions(base_url: str) -> None:
@@ -80,7 +84,8 @@ def openenv_sessions(base_url: str) -> None:
         return
 
     async def episode(index: int, side: str) -> None:
-        async with GenericEnvClient(base_url=address) as env:
+        # A step waits its turn behind the other episodes' on the server's slots: no client timeout cuts it off.
+        async with GenericEnvClient(base_url=address, message_timeout_s=600) as env:
             await env.reset(seed=index)
             for action in actions(index, side):
                 await env.step({"action": action})

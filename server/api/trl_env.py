@@ -29,8 +29,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ...tools.tool_definitions import parse_tool_definitions
 from ...tools.results import Prediction
+from ...tools.tool_definitions import parse_tool_definitions
 from .episodes import RESET_OPTIONS, DoneFn, Episode, EpisodeRules, RewardFn
 from .python_api import Simulator, run_sync
 

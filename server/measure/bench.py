@@ -308,10 +308,8 @@ async def run_bench(settings: Settings, model: GGUFInfo, sections: set[int] | No
         kernel_speeds(str(model.path), settings.threads())
     if 13 in wanted:
         from .episodes_bench import episodes_at_once
-        from .trl_bench import trl_episodes_at_once
 
         episodes_at_once(settings, model.path)
-        trl_episodes_at_once(settings, model.path)
     if 14 in wanted:
         from .retrieval_bench import retrieval_costs
 

@@ -84,8 +84,11 @@ def trl_environment(
 
         @property
         def reward_components(self) -> dict[str, float]:
-            """The episode so far, scored by the world's own checks, by name (only those that apply)."""
-            episode = self._started()
+            """The episode so far, scored by the world's own checks, by name (only those that apply); none before
+            reset (a property never raises: inspect.getmembers on an instance reads it)."""
+            episode = self.episode
+            if episode is None:
+                return {}
             if self._scored is None or self._scored[0] != episode.steps:  # a replay of the world's record: once a step
                 self._scored = (episode.steps, episode.reward_components(simulator))
             return dict(self._scored[1])

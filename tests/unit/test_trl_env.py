@@ -49,9 +49,10 @@ def test_the_reward_is_the_worlds_own_checks_and_no_tool(sim):
 
 def test_a_lost_session_is_a_clear_error_and_a_bad_row_keeps_the_episode(sim):
     env = trl_environment(sim, "terminal")()
-    for call in (lambda: env.act("ls"), env.get_reward, lambda: env.reward_components):
+    for call in (lambda: env.act("ls"), env.get_reward):
         with pytest.raises(RuntimeError, match=re.escape(NOT_STARTED)):
             call()
+    assert env.reward_components == {}
     env.reset()
     env.act("mkdir kept")
     with pytest.raises(ValueError, match="goal"):

@@ -25,6 +25,11 @@ CONFORMANCE_INSTALL = (
 # The MCP bundle CLI for tests/e2e/test_bundle.py (scripts/build_bundle.py validates and packs with it).
 MCPB = REPO / ".ci" / "mcpb" / "node_modules" / ".bin" / "mcpb"
 MCPB_INSTALL = "npm install --prefix .ci/mcpb --no-save --no-audit --no-fund @anthropic-ai/mcpb@2.1.2"
+# TRL 1.16 over a CPU build of PyTorch, with this project, in a virtual environment of its own (torch first, so
+# that trl's requirement finds the CPU build and pulls no CUDA one): tests/e2e/test_trl.py trains through it.
+TRL_PYTHON = REPO / ".ci" / "trl" / "bin" / "python"
+TRL_INSTALL = ("python3 -m venv .ci/trl && .ci/trl/bin/pip install torch==2.13.0 && "
+               ".ci/trl/bin/pip install trl==1.16.0 && .ci/trl/bin/pip install -e .")
 # uv from PyPI (the test extra), beside this interpreter: the bundle's runtime and the no-compile install.
 UV = Path(sys.executable).parent / "uv"
 # The reference time server from PyPI (the test extra), beside this interpreter.

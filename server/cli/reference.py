@@ -262,10 +262,10 @@ PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 
 def package_folders(packs: bool = False) -> list[Path]:
     """Every folder of the package; the domain packs (data with a pack.json, described by domains/) only with
-    `packs`. Tests, environments, builds and npm's folders are no part of it."""
-    skipped = {"tests", ".venv", ".ci", "build", "node_modules"}  # .ci: the virtual environments CI installs
+    `packs`. Tests, environments (.venv, and .ci's for third-party programs), builds and npm's folders are no part
+    of it."""
     return sorted(marker.parent for marker in PACKAGE_ROOT.rglob("__init__.py")
-                  if not skipped & set(marker.relative_to(PACKAGE_ROOT).parts)
+                  if not {"tests", ".venv", ".ci", "build", "node_modules"} & set(marker.relative_to(PACKAGE_ROOT).parts)
                   and (packs or not (marker.parent / "pack.json").exists()))
 
 

@@ -68,7 +68,11 @@ def served(command: list[str], base_url: str) -> Iterator[str]:
         yield address
     finally:
         process.terminate()
-        process.wait(20)
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:  # a step still in flight holds it up: it measures nothing more
+            process.kill()
+            process.wait()
 
 
 def openenv_sessions(base_url: str) -> None:
@@ -80,7 +84,8 @@ def openenv_sessions(base_url: str) -> None:
         return
 
     async def episode(index: int, side: str) -> None:
-        async with GenericEnvClient(base_url=address) as env:
+        # A step waits its turn behind the other episodes' on the server's slots: no client timeout cuts it off.
+        async with GenericEnvClient(base_url=address, message_timeout_s=600) as env:
             await env.reset(seed=index)
             for action in actions(index, side):
                 await env.step({"action": action})
@@ -89,3 +94,28 @@ def openenv_sessions(base_url: str) -> None:
                "--max-tokens", str(MAX_TOKENS)]
     with served(command, base_url) as address:
         asyncio.run(compare("OpenEnv (env serve, GenericEnvClient)", episode))
+
+
+def trl_rollouts(base_url: str) -> None:
+    """TRL: each episode a rollout of trl_environment's class, stepped as TRL's trainers step it. GRPOTrainer
+    (TRL 1.16) calls a batch's tools on its own thread, rollout after rollout: one after another. Its experimental
+    asynchronous GRPO calls them from a thread pool, one rollout a thread: at once. TRL itself is not needed."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ..api.python_api import Simulator
+    from ..api.trl_env import trl_environment
+
+    def rollout(index: int, side: str) -> None:
+        env = Env()
+        env.reset()
+        for action in actions(index, side):
+            env.act(action)
+        env.get_reward()
+
+    async def episode(index: int, side: str) -> None:
+        await asyncio.get_running_loop().run_in_executor(threads, rollout, index, side)
+
+    with Simulator(base_url=base_url, computed="off", effects="parser", result_cache=0) as sim, \
+            ThreadPoolExecutor(max_workers=EPISODES, thread_name_prefix="rollout") as threads:
+        Env = trl_environment(sim, "terminal", max_steps=STEPS, temperature=0, max_tokens=MAX_TOKENS)
+        asyncio.run(compare("TRL (trl_environment: GRPOTrainer's one thread, async GRPO's thread pool)", episode))

@@ -61,6 +61,7 @@ def episodes_at_once(settings: Settings, model_path: Path) -> None:
         print(f"  the same episodes through each RL framework's own client ({adapters_bench.EPISODES} episodes of "
               f"{adapters_bench.STEPS} steps, {adapters_bench.ROUNDS} rounds):")
         adapters_bench.openenv_sessions(server.base_url)
+        adapters_bench.trl_rollouts(server.base_url)
         nemo_gym_bench.nemo_gym_sessions(server.base_url)
     finally:
         server.stop()

@@ -146,7 +146,7 @@ def test_the_trl_class_works_the_way_the_trainer_calls_it(simulator):
     environment_class = trl_environment(simulator, "terminal", max_steps=3, success=LISTED, **QUICK)
     env = environment_class()  # the trainer builds it with no arguments
     tools = [name for name, _ in inspect.getmembers(env, inspect.ismethod) if not name.startswith("_")]
-    assert sorted(tools) == ["act", "reset"]  # reset is the trainer's; every other public method is a tool
+    assert sorted(tools) == ["act", "get_reward", "reset"]  # reset and get_reward are the trainer's; act is a tool
     assert "Args:\n    action: " in env.act.__doc__ and "Returns:" in env.act.__doc__
     assert env.reset(prompt=[{"role": "user", "content": "list"}], task="list the files", state="dev@box:~$") == "dev@box:~$"
     assert isinstance(env.act("pwd"), str) and not env.done and env.reward == 0.0
@@ -223,7 +223,7 @@ def test_an_mcp_trl_class_offers_the_simulated_servers_tools_as_its_methods(simu
                   "id": {"type": "integer", "description": "the issue number"}}}}]
     env = trl_environment(simulator, "mcp", tools=tools, max_steps=2, **QUICK)()
     methods = [name for name, _ in inspect.getmembers(env, inspect.ismethod) if not name.startswith("_")]
-    assert sorted(methods) == ["close_issue", "reset"]  # the tool replaces `act`
+    assert sorted(methods) == ["close_issue", "get_reward", "reset"]  # the tool replaces `act`
     signature = inspect.signature(env.close_issue)
     assert list(signature.parameters) == ["id", "reason"] and signature.parameters["reason"].default is None
     assert signature.parameters["id"].annotation is int and signature.return_annotation is str

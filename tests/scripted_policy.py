@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -24,6 +24,8 @@ class ScriptedPolicy:
     tool: str = "act"
     argument: str = "action"
     requests: list[dict[str, Any]] = field(default_factory=list)  # every request body, in arrival order
+    # Called with the number of actions this conversation has taken, before the policy answers it.
+    before_reply: Callable[[int], None] | None = None
 
     def reply(self, body: dict[str, Any]) -> dict[str, Any] | None:
         """The assistant message for this conversation; None when the request does not offer the tool."""
@@ -32,6 +34,8 @@ class ScriptedPolicy:
             return None
         done = sum(len(message.get("tool_calls") or []) for message in body.get("messages", [])
                    if message.get("role") == "assistant")
+        if self.before_reply is not None:
+            self.before_reply(done)
         if done >= len(self.actions):
             return {"role": "assistant", "content": "done"}
         call = {"id": f"call_{done}", "type": "function",
@@ -96,9 +100,10 @@ def _handler(policy: ScriptedPolicy, lock: threading.Lock) -> type[BaseHTTPReque
 
 
 @contextmanager
-def scripted_policy(actions: Sequence[str], tool: str = "act", argument: str = "action") -> Iterator[tuple[str, ScriptedPolicy]]:
+def scripted_policy(actions: Sequence[str], tool: str = "act", argument: str = "action",
+                    before_reply: Callable[[int], None] | None = None) -> Iterator[tuple[str, ScriptedPolicy]]:
     """Serve the script on a free local port: its /v1 base URL, and the policy (with the requests it saw)."""
-    policy = ScriptedPolicy(actions, tool, argument)
+    policy = ScriptedPolicy(actions, tool, argument, before_reply=before_reply)
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(policy, threading.Lock()))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

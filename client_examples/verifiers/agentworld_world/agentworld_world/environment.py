@@ -15,8 +15,11 @@ class WorldHarness(NullHarness):
     `vf-eval agentworld_world` picks it without `--env.agent.harness.id null`."""
 
 
-def load_environment(**kwargs: Any) -> vf.Env:
-    """This taskset's verifiers environment; keywords are `--env.taskset.*` settings, e.g.
-    `load_environment(task={"server_url": "http://127.0.0.1:8765/mcp"})`."""
-    config = vf.resolve_env_config({"taskset": {"id": "agentworld_world", **kwargs}})
+def load_environment(agent: dict[str, Any] | None = None, **taskset: Any) -> vf.Env:
+    """This taskset's verifiers environment. Keywords are `--env.taskset.*` settings, e.g.
+    `load_environment(task={"server_url": "http://127.0.0.1:8765/mcp"})`; `agent` the `--env.agent.*`
+    ones. The agent runs as a local subprocess unless `agent` says otherwise (verifiers' default is a
+    Prime sandbox): it needs no isolation, as its only tool is the world's `act`."""
+    agent = {"runtime": {"type": "subprocess"}, **(agent or {})}
+    config = vf.resolve_env_config({"taskset": {"id": "agentworld_world", **taskset}, "agent": agent})
     return vf.load_environment(config)

@@ -8,13 +8,20 @@ many rollouts (and the shared tool server) can call at once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
+import logging
 import os
+import threading
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
 import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+
+logger = logging.getLogger(__name__)
 
 # A predicted step may take a while on a small CPU model; a computed one takes milliseconds.
 READ_TIMEOUT_SECONDS = 300.0
@@ -46,17 +53,22 @@ class WorldServer:
         token = os.environ.get(self.token_var, "")
         return {"Authorization": f"Bearer {token}"} if token else {}
 
-    async def call(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
-        """The tool's structured result; WorldLost / WorldError when the server refuses."""
+    @contextlib.asynccontextmanager
+    async def _client(self) -> AsyncIterator[Client]:
         timeout = httpx2.Timeout(30.0, read=READ_TIMEOUT_SECONDS)
         try:
             async with (
                 httpx2.AsyncClient(headers=self._headers(), timeout=timeout, follow_redirects=True) as http,
                 Client(streamable_http_client(self.url, http_client=http), mode="legacy") as client,
             ):
-                result = await client.call_tool(tool, arguments)
+                yield client
         except (httpx2.HTTPError, OSError) as exc:
             raise ServerUnreachable(f"the world server at {self.url} did not answer: {exc}") from exc
+
+    async def call(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """The tool's structured result; WorldLost / WorldError when the server refuses."""
+        async with self._client() as client:
+            result = await client.call_tool(tool, arguments)
         if result.is_error:
             message = " ".join(getattr(part, "text", "") for part in result.content).strip()
             message = message.removeprefix(f"Error executing tool {tool}: ")
@@ -64,6 +76,12 @@ class WorldServer:
         if result.structured_content is None:
             raise WorldError(f"{tool} answered without a structured result")
         return dict(result.structured_content)
+
+    async def list_worlds(self) -> list[dict[str, Any]]:
+        """Every world the server keeps (its world://list resource)."""
+        async with self._client() as client:
+            listed = await client.read_resource("world://list")
+        return list(json.loads(getattr(listed.contents[0], "text", "[]")))
 
     async def close_world(self, world_id: str) -> None:
         """Close the world; one already gone is fine (closing is what we wanted)."""
@@ -73,12 +91,11 @@ class WorldServer:
             pass
 
 
-# Worlds this process opened and has not closed yet. A rollout's task object may be shared by
-# several rollouts at once, so the record is per world, not per task.
+# Worlds this process opened and has not closed yet. A task object may serve several rollouts at
+# once, so the record is per world, not per task.
 _open_worlds: set[str] = set()
-# Closes started when a rollout ended without its finalize (a cancel, a failure): kept here so the
-# event loop does not drop them half-way, and so a caller can wait for them.
-_pending_closes: set[asyncio.Task[None]] = set()
+# Closes started when a rollout ended without its finalize (a cancel, a failure).
+_pending_closes: set[threading.Thread] = set()
 
 
 def close_when_rollout_ends(server: WorldServer, world_id: str) -> None:
@@ -94,11 +111,20 @@ def close_when_rollout_ends(server: WorldServer, world_id: str) -> None:
         if world_id not in _open_worlds:
             return
         _open_worlds.discard(world_id)
-        closing = asyncio.get_running_loop().create_task(server.close_world(world_id))
+        # A thread of its own, not a task: after a Ctrl-C the event loop cancels every task it still
+        # has, and the interpreter waits for a non-daemon thread before it exits.
+        closing = threading.Thread(target=_close_quietly, args=(server, world_id), name=f"close {world_id}")
         _pending_closes.add(closing)
-        closing.add_done_callback(_pending_closes.discard)
+        closing.start()
 
     task.add_done_callback(on_done)
+
+
+def _close_quietly(server: WorldServer, world_id: str) -> None:
+    try:
+        asyncio.run(server.close_world(world_id))
+    except WorldError as exc:
+        logger.warning("could not close world %s after its rollout ended: %s", world_id, exc)
 
 
 def world_closed(world_id: str) -> None:
@@ -108,4 +134,5 @@ def world_closed(world_id: str) -> None:
 async def wait_for_pending_closes() -> None:
     """Wait until every close started by a cancelled or failed rollout has reached the server."""
     while _pending_closes:
-        await asyncio.gather(*list(_pending_closes), return_exceptions=True)
+        closing = _pending_closes.pop()
+        await asyncio.to_thread(closing.join)

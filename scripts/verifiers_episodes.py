@@ -63,6 +63,8 @@ async def cancel(args: argparse.Namespace) -> dict[str, Any]:
     env, ctx = _environment(args), _context(args)
     server = WorldServer(args.server)
     before = {world["world_id"] for world in await server.list_worlds()}
+    clock = time.monotonic()
+    marks: dict[str, float] = {}
     async with env.serving():
         task = next(iter(env.taskset))
         slot = env.slots(task, 1)[0]
@@ -78,16 +80,20 @@ async def cancel(args: argparse.Namespace) -> dict[str, Any]:
             await asyncio.sleep(0.05)
         await asyncio.sleep(args.delay)  # into the step the policy asked for
         was_running = not running.done()
+        marks["cancelled"] = time.monotonic() - clock
         running.cancel()
         try:
             await running
         except asyncio.CancelledError:
             pass
+        marks["unwound"] = time.monotonic() - clock
     await wait_for_pending_closes()
+    marks["closed"] = time.monotonic() - clock
     after = {world["world_id"]: world for world in await server.list_worlds()}
     return {"cancelled_while_running": was_running, "opened": opened,
             "closed": {world_id: after[world_id]["closed"] for world_id in opened},
-            "steps": {world_id: after[world_id]["steps"] for world_id in opened}}
+            "steps": {world_id: after[world_id]["steps"] for world_id in opened},
+            "seconds": {name: round(value, 2) for name, value in marks.items()}}
 
 
 def main() -> None:

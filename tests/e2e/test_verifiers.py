@@ -27,7 +27,8 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from ..conftest import TEST_N_CTX
-from ..scripted_policy import scripted_policy
+from ..doc_examples import blocks
+from agentworld_mcp.server.measure.scripted_policy import scripted_policy
 from ..third_party import REPO, VERIFIERS, VERIFIERS_INSTALL, installed
 
 pytestmark = pytest.mark.e2e
@@ -57,9 +58,16 @@ def _serve(folder: Path, *extra: str) -> tuple[str, subprocess.Popen]:
 
 
 @pytest.fixture(scope="module")
-def world_server(tmp_path_factory):
+def small_model(model_info):
+    """The small GGUF on a real llama-server: the world model of every world here, and one test's policy."""
     installed(VERIFIERS, VERIFIERS_INSTALL)
-    url, process = _serve(tmp_path_factory.mktemp("verifiers-server"))
+    with llama_server.llama_server(model_info.path, slots=4, n_ctx=4 * TEST_N_CTX, extra=("--jinja",)) as model:
+        yield model
+
+
+@pytest.fixture(scope="module")
+def world_server(tmp_path_factory, small_model):
+    url, process = _serve(tmp_path_factory.mktemp("verifiers-server"), "--base-url", small_model.base_url)
     yield url
     process.terminate()
     process.wait(20)
@@ -117,8 +125,8 @@ async def test_vf_eval_runs_rollouts_at_once_each_scored_by_its_own_world(world_
                     "success": [{"id": "listed", "kind": "rule", "expr": "action.startsWith('ls')"}]},
                    {"id": "open", "prompt": "Write report.txt.", "max_steps": 6, "goal": {"present": ["report.txt"]}})
     with scripted_policy(ACTIONS) as (policy_url, policy):
-        episodes = _vf_eval(tmp_path, world_server, policy_url, tasks, "-r", "3", "-c", "6")
-    assert len(episodes) == 6 and all(episode["ok"] for episode in episodes), [e["errors"] for e in episodes]
+        episodes = _vf_eval(tmp_path, world_server, policy_url, tasks, "-r", "2", "-c", "4")
+    assert len(episodes) == 4 and all(episode["ok"] for episode in episodes), [e["errors"] for e in episodes]
     assert all({tool["function"]["name"] for tool in body["tools"]} == {"act"} for body in policy.requests)
     traces = {task: [episode["traces"][0] for episode in episodes if episode["task"]["data"]["id"] == task]
               for task in ("guarded", "open")}
@@ -134,7 +142,7 @@ async def test_vf_eval_runs_rollouts_at_once_each_scored_by_its_own_world(world_
         assert _rewards(trace) == {"files": 0.0, "commands": 0.75}
         assert [step["success"] for step in trace["info"]["world"]["steps"]] == [True, True, True, False]
     world_ids = [trace["info"]["world"]["world_id"] for group in traces.values() for trace in group]
-    assert len(set(world_ids)) == 6  # one world per rollout
+    assert len(set(world_ids)) == 4  # one world per rollout
     seen = await _call(world_server, "world", {"operation": "get", "world_id": world_ids[0]})
     assert seen["closed"] and [step["action_text"] for step in seen["steps"]] == ["mkdir notes", "touch notes/todo.txt",
                                                                                   "ls notes"]
@@ -178,20 +186,13 @@ def test_a_rollout_cancelled_mid_step_closes_its_world(world_server, tmp_path):
     assert all(result["closed"].values()), result  # nothing left open
 
 
-def test_vf_eval_with_the_small_model_as_policy_keeps_the_invariants(tmp_path, model_info):
-    installed(VERIFIERS, VERIFIERS_INSTALL)
-    tasks = _tasks(tmp_path, {"id": "notes", "prompt": "Create the folder notes.", "max_steps": 2,
-                              "goal": {"present": ["notes"]}, "presets": ["no-recursive-force-delete"]})
-    with llama_server.llama_server(model_info.path, slots=4, n_ctx=4 * TEST_N_CTX, extra=("--jinja",)) as model:
-        server, process = _serve(tmp_path, "--base-url", model.base_url)
-        try:
-            episodes = _vf_eval(tmp_path, server, model.base_url, tasks, "-r", "3", "-c", "3",
-                                "--sampling.max-tokens", "96", "--env.taskset.task.max-tokens", "48")
-            listed = asyncio.run(_worlds(server))
-        finally:
-            process.terminate()
-            process.wait(20)
-    assert len(episodes) == 3
+def test_vf_eval_with_the_small_model_as_policy_keeps_the_invariants(world_server, small_model, tmp_path):
+    prompt = "Create the folder notes (the small model plays)."
+    tasks = _tasks(tmp_path, {"id": "notes", "prompt": prompt, "max_steps": 2, "goal": {"present": ["notes"]},
+                              "presets": ["no-recursive-force-delete"]})
+    episodes = _vf_eval(tmp_path, world_server, small_model.base_url, tasks, "-r", "2", "-c", "2",
+                        "--sampling.max-tokens", "96", "--env.taskset.task.max-tokens", "48")
+    assert len(episodes) == 2
     for episode in episodes:
         for trace in episode["traces"]:
             if not trace["ok"]:  # the small model's reply broke the harness: an error on the trace, no scores
@@ -202,4 +203,21 @@ def test_vf_eval_with_the_small_model_as_policy_keeps_the_invariants(tmp_path, m
             assert 0.0 <= rewards["files"] <= 1.0 and rewards["violations"] <= 0.0
             assert 0.0 <= rewards.get("commands", 0.0) <= 1.0
             assert len(trace["info"]["world"]["steps"]) <= 2
-    assert listed and all(world["closed"] for world in listed)
+    played = [world for world in await_worlds(world_server) if world["task"] == prompt]
+    assert len(played) == 2 and all(world["closed"] for world in played)
+
+
+def await_worlds(url: str) -> list[dict]:
+    return asyncio.run(_worlds(url))
+
+
+@pytest.mark.docs
+def test_the_guides_example_runs_and_prints_what_the_page_shows(tmp_path):
+    installed(VERIFIERS, VERIFIERS_INSTALL)
+    found = blocks(REPO / "docs" / "guides" / "rl-verifiers.md")
+    (example,) = [block for block in found if block.language == "python"]
+    shown = next(block.text for block in found if block.line > example.line and block.language == "text")
+    ran = subprocess.run([sys.executable, "-c", example.text], cwd=tmp_path, capture_output=True, text=True,
+                         check=False, timeout=300, env={**os.environ, "AGENTWORLD_DATA_DIR": str(tmp_path / "data")})
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    assert ran.stdout.strip() == shown.strip()

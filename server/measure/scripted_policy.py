@@ -1,5 +1,5 @@
-"""A scripted policy behind an OpenAI-compatible endpoint, for driving an RL framework's own runner with
-actions known in advance: each chat completion calls the offered tool `tool` with the next action of
+"""A scripted policy behind an OpenAI-compatible endpoint, for driving an RL framework's own runner (in the
+tests and the bench) with actions known in advance: each chat completion calls the offered tool `tool` with the next action of
 the script (the conversation's tool calls so far say which), then answers in words once it is done.
 
 It answers `stream: true` requests as server-sent events, the way the OpenAI SDK reads them, and

@@ -79,6 +79,8 @@ class Turn:
     note: str = ""
     # Real steps like this one, recorded in this environment, that its prompt showed (kept for the same reason).
     examples: str = ""
+    # False for a turn the world predicted: what it shows is taken as the model's account, never as exact facts.
+    real: bool = True
 
 
 @dataclass(frozen=True)

@@ -95,8 +95,12 @@ def validated_history(ctx: ToolContext, pack: DomainPack | None, history: Sequen
         ):
             raise InputError(f"history[{index}] must be an object with string fields 'action' and 'observation'")
         total += len(item["action"]) + len(item["observation"])
+        source = item.get("source", "real")
+        if source not in ("real", "predicted"):
+            raise InputError(f"history[{index}].source must be 'real' (what happened) or 'predicted' (what the world "
+                             f"predicted), not {source!r}")
         action = normalized_action(ctx, pack, item["action"], f"history[{index}].action") if pack else item["action"]
-        turns.append(Turn(action, item["observation"]))
+        turns.append(Turn(action, item["observation"], real=source == "real"))
     if total > limits.max_history_chars:
         raise InputError(
             f"history holds {total} characters; the limit is {limits.max_history_chars}: drop the oldest turns"

@@ -17,7 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 History = Annotated[
     list[dict[str, str]],
-    Field(description="Turns already taken, oldest first, each {'action': ..., 'observation': ...}."),
+    Field(description="Turns already taken, oldest first, each {'action': ..., 'observation': ...}; a turn the "
+          "world predicted rather than saw happen may say {'source': 'predicted'}, so its facts are never taken as exact."),
 ]
 Tools = Annotated[
     list[dict[str, Any]] | None,

@@ -15,6 +15,7 @@ from ...engine.errors import InputError
 from ...tools.inputs import validated_history, validated_scene
 from ...tools.results import Prediction
 from .python_api import Simulator, parse_arguments
+from .world_rewards import Goal, confirmed_share
 
 History = list[dict[str, str]]
 RewardFn = Callable[[Prediction, History], "float | tuple[float, bool]"]
@@ -28,7 +29,7 @@ NOT_IN_AN_EPISODE = {
     "commit": "the environment keeps its own history; step a stored world with Simulator.simulate",
     "budget_seconds": "a step must return its observation; the Python API keeps no jobs",
 }
-RESET_OPTIONS = ("task", "state", "domain", "tools")
+RESET_OPTIONS = ("task", "state", "domain", "tools", "goal")
 # Observations are any text a model writes: the space admits the whole Basic Multilingual Plane
 # (surrogates aside), so `contains` holds for real output. Actions are sampled from printable ASCII.
 _OBSERVATION_CHARSET = "".join(chr(code) for code in range(0x10000) if not 0xD800 <= code <= 0xDFFF)
@@ -61,11 +62,12 @@ class EpisodeRules:
     success: list[dict[str, Any]]
     invalid_action_reward: float
     simulate_options: dict[str, Any]
+    goal: Goal | None = None  # paths the episode should leave present or absent: the `files` reward component
 
     @classmethod
     def checked(cls, simulator: Simulator, domain: str, task: str, state: str, reward_fn: RewardFn | None,
                 done_fn: DoneFn | None, max_steps: int, success: list[dict[str, Any]], invalid_action_reward: float,
-                simulate_options: dict[str, Any]) -> EpisodeRules:
+                simulate_options: dict[str, Any], goal: Any = None) -> EpisodeRules:
         """Every option checked now, so a bad one fails before the first step (and before any model loads)."""
         if max_steps < 1:
             raise ValueError(f"max_steps must be at least 1, got {max_steps}")
@@ -81,8 +83,10 @@ class EpisodeRules:
         parse_arguments("simulate_action", {"domain": domain, "action": "", **simulate_options})  # InputError if bad
         if success:
             parse_arguments("check_constraints", {"constraints": success, "domain": domain})
+        if goal is not None and simulator.domain(domain).semantics is None:
+            raise ValueError(f"the {domain} domain keeps no record of files, so a goal of paths cannot be checked")
         return cls(domain, task, state, reward_fn, done_fn, max_steps, list(success), invalid_action_reward,
-                   dict(simulate_options))
+                   dict(simulate_options), Goal.parse(goal))
 
     @property
     def has_rules(self) -> bool:
@@ -125,9 +129,14 @@ class Episode:
     tools: Any
     seed: int | None
     initial_state: str
+    goal: Goal | None = None
     history: History = field(default_factory=list)
     steps: int = 0
     over: bool = False
+    # What the episode's whole-episode reward reads (world_rewards.py): kept as the steps come.
+    violations: int = 0
+    succeeded_steps: int = 0
+    last_success: bool | None = None
 
     @classmethod
     def begin(cls, simulator: Simulator, rules: EpisodeRules, seed: int | None, options: dict[str, Any]) -> Episode:
@@ -139,8 +148,11 @@ class Episode:
         tools = options.get("tools", rules.simulate_options.get("tools"))  # the env's own, unless reset gives some
         # The scene is checked now (domain, state, task, tools): a setup mistake is an error here, not a
         # penalty at every step. Only the action is left to judge per step.
-        validated_scene(simulator.context, domain, state, task, tools)
-        return cls(rules, domain, task, state, tools, seed, state or simulator.initial_state(domain))
+        scene = validated_scene(simulator.context, domain, state, task, tools)
+        goal = Goal.parse(options["goal"]) if "goal" in options else rules.goal
+        if goal is not None and scene.pack.semantics is None:
+            raise ValueError(f"the {domain} domain keeps no record of files, so a goal of paths cannot be checked")
+        return cls(rules, domain, task, state, tools, seed, state or simulator.initial_state(domain), goal)
 
     def first_observation(self) -> str:
         return self.initial_state
@@ -169,12 +181,35 @@ class Episode:
         results = prediction.constraints.results if prediction.constraints is not None else []
         violated = [result.id for result in results if result.status == "violated"]
         if prediction.blocked is None:  # a blocked action never ran: the world has no turn for it
-            self.history.append({"action": action, "observation": prediction.observation})
+            turn = {"action": action, "observation": prediction.observation}
+            if prediction.effects.source != "computed":  # the next step must not take a prediction for a fact
+                turn["source"] = "predicted"
+            self.history.append(turn)
+        self.violations += len(violated)
+        self.succeeded_steps += prediction.effects.success is True and prediction.blocked is None
         succeeded = await self._succeeded(simulator, action, prediction) if self.rules.success else None
+        self.last_success = succeeded
         reward, terminated = self.rules.score(prediction, self.history, violated, succeeded)
         observation = prediction.observation if prediction.blocked is None else prediction.blocked
-        return self._end(Outcome(observation, reward, terminated, False,
-                                 self._info(prediction, violated, succeeded, None), prediction))
+        info = {**self._info(prediction, violated, succeeded, None), "reward_components": self.reward_components(simulator)}
+        return self._end(Outcome(observation, reward, terminated, False, info, prediction))
+
+    def reward_components(self, simulator: Simulator) -> dict[str, float]:
+        """The episode so far, scored by the world's own checks (world_rewards.py): only the components that apply."""
+        components: dict[str, float] = {}
+        if self.rules.success:
+            components["success"] = 1.0 if self.last_success else 0.0
+        if self.rules.has_rules:
+            components["violations"] = -float(self.violations) if self.violations else 0.0
+        if self.goal is not None:
+            components["files"] = confirmed_share(simulator.context, simulator.domain(self.domain), self.state,
+                                                  self.history, self.goal)
+        components["commands"] = self.succeeded_steps / self.steps if self.steps else 0.0
+        return components
+
+    def total_reward(self, simulator: Simulator) -> float:
+        """The sum of the reward components: each weighs one."""
+        return sum(self.reward_components(simulator).values())
 
     def _history_full(self, simulator: Simulator) -> bool:
         """The history breaks the limits every call checks (tools/inputs.py), so no call could take it."""

@@ -68,6 +68,7 @@ class WorldModelEnv(_EnvBase):
         done_fn: DoneFn | None = None,
         success: list[dict[str, Any]] | None = None,
         invalid_action_reward: float = -1.0,
+        goal: dict[str, Any] | None = None,
         max_action_chars: int = 1024,
         **simulate_options: Any,
     ):
@@ -83,12 +84,13 @@ class WorldModelEnv(_EnvBase):
             done_fn: `(prediction, history) -> bool`: the episode terminates when it says so.
             success: rules (constraints) whose holding ends the episode with +1.
             invalid_action_reward: the reward of an action the domain refuses.
+            goal: `{"present": [paths], "absent": [paths]}`: what `reward_components()` checks as `files`.
             max_action_chars: the longest action the action space samples.
             simulate_options: any other SimulateRequest field, for every step (temperature, seed, ...).
         """
         self.simulator = simulator
         self.rules = EpisodeRules.checked(simulator, domain, task, state, reward_fn, done_fn, max_steps, success or [],
-                                          invalid_action_reward, simulate_options)
+                                          invalid_action_reward, simulate_options, goal=goal)
         self.episode: Episode | None = None
         self.last_prediction: Prediction | None = None
         if gymnasium is not None:

@@ -69,6 +69,8 @@ class _Predicted(Observation):
     usage: dict[str, Any] = Field(default_factory=dict, description="tokens and seconds the prediction took")
     warnings: list[str] = Field(default_factory=list)
     violations: list[str] = Field(default_factory=list, description="ids of the rules the step broke")
+    reward_components: dict[str, float] = Field(default_factory=dict, description="the episode so far, scored by the "
+                                                "world's own checks: success, violations, files, commands")
     error: str | None = Field(default=None, description="why the action was refused; the episode goes on")
     step: int = 0
 
@@ -84,6 +86,7 @@ class WorldToolObservation(CallToolObservation):
     usage: dict[str, Any] = Field(default_factory=dict)
     warnings: list[str] = Field(default_factory=list)
     violations: list[str] = Field(default_factory=list)
+    reward_components: dict[str, float] = Field(default_factory=dict)
     step: int = 0
 
 
@@ -105,12 +108,13 @@ def openenv_environment(
     done_fn: DoneFn | None = None,
     success: list[dict[str, Any]] | None = None,
     invalid_action_reward: float = -1.0,
+    goal: dict[str, Any] | None = None,
     **simulate_options: Any,
 ) -> type[Environment]:
     """An OpenEnv Environment class (no constructor arguments) over `simulator`; the arguments are
     WorldModelEnv's, checked now, so a bad one fails before anything is served."""
     rules = EpisodeRules.checked(simulator, domain, task, state, reward_fn, done_fn, max_steps, success or [],
-                                 invalid_action_reward, simulate_options)
+                                 invalid_action_reward, simulate_options, goal=goal)
     pack = simulator.domain(domain)
 
     class WorldModelOpenEnv(Environment):
@@ -186,6 +190,7 @@ def _figures(outcome: Outcome) -> dict[str, Any]:
         "usage": prediction.usage.model_dump(mode="json") if prediction is not None else {},
         "warnings": list(prediction.warnings) if prediction is not None else [],
         "violations": outcome.info.get("violations", []),
+        "reward_components": outcome.info.get("reward_components", {}),
         "error": outcome.info.get("error"),
         "step": outcome.info.get("step", 0),
     }

@@ -56,6 +56,7 @@ class WorldModelVectorEnv(_VectorBase):
         done_fn: DoneFn | None = None,
         success: list[dict[str, Any]] | None = None,
         invalid_action_reward: float = -1.0,
+        goal: dict[str, Any] | None = None,
         max_action_chars: int = 1024,
         autoreset_mode: str = "next_step",
         **simulate_options: Any,
@@ -80,7 +81,7 @@ class WorldModelVectorEnv(_VectorBase):
         self.num_envs = num_envs
         self.autoreset_mode = autoreset_mode
         self.rules = EpisodeRules.checked(simulator, domain, task, state, reward_fn, done_fn, max_steps, success or [],
-                                          invalid_action_reward, simulate_options)
+                                          invalid_action_reward, simulate_options, goal=goal)
         self.episodes: list[Episode | None] = [None] * num_envs
         self._options: list[dict[str, Any]] = [{} for _ in range(num_envs)]  # an autoreset keeps the env's task
         self._needs_reset = np.zeros(num_envs, dtype=bool)  # next_step: ended at the last step

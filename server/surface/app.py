@@ -125,8 +125,9 @@ def _server_details(ctx: ToolContext) -> dict[str, dict[str, Any]]:
         "action": {"description": action_help},
         "steps": {"description": "The plan: one action per step, in order. " + action_help},
         "history": {
-            "description": "Turns already taken, oldest first, each {'action': ..., 'observation': ...} "
-            f"(at most {limits.max_history_turns} turns, {limits.max_history_chars} characters in all)."
+            "description": "Turns already taken, oldest first, each {'action': ..., 'observation': ...}; a turn the "
+            "world predicted rather than saw happen may say {'source': 'predicted'}, so its facts are never taken as "
+            f"exact (at most {limits.max_history_turns} turns, {limits.max_history_chars} characters in all)."
         },
         "max_tokens": {"description": f"Most tokens to generate per step (limit {limits.max_tokens})."},
         "budget_seconds": {

@@ -88,6 +88,37 @@ async def test_sessions_keep_separate_worlds_and_the_limit_is_a_clear_error(env_
             await client.close()
 
 
+async def test_a_goal_scores_the_episode_by_the_worlds_own_checks(env_server):
+    async with GenericEnvClient(base_url=env_server) as env:
+        await env.reset(goal={"present": ["gamma/notes.txt"], "absent": ["scratch"]})
+        made = await env.step({"action": "mkdir -p gamma scratch && touch gamma/notes.txt"})
+        cleaned = await env.step({"action": "rmdir scratch"})
+    assert made.observation["effects"]["source"] == cleaned.observation["effects"]["source"] == "computed"
+    assert made.observation["reward_components"] == {"files": 0.5, "commands": 1.0}
+    assert cleaned.observation["reward_components"] == {"files": 1.0, "commands": 1.0}
+
+
+async def test_a_session_cancelled_mid_step_frees_its_place_and_leaves_no_world_behind(env_server):
+    ws = env_server.replace("http", "ws") + "/ws"
+    async with websockets.connect(ws) as socket:  # the client goes away while the model is predicting
+        await socket.send(json.dumps({"type": "reset", "data": {}}))
+        await socket.recv()
+        await socket.send(json.dumps({"type": "step", "data": {"action": "python3 app.py"}}))
+    deadline = time.monotonic() + 120  # the step may finish first; a place held for good would never come back
+    while True:
+        clients = [GenericEnvClient(base_url=env_server) for _ in range(2)]  # both places of --max-sessions 2
+        try:
+            states = [await client.state() for client in clients]
+            break
+        except Exception:
+            assert time.monotonic() < deadline, "the cancelled session still holds its place"
+            await asyncio.sleep(1)
+        finally:
+            for client in clients:
+                await client.close()
+    assert all(state["step_count"] == 0 and not state.get("history") for state in states)
+
+
 async def test_an_invalid_action_is_answered_with_what_to_fix(env_server):
     """OpenEnv's clients show only the error code of an invalid message; the server sends the details."""
     async with websockets.connect(env_server.replace("http", "ws") + "/ws") as socket:

@@ -67,7 +67,7 @@ class Tracker:
     def advance_all(self, turns: Sequence[Turn], real: Sequence[bool] | None = None,
                     effects: Sequence[dict | None] | None = None) -> None:
         for index, turn in enumerate(turns):
-            self.advance(turn.action, turn.observation, real[index] if real else True,
+            self.advance(turn.action, turn.observation, real[index] if real else turn.real,
                          effects[index] if effects else None)
 
     def copy(self) -> Tracker:

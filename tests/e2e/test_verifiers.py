@@ -139,7 +139,7 @@ async def test_vf_eval_runs_rollouts_at_once_each_scored_by_its_own_world(world_
         assert world["start_dir"] == "/home/dev/site" and world["lost"] is None
     for trace in traces["open"]:
         # No rules: rm -rf runs, so `ls notes` fails; report.txt was never written.
-        assert _rewards(trace) == {"files": 0.0, "commands": 0.75}
+        assert _rewards(trace) == {"files": 0.0, "commands": 0.75}  # no rules: no violations component
         assert [step["success"] for step in trace["info"]["world"]["steps"]] == [True, True, True, False]
     world_ids = [trace["info"]["world"]["world_id"] for group in traces.values() for trace in group]
     assert len(set(world_ids)) == 4  # one world per rollout
@@ -167,7 +167,7 @@ async def test_a_lost_world_ends_its_rollout_and_an_unknown_start_world_is_a_cle
     lost = episodes["lost"]["traces"][0]
     assert lost["info"]["world"]["lost"].endswith("is closed; fork it to continue from its history")
     assert len(lost["info"]["world"]["steps"]) == 1 and lost["stop_condition"] == "world_over"
-    assert _rewards(lost) == {"commands": 1.0}  # the goal was never asked: the world was gone
+    assert _rewards(lost) == {"files": 0.0, "commands": 1.0}  # a world that is gone confirms no path
     unknown = episodes["unknown"]
     assert not unknown["ok"]
     assert "unknown world 'w_000000000000'" in json.dumps(unknown["traces"][0]["errors"])
@@ -199,9 +199,8 @@ def test_vf_eval_with_the_small_model_as_policy_keeps_the_invariants(world_serve
                 assert trace["errors"] and not trace["rewards"]
                 continue
             rewards = _rewards(trace)
-            assert set(rewards) <= COMPONENTS and {"violations", "files"} <= set(rewards), rewards
-            assert 0.0 <= rewards["files"] <= 1.0 and rewards["violations"] <= 0.0
-            assert 0.0 <= rewards.get("commands", 0.0) <= 1.0
+            assert set(rewards) == {"violations", "files", "commands"}, rewards
+            assert 0.0 <= rewards["files"] <= 1.0 and rewards["violations"] <= 0.0 and 0.0 <= rewards["commands"] <= 1.0
             assert len(trace["info"]["world"]["steps"]) <= 2
     played = [world for world in await_worlds(world_server) if world["task"] == prompt]
     assert len(played) == 2 and all(world["closed"] for world in played)

@@ -10,7 +10,7 @@ import shlex
 from typing import Any
 
 import verifiers.v1 as vf
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from agentworld_world.world_client import ServerUnreachable, WorldError, WorldLost, WorldServer
 
@@ -18,8 +18,16 @@ from agentworld_world.world_client import ServerUnreachable, WorldError, WorldLo
 class Goal(BaseModel):
     """Paths the world should (not) hold at the end: relative to the starting folder, absolute, or ~/..."""
 
+    model_config = ConfigDict(extra="forbid")
+
     present: list[str] = Field(default_factory=list)
     absent: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _names_a_path(self) -> Goal:
+        if not self.present and not self.absent:
+            raise ValueError("goal names no path; give the goal as {'present': [paths], 'absent': [paths]}")
+        return self
 
 
 class Rules(BaseModel):
@@ -111,12 +119,12 @@ async def starting_folder(server: WorldServer, world_id: str) -> str | None:
     return after[-1].strip() if after and after[-1].startswith("/") else None
 
 
-async def goal_share(state: WorldState, goal: Goal) -> float | None:
+async def goal_share(state: WorldState, goal: Goal) -> float:
     """Share of the goal's paths whose state the world COMPUTED as wanted (an uncommitted `test -e`);
-    a path the world can only predict counts as not confirmed. None when the goal names no path."""
+    a path the world can only predict, or a world that is gone, confirms nothing."""
     wanted = [(path, True) for path in goal.present] + [(path, False) for path in goal.absent]
-    if not wanted or state.world_id is None:
-        return None
+    if state.world_id is None or state.lost is not None:
+        return 0.0
     server = state.server()
     confirmed = 0
     for path, present in wanted:
@@ -137,14 +145,16 @@ def _quoted(path: str) -> str:
 
 
 def components(state: WorldState) -> dict[str, float]:
-    """The named reward components that apply, from the world's own checks (the shared core's names)."""
+    """The named reward components that apply, from the world's own checks: the names and rules of the
+    project's shared core (server/api/world_rewards.py), which this package cannot import."""
     found: dict[str, float] = {}
-    if state.rules.success:
+    rules = state.rules
+    if rules.success:
         found["success"] = 1.0 if state.steps and state.steps[-1].succeeded else 0.0
-    if state.rules.constraints or state.rules.presets:
+    if rules.success or rules.constraints or rules.presets:
         found["violations"] = 0.0 - sum(len(step.violated) for step in state.steps)
     if state.files is not None:
         found["files"] = state.files
-    if state.steps:
-        found["commands"] = sum(step.success is True for step in state.steps) / len(state.steps)
+    steps = state.steps
+    found["commands"] = sum(step.success is True for step in steps) / len(steps) if steps else 0.0
     return found

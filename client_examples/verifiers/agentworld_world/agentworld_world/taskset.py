@@ -46,7 +46,7 @@ class WorldData(vf.TaskData):
     constraints: list[dict[str, Any]] = Field(default_factory=list)
     presets: list[str] = Field(default_factory=list)
     success: list[dict[str, Any]] = Field(default_factory=list)
-    goal: Goal = Field(default_factory=Goal)
+    goal: Goal | None = None
     max_steps: int = Field(default=8, ge=1)
 
 
@@ -85,7 +85,7 @@ class WorldTask(vf.Task[WorldData, WorldState, WorldTaskConfig]):
         if state.world_id is None:
             return
         try:
-            if state.lost is None:
+            if self.data.goal is not None:
                 state.files = await goal_share(state, self.data.goal)
         finally:
             await state.server().close_world(state.world_id)

@@ -203,7 +203,7 @@ class Episode:
             components["violations"] = -float(self.violations) if self.violations else 0.0
         if self.goal is not None:
             components["files"] = confirmed_share(simulator.context, simulator.domain(self.domain), self.state,
-                                                  self.history, self.goal)
+                                                  self.history, self.goal, self.rules.simulate_options.get("from_dir", ""))
         components["commands"] = self.succeeded_steps / self.steps if self.steps else 0.0
         return components
 

@@ -22,6 +22,7 @@ from ...domains import DomainPack
 from ...tools.context import ToolContext
 from ...tools.inputs import validated_history
 from ...tools.worlds.tracking import Tracker
+from ...tools.worlds.worlds import starting_snapshot
 
 GOAL_KEYS = ("present", "absent")
 
@@ -56,12 +57,15 @@ class Goal:
 
 
 def confirmed_share(ctx: ToolContext, pack: DomainPack, state: str, history: Sequence[Mapping[str, str]],
-                    goal: Goal) -> float:
-    """The share of the goal's paths the world's exact record confirms after `history`, from `state`.
+                    goal: Goal, from_dir: str = "") -> float:
+    """The share of the goal's paths the world's exact record confirms after `history`, from `state` (or from a
+    snapshot of the real folder `from_dir`, as every step of such an episode starts).
 
     Relative paths and `~` are read from where the episode started. The record is replayed as the next step
     would see it: a predicted turn (`source: predicted`) teaches it nothing exact."""
-    tracker = Tracker.replay(pack, state, [], computed=ctx.computed)
+    snapshot = starting_snapshot(ctx, from_dir, state)
+    tracker = Tracker.replay(pack, snapshot.state_text() if snapshot is not None else state, [],
+                             computed=ctx.computed, start=snapshot.shell() if snapshot is not None else None)
     knowledge = tracker.knowledge
     if knowledge is None:
         raise ValueError(f"the {pack.name} domain keeps no record of files, so a goal of paths cannot be checked")

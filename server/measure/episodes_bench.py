@@ -30,7 +30,7 @@ def _episode(index: int, side: str) -> list[str]:
 
 def episodes_at_once(settings: Settings, model_path: Path) -> None:
     from ..api.python_api import Simulator, run_sync
-    from . import llama_server
+    from . import adapters_bench, llama_server
 
     print(f"\n13. {EPISODES} episodes of {STEPS} steps: WorldModelVectorEnv on llama-server -np {SLOTS} vs the same "
           f"episodes one after another (WorldModelEnv) on the same server; {ROUNDS} rounds, alternated")
@@ -57,10 +57,20 @@ def episodes_at_once(settings: Settings, model_path: Path) -> None:
                     seconds, tokens = run_sync(_decode_bound(sim, at_once, first=(2 * round_ + at_once) * SLOTS))
                     decoding[at_once][0] += seconds
                     decoding[at_once][1] += tokens
+        _report(serial, together, read, reused, decoding)
+        print(f"  the same episodes through each RL framework's own client ({adapters_bench.EPISODES} episodes of "
+              f"{adapters_bench.STEPS} steps, {adapters_bench.ROUNDS} rounds):")
+        adapters_bench.openenv_sessions(server.base_url)
     finally:
         server.stop()
+
+
+def _report(serial: float, together: float, read: int, reused: int, decoding: dict[bool, list[float]]) -> None:
+    done = EPISODES * ROUNDS
     print(f"  one after another {serial:8.1f} s   at once {together:8.1f} s   "
           f"throughput ratio {serial / together:5.2f}x   (goal: at least 1.0x on this machine)")
+    print(f"  WorldModelVectorEnv: one after another {done / serial:5.2f} episodes/s, {EPISODES} at once "
+          f"{done / together:5.2f} episodes/s")
     print(f"  at once: {read} prompt tokens, {reused} of them reused from the slots' caches "
           f"({reused / read if read else 0:.0%})")
     (serial_decode, serial_tokens), (parallel_decode, parallel_tokens) = decoding[False], decoding[True]

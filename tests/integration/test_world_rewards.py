@@ -76,3 +76,15 @@ def test_without_rules_or_a_goal_only_the_commands_component_applies(simulator):
     assert env.episode.reward_components(simulator) == {"commands": 0.0}  # before any step
     _, _, _, _, info = env.step("cat missing.txt")  # computed: the world knows the project holds no such file
     assert info["effects"]["source"] == "computed" and info["reward_components"] == {"commands": 0.0}
+
+
+def test_an_episode_from_a_real_folder_is_scored_from_that_folders_snapshot(tmp_path):
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "main.c").write_text("int main(void) { return 0; }\n")
+    with Simulator(n_ctx=TEST_N_CTX, effects="parser", allow_dirs=[tmp_path]) as sim:
+        env = WorldModelEnv(sim, "terminal", from_dir=str(tmp_path), max_steps=4,
+                            goal={"present": ["src/main.c", "build"], "absent": ["src/main.o"]}, **QUICK)
+        env.reset(seed=0)
+        _, _, _, _, info = env.step("mkdir build")
+    assert info["effects"]["source"] == "computed"
+    assert info["reward_components"]["files"] == 1.0  # main.c and no main.o from the snapshot, build from the step

@@ -26,7 +26,8 @@ from verifiers.v1.clients import EvalClientConfig, ModelContext
 
 
 def _environment(args: argparse.Namespace) -> vf.Env:
-    return load_environment(tasks=args.tasks, task={"server_url": args.server, "max_tokens": 48, "temperature": 0})
+    return load_environment(tasks=args.tasks, task={"server_url": args.server, "max_tokens": args.max_tokens,
+                                                    "temperature": 0})
 
 
 def _context(args: argparse.Namespace) -> ModelContext:
@@ -104,6 +105,7 @@ def main() -> None:
     parser.add_argument("--model", default="policy", help="the model name sent to the policy endpoint")
     parser.add_argument("--tasks", default=None, help="a JSONL file of tasks; default: the taskset's own")
     parser.add_argument("--episodes", type=int, default=8)
+    parser.add_argument("--max-tokens", type=int, default=48, help="the most tokens of a step the world predicts")
     parser.add_argument("--after", type=int, default=2, help="cancel: the policy turns to wait for")
     parser.add_argument("--delay", type=float, default=0.5, help="cancel: seconds into the step before cancelling")
     args = parser.parse_args()

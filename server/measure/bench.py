@@ -307,10 +307,9 @@ async def run_bench(settings: Settings, model: GGUFInfo, sections: set[int] | No
 
         kernel_speeds(str(model.path), settings.threads())
     if 13 in wanted:
-        from .episodes_bench import episodes_at_once, episodes_through_verifiers
+        from .episodes_bench import episodes_at_once
 
         episodes_at_once(settings, model.path)
-        episodes_through_verifiers()
     if 14 in wanted:
         from .retrieval_bench import retrieval_costs
 

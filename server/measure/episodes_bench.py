@@ -61,6 +61,7 @@ def episodes_at_once(settings: Settings, model_path: Path) -> None:
         print(f"  the same episodes through each RL framework's own client ({adapters_bench.EPISODES} episodes of "
               f"{adapters_bench.STEPS} steps, {adapters_bench.ROUNDS} rounds):")
         adapters_bench.openenv_sessions(server.base_url)
+        adapters_bench.verifiers_rollouts(server.base_url)
     finally:
         server.stop()
 
@@ -122,47 +123,3 @@ async def _decode_bound(sim, at_once: bool, first: int) -> tuple[float, int]:
         completions = [await engine.generate(request(index)) for index in indexes]
     return time.perf_counter() - began, sum(completion.completion_tokens for completion in completions)
 
-
-def episodes_through_verifiers() -> None:
-    """The same episodes through the verifiers 0.4 taskset (client_examples/verifiers/agentworld_world):
-    verifiers' own runner against `serve --transport http`, a scripted policy, every step computed, so
-    what is timed is the adapter and verifiers' machinery (a harness process and MCP calls per rollout)."""
-    import json
-    import os
-    import subprocess
-    import sys
-    import tempfile
-
-    from .llama_server import free_port
-    from .scripted_policy import scripted_policy
-
-    repo = Path(__file__).resolve().parents[2]
-    python = repo / ".ci" / "verifiers" / "bin" / "python"
-    print(f"\n13b. {EPISODES} episodes of {STEPS} computed steps through verifiers 0.4 (vf's Python API, the "
-          "taskset over HTTP, a scripted policy): at once vs one after another")
-    if not python.exists():
-        print("  skipped: verifiers is not installed; .ci/run makes .ci/verifiers")
-        return
-    port = free_port()
-    with tempfile.TemporaryDirectory() as data:
-        env = {**os.environ, "AGENTWORLD_DATA_DIR": data}
-        server = subprocess.Popen([sys.executable, "-m", "agentworld_mcp", "serve", "--transport", "http", "--port",
-                                   str(port)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            with scripted_policy(_episode(0, "verifiers")) as (policy, _):
-                done = subprocess.run(
-                    [str(python), str(repo / "scripts" / "verifiers_episodes.py"), "bench", "--server",
-                     f"http://127.0.0.1:{port}/mcp", "--policy", policy, "--episodes", str(EPISODES)],
-                    env={**os.environ, "PATH": f"{python.parent}:{os.environ['PATH']}"}, capture_output=True,
-                    text=True, check=False, timeout=900)
-        finally:
-            server.terminate()
-            server.wait(20)
-    if done.returncode != 0:
-        print(f"  failed: {done.stderr.strip().splitlines()[-1] if done.stderr.strip() else done.returncode}")
-        return
-    sides = json.loads(done.stdout.splitlines()[-1])
-    serial, together = sides["one_after_another"], sides["at_once"]
-    print(f"  one after another {serial['episodes_per_second']:6.3f} episodes/s ({serial['seconds']:.1f} s)   "
-          f"at once {together['episodes_per_second']:6.3f} episodes/s ({together['seconds']:.1f} s)   "
-          f"ratio {together['episodes_per_second'] / serial['episodes_per_second']:5.2f}x")

@@ -20,26 +20,34 @@ from typing import Any
 
 @dataclass
 class ScriptedPolicy:
-    actions: Sequence[str]
+    # One script for every conversation, or each conversation's own by its number (0, 1, ... as they start).
+    actions: Sequence[str] | Callable[[int], Sequence[str]]
     tool: str = "act"
     argument: str = "action"
     requests: list[dict[str, Any]] = field(default_factory=list)  # every request body, in arrival order
     # Called with the number of actions this conversation has taken, before the policy answers it.
     before_reply: Callable[[int], None] | None = None
+    conversations: int = 0
 
     def reply(self, body: dict[str, Any]) -> dict[str, Any] | None:
         """The assistant message for this conversation; None when the request does not offer the tool."""
         offered = {tool.get("function", {}).get("name") for tool in body.get("tools") or []}
         if self.tool not in offered:
             return None
-        done = sum(len(message.get("tool_calls") or []) for message in body.get("messages", [])
-                   if message.get("role") == "assistant")
+        calls = [call for message in body.get("messages", []) if message.get("role") == "assistant"
+                 for call in message.get("tool_calls") or []]
+        if calls:  # the conversation's number rides in its tool calls' ids
+            conversation = int(calls[0]["id"].split("_")[1])
+        else:
+            conversation, self.conversations = self.conversations, self.conversations + 1
+        done = len(calls)
         if self.before_reply is not None:
             self.before_reply(done)
-        if done >= len(self.actions):
+        actions = self.actions(conversation) if callable(self.actions) else self.actions
+        if done >= len(actions):
             return {"role": "assistant", "content": "done"}
-        call = {"id": f"call_{done}", "type": "function",
-                "function": {"name": self.tool, "arguments": json.dumps({self.argument: self.actions[done]})}}
+        call = {"id": f"call_{conversation}_{done}", "type": "function",
+                "function": {"name": self.tool, "arguments": json.dumps({self.argument: actions[done]})}}
         return {"role": "assistant", "content": None, "tool_calls": [call]}
 
 
@@ -79,9 +87,9 @@ def _handler(policy: ScriptedPolicy, lock: threading.Lock) -> type[BaseHTTPReque
 
         def do_POST(self) -> None:
             body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
-            with lock:
+            with lock:  # one reply at a time: conversations are numbered as they start
                 policy.requests.append(body)
-            message = policy.reply(body)
+                message = policy.reply(body)
             if message is None:
                 self._send(400, {"error": {"message": f"the request offers no tool {policy.tool!r}"}})
                 return
@@ -100,7 +108,7 @@ def _handler(policy: ScriptedPolicy, lock: threading.Lock) -> type[BaseHTTPReque
 
 
 @contextmanager
-def scripted_policy(actions: Sequence[str], tool: str = "act", argument: str = "action",
+def scripted_policy(actions: Sequence[str] | Callable[[int], Sequence[str]], tool: str = "act", argument: str = "action",
                     before_reply: Callable[[int], None] | None = None) -> Iterator[tuple[str, ScriptedPolicy]]:
     """Serve the script on a free local port: its /v1 base URL, and the policy (with the requests it saw)."""
     policy = ScriptedPolicy(actions, tool, argument, before_reply=before_reply)

@@ -118,18 +118,23 @@ def _rewards(trace: dict) -> dict[str, float]:
 
 
 async def test_vf_eval_runs_rollouts_at_once_each_scored_by_its_own_world(world_server, tmp_path):
+    # A start world of one step (a folder `notes`): its task's rollouts each fork it.
+    start = (await _call(world_server, "world", {"operation": "open", "domain": "terminal", "state": EMPTY_SITE}))
+    await _call(world_server, "simulate_action", {"world_id": start["world_id"], "action": "mkdir notes", "commit": True})
     tasks = _tasks(tmp_path,
+                   {"id": "forked", "prompt": "Go on from the start world.", "start_world": start["world_id"],
+                    "start_step": 1, "goal": {"absent": ["/home/dev/site/notes"]}},
                    {"id": "guarded", "prompt": "Keep notes in notes/todo.txt.", "max_steps": 6,
                     "goal": {"present": ["notes/todo.txt"], "absent": ["draft.txt"]},
                     "presets": ["no-recursive-force-delete"],
                     "success": [{"id": "listed", "kind": "rule", "expr": "action.startsWith('ls')"}]},
                    {"id": "open", "prompt": "Write report.txt.", "max_steps": 6, "goal": {"present": ["report.txt"]}})
     with scripted_policy(ACTIONS) as (policy_url, policy):
-        episodes = _vf_eval(tmp_path, world_server, policy_url, tasks, "-r", "2", "-c", "4")
-    assert len(episodes) == 4 and all(episode["ok"] for episode in episodes), [e["errors"] for e in episodes]
+        episodes = _vf_eval(tmp_path, world_server, policy_url, tasks, "-r", "2", "-c", "6")
+    assert len(episodes) == 6 and all(episode["ok"] for episode in episodes), [e["errors"] for e in episodes]
     assert all({tool["function"]["name"] for tool in body["tools"]} == {"act"} for body in policy.requests)
     traces = {task: [episode["traces"][0] for episode in episodes if episode["task"]["data"]["id"] == task]
-              for task in ("guarded", "open")}
+              for task in ("guarded", "open", "forked")}
     for trace in traces["guarded"]:
         # The preset blocks `rm -rf notes` (never committed); ls is the success rule's action; both goal paths
         # are as wanted, as the world computed them.
@@ -141,8 +146,13 @@ async def test_vf_eval_runs_rollouts_at_once_each_scored_by_its_own_world(world_
         # No rules: rm -rf runs, so `ls notes` fails; report.txt was never written.
         assert _rewards(trace) == {"files": 0.0, "commands": 0.75}  # no rules: no violations component
         assert [step["success"] for step in trace["info"]["world"]["steps"]] == [True, True, True, False]
+    for trace in traces["forked"]:
+        # `notes` is there from the start world: mkdir fails, rm -rf removes it, ls then fails.
+        assert _rewards(trace) == {"files": 1.0, "commands": 0.5}
+        fork = await _call(world_server, "world", {"operation": "get", "world_id": trace["info"]["world"]["world_id"]})
+        assert fork["parent_id"] == start["world_id"] and fork["forked_at"] == 1 and fork["closed"]
     world_ids = [trace["info"]["world"]["world_id"] for group in traces.values() for trace in group]
-    assert len(set(world_ids)) == 4  # one world per rollout
+    assert len(set(world_ids)) == 6  # one world per rollout
     seen = await _call(world_server, "world", {"operation": "get", "world_id": world_ids[0]})
     assert seen["closed"] and [step["action_text"] for step in seen["steps"]] == ["mkdir notes", "touch notes/todo.txt",
                                                                                   "ls notes"]

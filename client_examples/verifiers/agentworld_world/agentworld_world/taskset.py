@@ -78,7 +78,9 @@ class WorldTask(vf.Task[WorldData, WorldState, WorldTaskConfig]):
         sampling = {"temperature": config.temperature, "max_tokens": config.max_tokens}
         state.rules = Rules(constraints=data.constraints, presets=data.presets, success=data.success,
                             max_steps=data.max_steps, simulate={k: v for k, v in sampling.items() if v is not None})
-        state.start_dir = await starting_folder(server, world["world_id"])
+        goal = data.goal
+        if goal is not None and any(not path.startswith(("/", "~")) for path in goal.present + goal.absent):
+            state.start_dir = await starting_folder(server, world["world_id"])  # relative goal paths start here
 
     async def finalize(self, trace: vf.Trace) -> None:
         state: WorldState = trace.state

@@ -120,5 +120,6 @@ def verifiers_rollouts(base_url: str) -> None:
         return
     sides = json.loads(done.stdout.splitlines()[-1])
     serial, together = sides["one_after_another"]["seconds"], sides["at_once"]["seconds"]
-    print(f"  verifiers (vf Python API, serve --transport http): one after another {EPISODES / serial:5.2f} "
-          f"episodes/s, {EPISODES} at once {EPISODES / together:5.2f} episodes/s: {serial / together:5.2f}x")
+    print(f"  verifiers (vf Python API, serve --transport http): one after another {EPISODES / serial:5.3f} "
+          f"episodes/s ({serial:.0f} s), {EPISODES} at once {EPISODES / together:5.3f} episodes/s ({together:.0f} s): "
+          f"{serial / together:5.2f}x")

@@ -43,3 +43,8 @@ def installed(program: Path, install: str) -> Path:
             pytest.fail(message)
         pytest.skip(message)
     return program
+# verifiers 0.4 in its own environment (it pins mcp==2.0.0; this project needs mcp>=2.3), with the taskset
+# client_examples/verifiers/agentworld_world installed beside it, for tests/e2e/test_verifiers.py.
+VERIFIERS = REPO / ".ci" / "verifiers" / "bin" / "vf-eval"
+VERIFIERS_INSTALL = ("python3 -m venv .ci/verifiers && .ci/verifiers/bin/pip install verifiers==0.4.0 uv==0.13.9 "
+                     "./client_examples/verifiers/agentworld_world")

@@ -262,10 +262,11 @@ PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 
 def package_folders(packs: bool = False) -> list[Path]:
     """Every folder of the package; the domain packs (data with a pack.json, described by domains/) only with
-    `packs`. Tests, environments (.venv, and .ci's for third-party programs), builds and npm's folders are no part
-    of it."""
+    `packs`. Tests, environments (.ci's too), builds, npm's folders and the client examples (packages of their
+    own, such as the verifiers taskset) are no part of it."""
     return sorted(marker.parent for marker in PACKAGE_ROOT.rglob("__init__.py")
-                  if not {"tests", ".venv", ".ci", "build", "node_modules"} & set(marker.relative_to(PACKAGE_ROOT).parts)
+                  if not {"tests", ".venv", ".ci", "build", "node_modules", "client_examples"}
+                  & set(marker.relative_to(PACKAGE_ROOT).parts)
                   and (packs or not (marker.parent / "pack.json").exists()))
 
 

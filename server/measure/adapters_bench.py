@@ -119,3 +119,37 @@ def trl_rollouts(base_url: str) -> None:
             ThreadPoolExecutor(max_workers=EPISODES, thread_name_prefix="rollout") as threads:
         Env = trl_environment(sim, "terminal", max_steps=STEPS, temperature=0, max_tokens=MAX_TOKENS)
         asyncio.run(compare("TRL (trl_environment: GRPOTrainer's one thread, async GRPO's thread pool)", episode))
+
+
+def verifiers_rollouts(base_url: str) -> None:
+    """verifiers 0.4: `serve --transport http`, each episode a rollout of the taskset
+    client_examples/verifiers/agentworld_world run by verifiers' own Python API (in its environment,
+    .ci/verifiers: scripts/verifiers_episodes.py), with a scripted policy. One round: verifiers starts a
+    harness process per rollout, so its figures include that."""
+    import json
+    import tempfile
+    from pathlib import Path
+
+    from .scripted_policy import scripted_policy
+
+    python = Path(__file__).resolve().parents[2] / ".ci" / "verifiers" / "bin" / "python"
+    if not python.exists():
+        print("  verifiers: skipped (.ci/run installs it in .ci/verifiers)")
+        return
+    script = python.parents[3] / "scripts" / "verifiers_episodes.py"
+    tasks = Path(tempfile.mkdtemp()) / "tasks.jsonl"  # one plain task: no goal or rules, so no checks but the steps
+    tasks.write_text(json.dumps({"id": "bench", "prompt": "Make a folder and a file in it.", "max_steps": STEPS}))
+    with served(["serve", "--transport", "http"], base_url) as address, \
+            scripted_policy(lambda index: actions(index, "v")) as (policy, _):
+        done = subprocess.run([str(python), str(script), "bench", "--server", f"{address}/mcp", "--policy", policy,
+                               "--episodes", str(EPISODES), "--max-tokens", str(MAX_TOKENS), "--tasks", str(tasks)],
+                              env={**os.environ, "PATH": f"{python.parent}:{os.environ['PATH']}"},
+                              capture_output=True, text=True, check=False, timeout=1800)
+    if done.returncode != 0:
+        print(f"  verifiers: failed: {(done.stderr.strip().splitlines() or [str(done.returncode)])[-1]}")
+        return
+    sides = json.loads(done.stdout.splitlines()[-1])
+    serial, together = sides["one_after_another"]["seconds"], sides["at_once"]["seconds"]
+    print(f"  verifiers (vf Python API, serve --transport http): one after another {EPISODES / serial:5.3f} "
+          f"episodes/s ({serial:.0f} s), {EPISODES} at once {EPISODES / together:5.3f} episodes/s ({together:.0f} s): "
+          f"{serial / together:5.2f}x")

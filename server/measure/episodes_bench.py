@@ -63,6 +63,7 @@ def episodes_at_once(settings: Settings, model_path: Path) -> None:
         adapters_bench.openenv_sessions(server.base_url)
         adapters_bench.trl_rollouts(server.base_url)
         nemo_gym_bench.nemo_gym_sessions(server.base_url)
+        adapters_bench.verifiers_rollouts(server.base_url)
     finally:
         server.stop()
 
@@ -123,3 +124,4 @@ async def _decode_bound(sim, at_once: bool, first: int) -> tuple[float, int]:
     else:
         completions = [await engine.generate(request(index)) for index in indexes]
     return time.perf_counter() - began, sum(completion.completion_tokens for completion in completions)
+

@@ -5,9 +5,7 @@ session-contract check, a lost session and a cancelled episode; then the routes'
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
@@ -15,9 +13,8 @@ from pathlib import Path
 
 import httpx2
 import pytest
-from agentworld_mcp.server.measure.llama_server import free_port
 
-from ..conftest import TEST_N_CTX
+from ..served import serving
 from ..third_party import REPO, installed
 
 NEMO_GYM_PYTHON = REPO / ".ci" / "nemo-gym" / "bin" / "python"
@@ -32,27 +29,10 @@ WEATHER = [{"name": "get_weather", "description": "The current weather in a city
 
 @pytest.fixture(scope="module")
 def resources_server(tmp_path_factory):
-    port = free_port()
     log = tmp_path_factory.mktemp("nemo-gym") / "server.log"
-    command = [sys.executable, "-m", "agentworld_mcp", "env", "serve", "--api", "nemo-gym", "--port", str(port),
-               "--max-sessions", "16", "--max-steps", "6", "--temperature", "0", "--max-tokens", "48"]
-    with log.open("wb") as sink:
-        process = subprocess.Popen(command, env={**os.environ, "AGENTWORLD_N_CTX": str(TEST_N_CTX)}, stdout=sink,
-                                   stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(600):
-            try:
-                if httpx2.get(base + "/health", timeout=2).status_code == 200:
-                    break
-            except httpx2.HTTPError:
-                time.sleep(0.1)
-        else:
-            pytest.fail(f"env serve --api nemo-gym did not come up:\n{log.read_text()}")
+    with serving(["env", "serve", "--api", "nemo-gym", "--max-sessions", "16", "--max-steps", "6", "--temperature",
+                  "0", "--max-tokens", "48"], log) as base:
         yield base, log
-    finally:
-        process.terminate()
-        process.wait(20)
 
 
 def test_nemo_gym_runs_episodes_at_once_and_survives_a_lost_session_and_a_cancel(resources_server):

@@ -13,11 +13,10 @@ import time
 import httpx2
 import pytest
 import websockets
-from agentworld_mcp.server.measure.llama_server import free_port
 from openenv.core.generic_client import GenericEnvClient
 from openenv.core.mcp_client import MCPToolClient
 
-from ..conftest import TEST_N_CTX
+from ..served import serving
 
 WEATHER = [{"name": "get_weather", "description": "The current weather in a city.",
             "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}]
@@ -25,27 +24,10 @@ WEATHER = [{"name": "get_weather", "description": "The current weather in a city
 
 @pytest.fixture(scope="module")
 def env_server(tmp_path_factory):
-    port = free_port()
     log = tmp_path_factory.mktemp("openenv") / "server.log"
-    command = [sys.executable, "-m", "agentworld_mcp", "env", "serve", "--port", str(port), "--max-sessions", "2",
-               "--max-steps", "4", "--temperature", "0", "--max-tokens", "24"]
-    with log.open("wb") as sink:
-        process = subprocess.Popen(command, env={**os.environ, "AGENTWORLD_N_CTX": str(TEST_N_CTX)}, stdout=sink,
-                                   stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(600):
-            try:
-                if httpx2.get(base + "/health", timeout=2).status_code == 200:
-                    break
-            except httpx2.HTTPError:
-                time.sleep(0.1)
-        else:
-            pytest.fail(f"env serve did not come up:\n{log.read_text()}")
+    with serving(["env", "serve", "--max-sessions", "2", "--max-steps", "4", "--temperature", "0", "--max-tokens",
+                  "24"], log) as base:
         yield base
-    finally:
-        process.terminate()
-        process.wait(20)
 
 
 def test_a_session_resets_steps_and_reads_its_state(env_server):

@@ -1,0 +1,41 @@
+"""A project server a test starts in a process of its own: on a free port, answering /health, with its log kept."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx2
+import pytest
+from agentworld_mcp.server.measure.llama_server import free_port
+
+from .conftest import TEST_N_CTX
+
+
+@contextmanager
+def serving(arguments: list[str], log: Path) -> Iterator[str]:
+    """`python -m agentworld_mcp ARGUMENTS --port P` on the embedded test model; yields `http://127.0.0.1:P`."""
+    port = free_port()
+    command = [sys.executable, "-m", "agentworld_mcp", *arguments, "--port", str(port)]
+    with log.open("wb") as sink:
+        process = subprocess.Popen(command, env={**os.environ, "AGENTWORLD_N_CTX": str(TEST_N_CTX)}, stdout=sink,
+                                   stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(600):
+            try:
+                if httpx2.get(base + "/health", timeout=2).status_code == 200:
+                    break
+            except httpx2.HTTPError:
+                time.sleep(0.1)
+        else:
+            pytest.fail(f"{' '.join(arguments)} did not come up:\n{log.read_text()}")
+        yield base
+    finally:
+        process.terminate()
+        process.wait(20)

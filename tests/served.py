@@ -18,18 +18,19 @@ from .conftest import TEST_N_CTX
 
 
 @contextmanager
-def serving(arguments: list[str], log: Path) -> Iterator[str]:
-    """`python -m agentworld_mcp ARGUMENTS --port P` on the embedded test model; yields `http://127.0.0.1:P`."""
+def serving(arguments: list[str], log: Path, env: dict[str, str] | None = None) -> Iterator[str]:
+    """`python -m agentworld_mcp ARGUMENTS --port P` on the embedded test model (with `env` added to this
+    process's environment); yields `http://127.0.0.1:P` once /health answers (503: up, the model still loading)."""
     port = free_port()
     command = [sys.executable, "-m", "agentworld_mcp", *arguments, "--port", str(port)]
     with log.open("wb") as sink:
-        process = subprocess.Popen(command, env={**os.environ, "AGENTWORLD_N_CTX": str(TEST_N_CTX)}, stdout=sink,
-                                   stderr=subprocess.STDOUT)
+        process = subprocess.Popen(command, env={**os.environ, "AGENTWORLD_N_CTX": str(TEST_N_CTX), **(env or {})},
+                                   stdout=sink, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(600):
             try:
-                if httpx2.get(base + "/health", timeout=2).status_code == 200:
+                if httpx2.get(base + "/health", timeout=2).status_code in (200, 503):
                     break
             except httpx2.HTTPError:
                 time.sleep(0.1)

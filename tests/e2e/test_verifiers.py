@@ -15,20 +15,18 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-import httpx2
 import pytest
 from agentworld_mcp.server.measure import llama_server
-from agentworld_mcp.server.measure.llama_server import free_port
+from agentworld_mcp.server.measure.scripted_policy import scripted_policy
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from ..conftest import TEST_N_CTX
 from ..doc_examples import blocks
-from agentworld_mcp.server.measure.scripted_policy import scripted_policy
+from ..served import serving
 from ..third_party import REPO, VERIFIERS, VERIFIERS_INSTALL, installed
 
 pytestmark = pytest.mark.e2e
@@ -37,24 +35,6 @@ TOKEN = "verifiers-test-token-0123456789"
 EMPTY_SITE = "Working folder: /home/dev/site\n/home/dev/site is empty\nThe screen shows a fresh prompt: dev@sandbox:~/site$"
 ACTIONS = ["mkdir notes", "touch notes/todo.txt", "rm -rf notes", "ls notes"]
 COMPONENTS = {"success", "violations", "files", "commands"}
-
-
-def _serve(folder: Path, *extra: str) -> tuple[str, subprocess.Popen]:
-    port = free_port()
-    env = {**os.environ, "AGENTWORLD_AUTH_TOKEN": TOKEN, "AGENTWORLD_N_CTX": str(TEST_N_CTX),
-           "AGENTWORLD_DATA_DIR": str(folder / "data")}
-    with (folder / "server.log").open("wb") as sink:
-        process = subprocess.Popen([sys.executable, "-m", "agentworld_mcp", "serve", "--transport", "http", "--port",
-                                    str(port), *extra], env=env, stdout=sink, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(600):
-        try:
-            if httpx2.get(base + "/health", timeout=2).status_code in (200, 503):
-                return base + "/mcp", process
-        except httpx2.HTTPError:
-            time.sleep(0.1)
-    process.kill()
-    pytest.fail(f"the HTTP server did not come up:\n{(folder / 'server.log').read_text()}")
 
 
 @pytest.fixture(scope="module")
@@ -67,10 +47,10 @@ def small_model(model_info):
 
 @pytest.fixture(scope="module")
 def world_server(tmp_path_factory, small_model):
-    url, process = _serve(tmp_path_factory.mktemp("verifiers-server"), "--base-url", small_model.base_url)
-    yield url
-    process.terminate()
-    process.wait(20)
+    folder = tmp_path_factory.mktemp("verifiers-server")
+    with serving(["serve", "--transport", "http", "--base-url", small_model.base_url], folder / "server.log",
+                 {"AGENTWORLD_AUTH_TOKEN": TOKEN, "AGENTWORLD_DATA_DIR": str(folder / "data")}) as base:
+        yield base + "/mcp"
 
 
 async def _call(url: str, tool: str, arguments: dict) -> dict:

@@ -18,9 +18,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...domains import DomainPack
+from ...domains import DomainPack, Turn
 from ...tools.context import ToolContext
-from ...tools.inputs import validated_history
+from ...tools.inputs import normalized_action
 from ...tools.worlds.tracking import Tracker
 from ...tools.worlds.worlds import starting_snapshot
 
@@ -70,7 +70,9 @@ def confirmed_share(ctx: ToolContext, pack: DomainPack, state: str, history: Seq
     if knowledge is None:
         raise ValueError(f"the {pack.name} domain keeps no record of files, so a goal of paths cannot be checked")
     start, home = knowledge.cwd, knowledge.location.home
-    tracker.advance_all(validated_history(ctx, pack, [dict(turn) for turn in history]))
+    # The turns were checked as they were stepped; the history's size limits bound the next prompt, not this replay.
+    tracker.advance_all([Turn(normalized_action(ctx, pack, turn["action"]), turn["observation"],
+                              real=turn.get("source", "real") == "real") for turn in history])
     wanted = [(path, "present") for path in goal.present] + [(path, "absent") for path in goal.absent]
     after = tracker.knowledge or knowledge
     confirmed = sum(where is not None and after.status(where) == status

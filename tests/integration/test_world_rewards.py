@@ -88,3 +88,15 @@ def test_an_episode_from_a_real_folder_is_scored_from_that_folders_snapshot(tmp_
         _, _, _, _, info = env.step("mkdir build")
     assert info["effects"]["source"] == "computed"
     assert info["reward_components"]["files"] == 1.0  # main.c and no main.o from the snapshot, build from the step
+
+
+def test_the_step_that_fills_the_history_is_still_scored(model_info):
+    with Simulator(n_ctx=TEST_N_CTX, effects="parser", max_history_chars=300) as sim:
+        env = WorldModelEnv(sim, "terminal", goal={"present": ["a"]}, max_steps=10, **QUICK)
+        env.reset(seed=0)
+        steps = []
+        while not env.episode.over:
+            steps.append(env.step(f"mkdir dir{len(steps)}"))
+        assert len(steps) < 10 and steps[-1][3], "the history never filled: the test proves nothing"
+        assert env.episode.reward_components(sim)["files"] == 0.0  # `a` was never made
+        assert all(info["reward_components"]["files"] == 0.0 for *_, info in steps if "reward_components" in info)

@@ -15,7 +15,7 @@ from ...engine.errors import InputError
 from ...tools.inputs import validated_history, validated_scene
 from ...tools.results import Prediction
 from .python_api import Simulator, parse_arguments
-from .world_rewards import Goal, confirmed_share
+from .world_rewards import Goal, checked_goal, confirmed_share
 
 History = list[dict[str, str]]
 RewardFn = Callable[[Prediction, History], "float | tuple[float, bool]"]
@@ -83,10 +83,8 @@ class EpisodeRules:
         parse_arguments("simulate_action", {"domain": domain, "action": "", **simulate_options})  # InputError if bad
         if success:
             parse_arguments("check_constraints", {"constraints": success, "domain": domain})
-        if goal is not None and simulator.domain(domain).semantics is None:
-            raise ValueError(f"the {domain} domain keeps no record of files, so a goal of paths cannot be checked")
         return cls(domain, task, state, reward_fn, done_fn, max_steps, list(success), invalid_action_reward,
-                   dict(simulate_options), Goal.parse(goal))
+                   dict(simulate_options), checked_goal(simulator.domain(domain), goal))
 
     @property
     def has_rules(self) -> bool:
@@ -137,6 +135,8 @@ class Episode:
     violations: int = 0
     succeeded_steps: int = 0
     last_success: bool | None = None
+    # The components at a step count: they change only with a step, and `files` replays the world's record.
+    _scored: tuple[int, dict[str, float]] | None = field(default=None, init=False, repr=False)
 
     @classmethod
     def begin(cls, simulator: Simulator, rules: EpisodeRules, seed: int | None, options: dict[str, Any]) -> Episode:
@@ -149,9 +149,7 @@ class Episode:
         # The scene is checked now (domain, state, task, tools): a setup mistake is an error here, not a
         # penalty at every step. Only the action is left to judge per step.
         scene = validated_scene(simulator.context, domain, state, task, tools)
-        goal = Goal.parse(options["goal"]) if "goal" in options else rules.goal
-        if goal is not None and scene.pack.semantics is None:
-            raise ValueError(f"the {domain} domain keeps no record of files, so a goal of paths cannot be checked")
+        goal = checked_goal(scene.pack, options["goal"] if "goal" in options else rules.goal)
         return cls(rules, domain, task, state, tools, seed, state or simulator.initial_state(domain), goal)
 
     def first_observation(self) -> str:
@@ -196,6 +194,8 @@ class Episode:
 
     def reward_components(self, simulator: Simulator) -> dict[str, float]:
         """The episode so far, scored by the world's own checks (world_rewards.py): only the components that apply."""
+        if self._scored is not None and self._scored[0] == self.steps:
+            return dict(self._scored[1])
         components: dict[str, float] = {}
         if self.rules.success:
             components["success"] = 1.0 if self.last_success else 0.0
@@ -205,7 +205,8 @@ class Episode:
             components["files"] = confirmed_share(simulator.context, simulator.domain(self.domain), self.state,
                                                   self.history, self.goal, self.rules.simulate_options.get("from_dir", ""))
         components["commands"] = self.succeeded_steps / self.steps if self.steps else 0.0
-        return components
+        self._scored = (self.steps, components)
+        return dict(components)
 
     def total_reward(self, simulator: Simulator) -> float:
         """The sum of the reward components: each weighs one."""

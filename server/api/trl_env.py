@@ -68,13 +68,12 @@ def trl_environment(
             self.last_prediction: Prediction | None = None
             self.reward = 0.0
             self.done = False
-            self._scored: tuple[int, dict[str, float]] | None = None  # (steps, components) at that step count
 
         def reset(self, **row: Any) -> str:
             """Start an episode from a dataset row; returns the initial state the policy sees."""
             options = {name: row[name] for name in RESET_OPTIONS if row.get(name) is not None}
             episode = Episode.begin(simulator, rules, row.get("seed"), options)  # a bad row keeps the old episode
-            self.episode, self.last_prediction, self._scored = episode, None, None
+            self.episode, self.last_prediction = episode, None
             self.reward, self.done = 0.0, False
             return episode.first_observation()
 
@@ -86,12 +85,7 @@ def trl_environment(
         def reward_components(self) -> dict[str, float]:
             """The episode so far, scored by the world's own checks, by name (only those that apply); none before
             reset (a property never raises: inspect.getmembers on an instance reads it)."""
-            episode = self.episode
-            if episode is None:
-                return {}
-            if self._scored is None or self._scored[0] != episode.steps:  # a replay of the world's record: once a step
-                self._scored = (episode.steps, episode.reward_components(simulator))
-            return dict(self._scored[1])
+            return self.episode.reward_components(simulator) if self.episode is not None else {}
 
         def act(self, action: str) -> str:
             return self._act(action)

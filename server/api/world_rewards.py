@@ -56,6 +56,14 @@ class Goal:
         return cls(lists["present"], lists["absent"])
 
 
+def checked_goal(pack: DomainPack, value: Any) -> Goal | None:
+    """`value` as a Goal (None for none), refused in a domain whose steps leave no record of files to check it by."""
+    goal = Goal.parse(value)
+    if goal is not None and pack.semantics is None:
+        raise ValueError(f"the {pack.name} domain keeps no record of files, so a goal of paths cannot be checked")
+    return goal
+
+
 def confirmed_share(ctx: ToolContext, pack: DomainPack, state: str, history: Sequence[Mapping[str, str]],
                     goal: Goal, from_dir: str = "") -> float:
     """The share of the goal's paths the world's exact record confirms after `history`, from `state` (or from a

@@ -13,19 +13,11 @@ import time
 from pathlib import Path
 
 from ..settings import Settings
+# The episodes (their count, steps, tokens, rounds and actions) are the adapters' too: one set for the section.
+from .adapters_bench import EPISODES, MAX_TOKENS, ROUNDS, STEPS, actions
 
-EPISODES = 8
-STEPS = 4
 SLOTS = 4
-MAX_TOKENS = 32
 DECODE_TOKENS = 64
-ROUNDS = 2  # the sides alternate, so a slower minute of this shared machine falls on both
-
-
-def _episode(index: int, side: str) -> list[str]:
-    """Each episode its own first command, so no two share a prefix past the system prompt; each side
-    and round its own names, so no side finds another's prompts cached."""
-    return [f"mkdir {side}{index}", f"cd {side}{index}", "touch a.txt", "ls"][:STEPS]
 
 
 def episodes_at_once(settings: Settings, model_path: Path) -> None:
@@ -58,8 +50,7 @@ def episodes_at_once(settings: Settings, model_path: Path) -> None:
                     decoding[at_once][0] += seconds
                     decoding[at_once][1] += tokens
         _report(serial, together, read, reused, decoding)
-        print(f"  the same episodes through each RL framework's own client ({adapters_bench.EPISODES} episodes of "
-              f"{adapters_bench.STEPS} steps, {adapters_bench.ROUNDS} rounds):")
+        print("  the same episodes through each RL framework's own client:")
         adapters_bench.openenv_sessions(server.base_url)
         adapters_bench.trl_rollouts(server.base_url)
         nemo_gym_bench.nemo_gym_sessions(server.base_url)
@@ -91,7 +82,7 @@ def _one_after_another(sim, side: str) -> float:
     for index in range(EPISODES):
         env = WorldModelEnv(sim, "terminal", max_steps=STEPS, temperature=0, max_tokens=MAX_TOKENS)
         env.reset(seed=index)
-        for action in _episode(index, side):
+        for action in actions(index, side):
             env.step(action)
     return time.perf_counter() - began
 
@@ -103,7 +94,7 @@ def _at_once(sim, side: str) -> float:
     envs.reset(seed=0)
     began = time.perf_counter()
     for step in range(STEPS):
-        envs.step([_episode(index, side)[step] for index in range(EPISODES)])
+        envs.step([actions(index, side)[step] for index in range(EPISODES)])
     return time.perf_counter() - began
 
 

@@ -20,7 +20,7 @@ A pack is a folder:
 - `shell_line(normalized) -> line | None`, `computed_screen(previous, state, step)` and
   `computed_file_call(normalized, knowledge)` (optional, built-in packs): the command line an action
   runs, for the world's virtual shell, the observation a computed line shows
-  (domains/shell/virtual/screen.py), and a file tool's result computed from what the world knows;
+  (domains/shell/world/screen.py), and a file tool's result computed from what the world knows;
 - `initial_files` in pack.json (optional): where the initial state puts the shell (`cwd`, `home`)
   and which paths it says exist (`paths`, relative to cwd, folders ending in `/`): the start of
   the file tree a world keeps.
@@ -43,8 +43,8 @@ from .boundaries import Structure
 from .shell import Location, PathState, Semantics
 
 if TYPE_CHECKING:  # the packs' computed-step hooks; the guard's hook loads packs and never computes a step
-    from .shell.virtual.screen import ShellStep
-    from .shell.knowledge import Knowledge
+    from .shell.world.screen import ShellStep
+    from .shell.world.knowledge import Knowledge
 
 # Why a preset (a constraint as JSON) cannot be used, or None. The loader takes the check from its
 # caller: constraints are the tools' concept, and domains/ does not import tools/.

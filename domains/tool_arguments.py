@@ -1,5 +1,5 @@
 """An MCP tool call read by its arguments: the paths it names go through the same rules as the host's
-own Read, Write and Edit, and SQL it carries is read by its meaning (domains/shell/sql.py).
+own Read, Write and Edit, and SQL it carries is read by its meaning (domains/shell/programs/sql.py).
 
 Which role a path plays comes from the verb in the tool's name (write, edit, delete, move, ...); a
 tool whose name says none is taken to read, so a secret it is given is a secret read. Argument
@@ -19,8 +19,8 @@ from typing import Any
 
 from .shell import Effect, Location, PathState, Semantics, analyze, file_action
 from .shell.remote.elsewhere import as_elsewhere
-from .shell.sql import read_sql
-from .shell.words import Scope, Value
+from .shell.programs.sql import read_sql
+from .shell.reading.words import Scope, Value
 
 PATH_KEYS = frozenset({"path", "paths", "file", "files", "file_path", "filepath", "filename", "directory", "dir",
                        "folder", "source", "destination", "src", "dest", "target_path", "output_path", "input_path"})

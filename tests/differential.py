@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agentworld_mcp.domains.shell import analyze
-from agentworld_mcp.domains.shell.learning import learn_step, learn_uncomputed
+from agentworld_mcp.domains.shell.world.learning import learn_step, learn_uncomputed
 from agentworld_mcp.domains.shell.virtual.gate import NotComputable
 
 from .real_bash import RealBash, check_files, laid_out, real_cwd

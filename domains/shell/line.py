@@ -1,6 +1,6 @@
 """Reading a whole command line with tree-sitter-bash: lists, pipelines, subshells, redirections,
-control flow, functions and substitutions, down to simple commands that `programs` and `launchers`
-interpret. The working directory follows `cd`, variables follow literal assignments, and each
+control flow, functions and substitutions, down to simple commands that the programs/, remote/ and
+launchers/ folders interpret. The working directory follows `cd`, variables follow literal assignments, and each
 simple command remembers which earlier ones must succeed before it runs (`a && b`).
 """
 
@@ -12,16 +12,16 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
-from .aliases import alias_named, with_alias
-from .call import Call, FileContents, PathState, ShellHistory, Stdin, no_file
-from .effects import MADE_BY_LINE, Effect, Opaque, OpaqueWhat, Requirement, Semantics
-from .grammar import broken, node_text, parse_tree
-from .lookup import looked_up_program
-from .reads import note_reads
-from .secrets import secret_kind
-from .sourced import sourced_variables
-from .words import Scope, Value, expand, printed_by
-from .written import WrittenFiles, output_files, output_of, tee_files
+from .launchers.aliases import alias_named, with_alias
+from .reading.call import Call, FileContents, PathState, ShellHistory, Stdin, no_file
+from .reading.effects import MADE_BY_LINE, Effect, Opaque, OpaqueWhat, Requirement, Semantics
+from .reading.grammar import broken, node_text, parse_tree
+from .reading.lookup import looked_up_program
+from .programs.reads import note_reads
+from .programs.secrets import secret_kind
+from .launchers.sourced import sourced_variables
+from .reading.words import Scope, Value, expand, printed_by
+from .reading.written import WrittenFiles, output_files, output_of, tee_files
 
 MAX_DEPTH = 8  # nested `sh -c`, `eval` and functions: deeper is opaque
 MAX_LOOP_VALUES = 8  # a `for` loop is read once per value up to this many
@@ -39,10 +39,10 @@ class Reader:
         self.opaque: list[Opaque] = []
         self.requirements: list[Requirement] = []
         self.programs: list[str] = []
-        self.reads: dict[int, list[str]] = {}  # command -> the files whose content it reads (domains/shell/reads.py)
+        self.reads: dict[int, list[str]] = {}  # command -> the files whose content it reads (programs/reads.py)
         self.depends_on: dict[int, frozenset[int]] = {}
         self.functions: dict[str, Node] = {}
-        # `alias name=value` earlier in the line (domains/shell/aliases.py); None: a value the line does not set
+        # `alias name=value` earlier in the line (launchers/aliases.py); None: a value the line does not set
         self.aliases: dict[str, str | None] = {}
         self.written = WrittenFiles()  # what the line writes into files, for a later command that runs or reads them
         self.depth = 0
@@ -359,7 +359,7 @@ class Reader:
     def _wrote(self, node: Node, words: list[Value], scope: Scope, stdin: Stdin, redirects: tuple[Node, ...],
                index: int) -> None:
         """Text a command writes into files that the line spells out (a here-document through cat or tee, a literal
-        echo or printf): a later command of the line that runs or reads the file sees it (domains/shell/written.py)."""
+        echo or printf): a later command of the line that runs or reads the file sees it (reading/written.py)."""
         program = self.programs[index]
         printed = None if self._maybe or program in self.functions else output_of(program, words[1:], stdin.text)
         if printed is None:
@@ -381,7 +381,7 @@ class Reader:
 
     def run_words(self, words: list[Value], scope: Scope, parent: int | None, stdin: Stdin, text: str,
                   redirects: tuple[Node, ...] = ()) -> int:
-        from .launchers import dispatch  # launchers run commands through this reader
+        from .launchers.dispatch import dispatch  # launchers run commands through this reader
 
         index = len(self.programs)
         program_value = words[0]

@@ -13,8 +13,8 @@ from typing import Any
 
 from ..pack import ActionError
 from ..shell import Location, PathState, Semantics, analyze, file_action
-from ..shell.virtual.screen import ShellStep
-from ..shell.knowledge import Knowledge
+from ..shell.world.screen import ShellStep
+from ..shell.world.knowledge import Knowledge
 from ..tool_calls import Field, check_arguments, is_text, parse_tool_call
 
 EXPECTED_SHAPE = (

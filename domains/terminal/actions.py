@@ -12,7 +12,7 @@ import re
 
 from ..pack import ActionError
 from ..shell import Location, PathState, Semantics, analyze
-from ..shell.virtual.screen import computed_screen  # noqa: F401  (the pack reads it from here)
+from ..shell.world.screen import computed_screen  # noqa: F401  (the pack reads it from here)
 
 _TMUX_KEY = re.compile(r"(C-|M-|S-)\S+|Enter|Escape|Tab|BSpace|Up|Down|Left|Right|PageUp|PageDown|Home|End|F\d+")
 

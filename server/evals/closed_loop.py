@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...domains import DomainPack
-from ...domains.shell.location import Location
+from ...domains.shell.reading.location import Location
 from ...domains.shell.virtual.gate import NotComputable
 from ...domains.shell.virtual.shell import Outcome
 from ...tools.worlds.folder_snapshot import take_snapshot

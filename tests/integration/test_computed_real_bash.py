@@ -14,7 +14,7 @@ import shutil
 
 import pytest
 from agentworld_mcp.domains.shell import analyze
-from agentworld_mcp.domains.shell.learning import learn_uncomputed
+from agentworld_mcp.domains.shell.world.learning import learn_uncomputed
 from agentworld_mcp.domains.shell.virtual.allowlist import all_forms
 from agentworld_mcp.domains.shell.virtual.gate import NotComputable
 from agentworld_mcp.domains.shell.virtual.shell import VirtualShell

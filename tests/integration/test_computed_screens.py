@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 from agentworld_mcp.domains.shell import analyze
-from agentworld_mcp.domains.shell.learning import learn_uncomputed
+from agentworld_mcp.domains.shell.world.learning import learn_uncomputed
 from agentworld_mcp.domains.shell.virtual.gate import NotComputable
-from agentworld_mcp.domains.shell.virtual.screen import ShellStep, computed_screen
+from agentworld_mcp.domains.shell.world.screen import ShellStep, computed_screen
 
 from ..real_bash import laid_out
 from ..shell_lines import scenario

@@ -14,7 +14,7 @@ import sys
 
 import pytest
 
-from agentworld_mcp.domains.shell.launchers import HANDLERS
+from agentworld_mcp.domains.shell.launchers.dispatch import HANDLERS
 
 from ..hook_calls import git_project, verdict
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from agentworld_mcp.domains.shell.launchers import MULTI_CALL, WRAPPERS
-from agentworld_mcp.domains.shell.registry import HANDLERS, INTERPRETERS, PRIVILEGE, READ_ONLY, SHELLS
+from agentworld_mcp.domains.shell.launchers.dispatch import MULTI_CALL, WRAPPERS
+from agentworld_mcp.domains.shell.reading.registry import HANDLERS, INTERPRETERS, PRIVILEGE, READ_ONLY, SHELLS
 
 from ..hook_calls import git_project, verdict
 

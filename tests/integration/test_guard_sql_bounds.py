@@ -1,5 +1,5 @@
 """A bound must bind: SQL's WHERE, transactions and temporary tables, judged through the hook's own `decide`
-as Claude Code sends a Bash call or an MCP SQL tool's call, in a real project (domains/shell/sql.py).
+as Claude Code sends a Bash call or an MCP SQL tool's call, in a real project (domains/shell/programs/sql.py).
 
 A WHERE that binds nothing (`1=1`, `true`, `id > 0`) is asked about like no WHERE at all; a DELETE inside a
 WITH is a statement; what a ROLLBACK undoes and a temporary table this SQL created lose nothing.

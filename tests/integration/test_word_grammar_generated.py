@@ -1,4 +1,4 @@
-"""The word reader (domains/shell/words.py `expand`) against real bash, by generation: random words built
+"""The word reader (domains/shell/reading/words.py `expand`) against real bash, by generation: random words built
 from literals, quotes, escapes, `$VAR`, `${VAR<operator>...}`, braces and globs, over values with and
 without spaces and glob characters, expanded by `printf '<%s>\\n' WORDS` in a real `bash --noprofile --norc`
 (LANG=C, in an empty folder, so a glob matches nothing and stays as written) and by the reader. Every word
@@ -17,8 +17,8 @@ import shutil
 import subprocess
 
 import pytest
-from agentworld_mcp.domains.shell.grammar import broken, parse_tree
-from agentworld_mcp.domains.shell.words import Scope, expand
+from agentworld_mcp.domains.shell.reading.grammar import broken, parse_tree
+from agentworld_mcp.domains.shell.reading.words import Scope, expand
 
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="needs a real bash")
 

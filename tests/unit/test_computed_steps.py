@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from agentworld_mcp.domains import Turn
 from agentworld_mcp.domains.shell.virtual.gate import NotComputable
-from agentworld_mcp.domains.shell.virtual.screen import ShellStep, computed_screen
+from agentworld_mcp.domains.shell.world.screen import ShellStep, computed_screen
 from agentworld_mcp.domains.shell.virtual.shell import VirtualShell
 from agentworld_mcp.server.runtime import load_domain_packs
 from agentworld_mcp.server.settings import load_settings

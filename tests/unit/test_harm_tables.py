@@ -8,11 +8,11 @@ import shlex
 import pytest
 
 from agentworld_mcp.domains.shell import analyze
-from agentworld_mcp.domains.shell.inline_python import only_computes
+from agentworld_mcp.domains.shell.programs.inline_python import only_computes
 from agentworld_mcp.domains.shell.line import Reader
-from agentworld_mcp.domains.shell.secrets import folder_secret_kind, glob_may_read_secret, secret_kind
-from agentworld_mcp.domains.shell.sed import deletes_every_line
-from agentworld_mcp.domains.shell.system import SYSTEM_PROGRAMS
+from agentworld_mcp.domains.shell.programs.secrets import folder_secret_kind, glob_may_read_secret, secret_kind
+from agentworld_mcp.domains.shell.programs.sed import deletes_every_line
+from agentworld_mcp.domains.shell.programs.system import SYSTEM_PROGRAMS
 
 SECRETS = ["/p/.env", "/p/.env.local", "/p/.env.production", "/p/prod.env", "/h/.ssh/id_rsa", "/h/.ssh/id_ed25519",
            "/h/.ssh/deploy_key", "/p/certs/server.key", "/p/tls.pem", "/h/.aws/credentials", "/h/.aws/config",

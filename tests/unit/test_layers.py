@@ -2,19 +2,54 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 
 
-def test_the_layers_and_the_mcp_boundary_are_kept():
+def _lint(cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     linter = Path(sys.executable).parent / "lint-imports"
-    done = subprocess.run([str(linter), "--config", str(REPO / "pyproject.toml")], capture_output=True, text=True,
-                          cwd=REPO, timeout=300)
+    return subprocess.run([str(linter), "--config", str(REPO / "pyproject.toml"), "--no-cache"], capture_output=True,
+                          text=True, cwd=cwd, timeout=300, env=env)
+
+
+def test_the_layers_and_the_mcp_boundary_are_kept():
+    done = _lint(REPO)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-1000:]
     assert "0 broken" in done.stdout
+
+
+# One import planted against each of the shell's contracts: (the module, the import it gains, the contract's name
+# as pyproject.toml gives it, in part).
+_PLANTED = [
+    ("domains/shell/remote/tables.py", "from ..launchers import runner", "The shell's reader in layers"),
+    ("domains/shell/world/knowledge.py", "from ..virtual import refusal", "The shell's computed steps in layers"),
+    ("domains/shell/launchers/make.py", "from ..world import knowledge", "The shell's reader and its world stand apart"),
+    ("domains/shell/world/screen.py", "from ..remote import verbs", "The shell's world computes without the line's"),
+]
+
+
+@pytest.mark.parametrize(("module", "planted", "contract"), _PLANTED, ids=[row[2] for row in _PLANTED])
+def test_each_shell_contract_fails_on_a_planted_wrong_import(tmp_path, module, planted, contract):
+    """A copy of the package with one import that runs back up: the linter names the contract it breaks (a
+    contract that passed anything would keep nothing)."""
+    copy = tmp_path / "agentworld_mcp"
+    shutil.copytree(REPO, copy, ignore=shutil.ignore_patterns(".git", ".venv", ".ci", "tests", "node_modules", "build",
+                                                               "docs", "client_examples", "*.egg-info"))
+    target = copy / module
+    target.write_text(target.read_text(encoding="utf-8") + f"\n{planted}  # planted\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}  # the copy comes before the installed package
+    done = _lint(tmp_path, env)
+    assert done.returncode != 0, done.stdout[-3000:]
+    broken = [line for line in done.stdout.splitlines() if "BROKEN" in line]
+    assert any(contract in line for line in broken), done.stdout[-3000:]
+    assert len(broken) == 1, broken  # only the contract the import breaks
 
 
 def test_every_package_folder_is_one_the_wheel_ships():

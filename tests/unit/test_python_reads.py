@@ -1,11 +1,11 @@
-"""Inline Python that only reads and computes (domains/shell/python_reads.py): read from its syntax tree, it
+"""Inline Python that only reads and computes (domains/shell/programs/python_reads.py): read from its syntax tree, it
 writes nothing, so a world keeps what it knew and a guard sees what it read; anything else stays unknown."""
 
 from __future__ import annotations
 
 import pytest
 from agentworld_mcp.domains.shell import analyze
-from agentworld_mcp.domains.shell.python_reads import files_read
+from agentworld_mcp.domains.shell.programs.python_reads import files_read
 from agentworld_mcp.domains.shell.virtual.shell import VirtualShell
 from agentworld_mcp.server.runtime import load_domain_packs
 from agentworld_mcp.server.settings import load_settings

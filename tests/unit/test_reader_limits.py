@@ -8,9 +8,9 @@ import time
 import pytest
 
 from agentworld_mcp.domains.shell import analyze
-from agentworld_mcp.domains.shell import launchers  # noqa: F401 - registers the programs' handlers
+from agentworld_mcp.domains.shell.launchers import dispatch  # noqa: F401 - registers the programs' handlers
 from agentworld_mcp.domains.shell.line import MAX_COMMANDS
-from agentworld_mcp.domains.shell.registry import HANDLERS
+from agentworld_mcp.domains.shell.reading.registry import HANDLERS
 
 from ..hook_calls import git_project, verdict
 

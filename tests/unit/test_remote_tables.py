@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from agentworld_mcp.domains.shell import analyze
 from agentworld_mcp.domains.shell.remote import TABLES, Form, RemoteProgram
-from agentworld_mcp.domains.shell.sql import read_sql
+from agentworld_mcp.domains.shell.programs.sql import read_sql
 
 CWD = "/home/dev/project"
 FORMS = [(program, table, form) for program, table in sorted(TABLES.items()) for form in table.forms]

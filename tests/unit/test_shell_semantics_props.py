@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agentworld_mcp.domains.shell import FILE_KINDS, Semantics, analyze
-from agentworld_mcp.domains.shell.grammar import broken
+from agentworld_mcp.domains.shell.reading.grammar import broken
 from agentworld_mcp.domains.shell.line import parse_tree
 
 CWD, HOME = "/home/dev/project", "/home/dev"

@@ -1,14 +1,15 @@
 """The readings behind wrappers and line-written files, without a workspace on disk: the Makefile reader
-(domains/shell/makefile.py), what the line writes (domains/shell/written.py), the commands Python code starts
-(domains/shell/inline_python.py), and the commands wrappers run, each read from the line's text alone."""
+(domains/shell/launchers/makefile.py), what the line writes (domains/shell/reading/written.py), the commands
+Python code starts (domains/shell/programs/inline_python.py), and the commands wrappers run, each read from the
+line's text alone."""
 
 from __future__ import annotations
 
 import pytest
 
 from agentworld_mcp.domains.shell import analyze
-from agentworld_mcp.domains.shell.inline_python import Started, commands_started
-from agentworld_mcp.domains.shell.makefile import read_makefile, steps
+from agentworld_mcp.domains.shell.programs.inline_python import Started, commands_started
+from agentworld_mcp.domains.shell.launchers.makefile import read_makefile, steps
 
 CWD, HOME = "/home/dev/project", "/home/dev"
 

@@ -1,4 +1,4 @@
-"""SQL's WHERE read by its meaning (domains/shell/sql_bounds.py, domains/shell/sql.py): a bound must bind.
+"""SQL's WHERE read by its meaning (domains/shell/programs/sql_bounds.py, domains/shell/programs/sql.py): a bound must bind.
 
 The generated test checks the reader against real SQLite: random predicates from a grammar (tautologies,
 open atoms, binding atoms, subqueries, AND/OR/NOT, parentheses, random column names and literals), spelled
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from agentworld_mcp.domains.shell.sql import read_sql
+from agentworld_mcp.domains.shell.programs.sql import read_sql
 
 CASES = 400
 DIALECTS = ("postgres", "mysql", "sqlite", None)  # None: an MCP tool's SQL, dialect unknown
@@ -423,7 +423,7 @@ def test_a_statement_whose_target_is_not_a_table_is_unknown(sql, dialect):
 
 
 def test_an_error_while_reading_a_statement_makes_it_unknown_and_the_rest_is_still_read(monkeypatch):
-    from agentworld_mcp.domains.shell import sql_bounds
+    from agentworld_mcp.domains.shell.programs import sql_bounds
 
     def broken(*_args, **_kwargs):
         raise AttributeError("an unexpected tree")

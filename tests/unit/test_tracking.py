@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from agentworld_mcp.domains import Turn, builtin_domains
 from agentworld_mcp.domains.shell import Location, analyze
-from agentworld_mcp.domains.shell.knowledge import Knowledge
-from agentworld_mcp.domains.shell.learning import imply
+from agentworld_mcp.domains.shell.world.knowledge import Knowledge
+from agentworld_mcp.domains.shell.world.learning import imply
 from agentworld_mcp.tools.worlds.tracking import Tracker
 
 PACKS = builtin_domains()

@@ -1,9 +1,9 @@
-"""Mistyped commands (domains/shell/typos.py): a slip of an everyday program that is no program itself."""
+"""Mistyped commands (domains/shell/programs/typos.py): a slip of an everyday program that is no program itself."""
 
 from __future__ import annotations
 
 import pytest
-from agentworld_mcp.domains.shell.typos import mistyped
+from agentworld_mcp.domains.shell.programs.typos import mistyped
 
 
 @pytest.mark.parametrize(("typed", "meant"), [("gti", "git"), ("sl", "ls"), ("pyhton3", "python3"), ("cta", "cat"),

@@ -28,8 +28,8 @@ import time
 from dataclasses import dataclass, replace
 
 from ...domains.shell import Effect, Semantics
-from ...domains.shell.effects import MADE_BY_LINE, Loss
-from ...domains.shell.secrets import secret_kind
+from ...domains.shell.reading.effects import MADE_BY_LINE, Loss
+from ...domains.shell.programs.secrets import secret_kind
 from ..worlds.git_reader import GITLINK_MODE, GitUnanswered, Repository
 
 # Effects that can destroy what a path held; a mode change loses the old mode (chmod that only adds keeps it).

@@ -22,7 +22,7 @@ from ...domains.effects import first_error_line
 from ...domains.parsing import ParsedReply, parse_reply
 from ...domains.protocol import history_reply, render_messages
 from ...domains.shell import Requirement, Semantics
-from ...domains.shell.learning import failed_commands
+from ...domains.shell.world.learning import failed_commands
 from ...engine import Completion, EngineError, GenerationRequest, Priority, Sampling
 from ...engine.errors import InputError
 from ..constraints import (

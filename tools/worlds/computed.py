@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...domains import Turn
-from ...domains.shell.virtual.screen import ShellStep
+from ...domains.shell.world.screen import ShellStep
 from ...domains.shell.virtual.shell import Outcome
 from ..inputs import Scene
 from ..results import Change, Effects, Prediction, Usage

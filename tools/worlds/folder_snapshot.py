@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...domains.shell.virtual.screen import folder_shown
+from ...domains.shell.world.screen import folder_shown
 from ...domains.shell.virtual.shell import VirtualShell
 from ...engine.errors import InputError
 from ..data.redaction import Redactor

@@ -1,10 +1,10 @@
-"""A rollout's record of its world (domains/shell/knowledge.py), replayed from its steps, and the ledger of
+"""A rollout's record of its world (domains/shell/world/knowledge.py), replayed from its steps, and the ledger of
 deletions that consistency warnings read.
 
 Replayed from the world's initial state and every step (recorded reality and committed predictions
 alike), then advanced by each new prediction of a plan. Where the domain runs shell lines, the world's
 virtual shell computes a step from the record's exact facts: a computed step runs again on replay (it is
-deterministic); any other step teaches the record only what its semantics say (domains/shell/learning.py).
+deterministic); any other step teaches the record only what its semantics say (domains/shell/world/learning.py).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from ...domains import DomainPack, Turn
 from ...domains.effects import first_error_line
 from ...domains.shell import Location, Requirement, Semantics, stated_location
-from ...domains.shell.knowledge import Knowledge, under
-from ...domains.shell.learning import learn_step
+from ...domains.shell.world.knowledge import Knowledge, under
+from ...domains.shell.world.learning import learn_step
 from ...domains.shell.virtual.gate import NotComputable
 from ...domains.shell.virtual.shell import Outcome, VirtualShell, exactly
 from .consistency import EntityLedger

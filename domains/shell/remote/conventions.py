@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..call import Call
+from ..reading.call import Call
 from .tables import destruction
 from .packages import LOCAL_VERBS
 from .verbs import DESTROYS, READS, REVOKES
@@ -171,7 +171,7 @@ def _options(texts: list[str]) -> set[str]:
 
 def _read_sql_arguments(call: Call, texts: list[str]) -> None:
     """An argument that reads as a destructive SQL statement, wherever it sits (`-e`, `--query=`, an operand)."""
-    from ..sql import read_sql  # sqlglot is imported only for a line that carries something like SQL
+    from ..programs.sql import read_sql  # sqlglot is imported only for a line that carries something like SQL
 
     for text in texts:
         sql = text.split("=", 1)[1] if text.startswith("-") and "=" in text else text

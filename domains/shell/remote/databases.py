@@ -3,7 +3,7 @@ sqlite3 (sqlite.org/cli.html), clickhouse-client, redis-cli (redis.io/docs/lates
 mongosh (mongodb.com/docs/mongodb-shell).
 
 SQL comes from `-c`/`-e`/`--query`, the operands sqlite3 takes, a here-document or here-string, or
-standard input; it is read by its meaning (domains/shell/sql.py). SQL the line does not show (a
+standard input; it is read by its meaning (domains/shell/programs/sql.py). SQL the line does not show (a
 file, a pipe from another program) is unknown, never allowed by default. A client started with no
 SQL at all is interactive, and the agent's terminal sends it nothing. sqlite3's database is a file,
 so what the SQL destroys is decided like any loss of a file: nothing where git holds a clean copy.
@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import re
 
-from ..options import Spec, parse
-from ..call import Call
-from ..effects import Effect
-from ..registry import handles
-from ..sql import read_sql
-from ..words import Value
+from ..reading.options import Spec, parse
+from ..reading.call import Call
+from ..reading.effects import Effect
+from ..reading.registry import handles
+from ..programs.sql import read_sql
+from ..reading.words import Value
 from .tables import destruction
 
 _NO_COPY = "the server keeps no copy unless a backup was made"

@@ -16,11 +16,11 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from ..call import Call, Stdin
-from ..effects import Effect, Opaque
-from ..options import Spec, parse
-from ..registry import handles
-from ..words import Scope, Value
+from ..reading.call import Call, Stdin
+from ..reading.effects import Effect, Opaque
+from ..reading.options import Spec, parse
+from ..reading.registry import handles
+from ..reading.words import Scope, Value
 from .tables import after_options, destruction
 
 # Effects that lose what was there: on another machine, each is a destruction nobody here can undo.

@@ -8,10 +8,10 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..call import Call
-from ..effects import Effect, Loss
-from ..registry import handles
-from ..words import Value
+from ..reading.call import Call
+from ..reading.effects import Effect, Loss
+from ..reading.registry import handles
+from ..reading.words import Value
 from .verbs import READS
 
 # Every program's own help, which reads nothing and changes nothing.

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from .git_cli import FORMS as GIT_FORMS
-from .usage_errors import GNU_OPTIONS
+from ..programs.usage_errors import GNU_OPTIONS
 
 
 @dataclass(frozen=True)
@@ -137,7 +137,7 @@ PROVEN_ERRORS: tuple[re.Pattern[str], ...] = tuple(re.compile(form) for form in 
     rf"(?:head|tail): error reading '{_NAME}': Is a directory",
     rf"(?:head|tail): invalid number of (?:lines|bytes): '[A-Za-z0-9._/](?:{_NAME})?'",  # (GNU drops a sign: '-x')
     rf"awk: cannot open {_NAME} \({_MISSING}\)",
-    rf"(?P<program>{_GETOPT}): invalid option -- '[A-Za-z0-9]'",  # getopt's (usage_errors.py)
+    rf"(?P<program>{_GETOPT}): invalid option -- '[A-Za-z0-9]'",  # getopt's (programs/usage_errors.py)
     rf"Try '(?:{_GETOPT}) --help' for more information\.",
 ))
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from ..knowledge import Knowledge, under
+from ..world.knowledge import Knowledge, under
 from .gate import Reading
 from .outcome import Outcome
 from .refusal import NotComputable

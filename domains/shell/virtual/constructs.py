@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from ..arithmetic import evaluate
-from ..grammar import node_text
-from ..words import Scope, Value, expand
+from ..reading.arithmetic import evaluate
+from ..reading.grammar import node_text
+from ..reading.words import Scope, Value, expand
 from . import read_loops
 from .refusal import NotComputable
 

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field, replace
 
 from tree_sitter import Node
 
-from ..grammar import broken, node_text, parse_tree
-from ..sed import sed_scripts
-from ..words import Scope, Value, expand
+from ..reading.grammar import broken, node_text, parse_tree
+from ..programs.sed import SED_SCRIPT, sed_scripts
+from ..reading.words import Scope, Value, expand
 from . import constructs, git_cli, jq, loop_globs
 from . import listings
 from .allowlist import (
@@ -35,7 +35,7 @@ from .allowlist import (
 )
 from .refusal import NotComputable
 from .text_tools import needs_known_content, value_problem
-from .usage_errors import Undecided, invalid_option
+from ..programs.usage_errors import Undecided, invalid_option
 
 _STRUCTURE = {"program", "list", "pipeline", "command", "redirected_statement", "variable_assignment",
               "variable_assignments", "declaration_command", "comment"}
@@ -56,14 +56,6 @@ _UNKNOWABLE_TESTS = frozenset({"-nt", "-ot", "-ef", "-x", "-r", "-w", "-u", "-g"
 _FILE_CHANGERS = frozenset({"rm", "rmdir", "mv", "cp", "mkdir", "touch"})
 _QUIET = frozenset({*_FILE_CHANGERS, "true", "false", "export", "test", "["})  # they print nothing on stdout
 OPENS_ALL_FIRST = frozenset({"cmp", "sort", "comm", "join"})  # each stops at the first file it cannot open
-_SED_ADDRESS = r"(?:\d+|\$|/(?:[^/\\\n]|\\.)*/)"
-_SED_PART = r"(?:[^/\\\n]|\\.)*"
-# `s` with another delimiter (`s|a|b|`), none escaped inside: an escaped delimiter's meaning is not proven.
-_SED_OTHER_S = "|".join(rf"s{d}(?:[^{d}\\\n]|\\[^{d}\n])*{d}(?:[^{d}\\\n]|\\[^{d}\n])*{d}"
-                        for d in map(re.escape, "|#,:!@%_"))
-_SED_COMMAND = (rf"(?:{_SED_ADDRESS}(?:,{_SED_ADDRESS})?)?!?\s*(?:[pdq=]|(?:s/{_SED_PART}/{_SED_PART}/|{_SED_OTHER_S})"
-                rf"[gpI0-9]*|y/{_SED_PART}/{_SED_PART}/)")
-SED_SCRIPT = re.compile(rf"\s*{_SED_COMMAND}(?:\s*;\s*{_SED_COMMAND})*\s*;?\s*")
 MAX_PATH = 1024  # longer words are no file a line names
 
 
@@ -373,8 +365,8 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
 
 
 def _usage_error(program: str, values: list[Value], reading: Reading) -> bool:
-    """Whether GNU's `program` stops at an option it does not have (usage_errors.py): then it reads and writes
-    nothing, and shell.py runs it as a builtin that prints GNU's words."""
+    """Whether GNU's `program` stops at an option it does not have (programs/usage_errors.py): then it reads and
+    writes nothing, and shell.py runs it as a builtin that prints GNU's words."""
     try:
         letter = invalid_option(program, [value.text for value in values])
     except Undecided as undecided:

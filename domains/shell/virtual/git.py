@@ -22,7 +22,7 @@ from dataclasses import replace
 
 from bashkit import BuiltinResult
 
-from ..knowledge import GitRepository as Repository
+from ..world.knowledge import GitRepository as Repository
 from . import git_cli
 from .git_tree import PLAIN_NAME, Refused, Tree, WorkTree
 

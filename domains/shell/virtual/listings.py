@@ -20,7 +20,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 
-from ..knowledge import under
+from ..world.knowledge import under
 from . import awk
 from .allowlist import PROGRAMS, operands
 

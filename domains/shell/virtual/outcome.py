@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..knowledge import Knowledge
+from ..world.knowledge import Knowledge
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from ..grammar import node_text
+from ..reading.grammar import node_text
 from .refusal import NotComputable
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

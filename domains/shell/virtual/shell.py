@@ -1,6 +1,6 @@
 """A world's virtual shell: the lines it can compute from the exact facts of the world's record.
 
-The record (domains/shell/knowledge.py) holds files with their content or "content unknown", folders with
+The record (domains/shell/world/knowledge.py) holds files with their content or "content unknown", folders with
 "listing complete" or not, paths known to be gone, the working folder and variables. To compute a line, what
 it can reach (the paths it names, all below them, the folders above) is loaded into `bashkit` (a bash
 interpreter over an in-memory filesystem: nothing real is read, written or run), up to three times:
@@ -21,8 +21,8 @@ from functools import cache
 
 from bashkit import Bash, BuiltinContext, BuiltinResult, ExecutionProfile
 
-from ..knowledge import Knowledge, ancestors, system_folders, under
-from ..location import Location
+from ..world.knowledge import Knowledge, ancestors, system_folders, under
+from ..reading.location import Location
 from . import anywhere
 from .allowlist import proven_errors
 from .gate import NotComputable, Reading, read_line
@@ -30,7 +30,7 @@ from .dot_entries import Unexpected, with_implied_entries
 from .git import VirtualGit, home_problem
 from .gnu_messages import gnu_wording, join_wording
 from .jq import FAILING_UNLIKE_GNU
-from .usage_errors import Undecided, invalid_option, usage_message
+from ..programs.usage_errors import Undecided, invalid_option, usage_message
 from .listings import problem_with_result, problem_with_world
 from .outcome import Change, Outcome
 from .text_tools import content_problem

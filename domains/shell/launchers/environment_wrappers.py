@@ -17,7 +17,7 @@ command, as its documentation gives them, and the command runs as that program:
 
 from __future__ import annotations
 
-from .options import Spec
+from ..reading.options import Spec
 from .runner import Runner
 
 _CONDA = Runner(Spec(short_values="npae", longs=("name=", "prefix=", "cwd=", "attach=", "env=", "label=", "clean-env",

@@ -57,8 +57,8 @@ class Reader(Protocol):
     opaque: list[Opaque]
     requirements: list[Requirement]
     reads: dict[int, list[str]]  # command -> the files whose content it reads
-    written: WrittenFiles  # what the line itself has written into files so far (domains/shell/written.py)
-    aliases: dict[str, str | None]  # aliases the line defined (domains/shell/aliases.py)
+    written: WrittenFiles  # what the line itself has written into files so far (domains/shell/reading/written.py)
+    aliases: dict[str, str | None]  # aliases the line defined (domains/shell/launchers/aliases.py)
 
     def add_effect(self, effect: Effect) -> None: ...
 

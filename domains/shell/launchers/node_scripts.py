@@ -14,11 +14,11 @@ import re
 import shlex
 from dataclasses import dataclass
 
-from .call import Call
+from ..reading.call import Call
 from .node_manifest import Manifest, nearest_manifest, pnpm_runs_pre_post, yarn_runs_pre_post
-from .options import Spec, parse
+from ..reading.options import Spec, parse
 from .package_runners import DIRECTORY_OPTIONS, MANAGER_OPTIONS
-from .words import Scope, Value
+from ..reading.words import Scope, Value
 
 @dataclass(frozen=True)
 class Manager:

@@ -8,10 +8,10 @@ from __future__ import annotations
 import posixpath
 import re
 
-from .call import Call
-from .options import Spec, parse
+from ..reading.call import Call
+from ..reading.options import Spec, parse
 from .reads import GIT_READERS, note_reads
-from .words import Value
+from ..reading.words import Value
 
 _GLOBAL = Spec(short_values="Cc", longs=("git-dir=", "work-tree=", "namespace=", "exec-path?", "config-env=",
                                          "no-pager", "paginate", "bare", "literal-pathspecs", "glob-pathspecs",

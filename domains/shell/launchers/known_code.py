@@ -8,12 +8,12 @@ from __future__ import annotations
 import posixpath
 import re
 
-from .call import Call, Stdin
-from .inline_python import commands_started
-from .python_reads import files_read
-from .reads import note_reads
-from .registry import SHELLS
-from .words import Value
+from ..reading.call import Call, Stdin
+from ..programs.inline_python import commands_started
+from ..programs.python_reads import files_read
+from ..programs.reads import note_reads
+from ..reading.registry import SHELLS
+from ..reading.words import Value
 
 PYTHON = re.compile(r"python[0-9.]*|pypy[0-9]*")  # the names Python's interpreters are run by
 

@@ -1,4 +1,4 @@
-"""make(1): the recipes a `make` call runs, read from the workspace's Makefile (domains/shell/makefile.py)
+"""make(1): the recipes a `make` call runs, read from the workspace's Makefile (domains/shell/launchers/makefile.py)
 and each recipe line read like the line's own shell code.
 
 Options (GNU make's manual, "Summary of Options"): `-C DIR` (cumulative), `-f FILE`/`--file`/`--makefile`
@@ -15,10 +15,10 @@ from __future__ import annotations
 import posixpath
 import re
 
-from .call import Call
+from ..reading.call import Call
 from .makefile import Variable, read_makefile, steps
-from .options import Spec, parse
-from .registry import handles
+from ..reading.options import Spec, parse
+from ..reading.registry import handles
 
 _SPEC = Spec(short_values="CfIoWE", short_optional="jlO", longs=(
     "directory=", "file=", "makefile=", "include-dir=", "old-file=", "assume-old=", "new-file=", "assume-new=",

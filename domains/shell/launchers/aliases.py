@@ -15,8 +15,8 @@ import re
 
 from tree_sitter import Node
 
-from .call import Call
-from .registry import handles
+from ..reading.call import Call
+from ..reading.registry import handles
 
 _NAME = re.compile(r"[^\s/$`=\\'\"|&;()<>]+")  # bash(1): an alias name holds none of these
 

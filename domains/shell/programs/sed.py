@@ -10,6 +10,16 @@ import re
 # and a regular expression every line matches (`/^/`, `/$/`, `/.*/`, `/^.*$/`).
 _EVERY_LINE = r"(?:1\s*,\s*\$|[01]~1|/\^/|/\$/|/\^?\.\*\$?/)?"
 _DELETES_EVERY_LINE = re.compile(rf"\s*{_EVERY_LINE}\s*d\s*;?\s*")
+# The commands whose GNU behaviour the virtual shell has proven: p, d, q, =, s and y (without w or e), with
+# line-number, `$` and regex addresses.
+_SED_ADDRESS = r"(?:\d+|\$|/(?:[^/\\\n]|\\.)*/)"
+_SED_PART = r"(?:[^/\\\n]|\\.)*"
+# `s` with another delimiter (`s|a|b|`), none escaped inside: an escaped delimiter's meaning is not proven.
+_SED_OTHER_S = "|".join(rf"s{d}(?:[^{d}\\\n]|\\[^{d}\n])*{d}(?:[^{d}\\\n]|\\[^{d}\n])*{d}"
+                        for d in map(re.escape, "|#,:!@%_"))
+_SED_COMMAND = (rf"(?:{_SED_ADDRESS}(?:,{_SED_ADDRESS})?)?!?\s*(?:[pdq=]|(?:s/{_SED_PART}/{_SED_PART}/|{_SED_OTHER_S})"
+                rf"[gpI0-9]*|y/{_SED_PART}/{_SED_PART}/)")
+SED_SCRIPT = re.compile(rf"\s*{_SED_COMMAND}(?:\s*;\s*{_SED_COMMAND})*\s*;?\s*")
 
 
 def sed_scripts(words: list[str]) -> list[str]:

@@ -13,9 +13,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .call import Call
-from .effects import Effect
-from .registry import handles
+from ..reading.call import Call
+from ..reading.effects import Effect
+from ..reading.registry import handles
 
 
 @dataclass(frozen=True)

@@ -13,15 +13,14 @@ import re
 
 from tree_sitter import Node
 
-from .effects import WRITE_KINDS, Effect, Opaque, Semantics
-from .grammar import node_text, parse_tree
+from ..reading.effects import WRITE_KINDS, Effect, Opaque, Semantics
+from ..reading.grammar import node_text, parse_tree
 from .knowledge import Knowledge, ancestors
-from .registry import INTERPRETERS, READ_ONLY, SHELLS, WRITES_NAMED
-from .typos import mistyped
-from .sed import sed_scripts
-from .virtual.gate import SED_SCRIPT
-from .virtual.screen import prompt_folder
-from .virtual.usage_errors import GNU_OPTIONS, Undecided, invalid_option
+from ..reading.registry import INTERPRETERS, READ_ONLY, SHELLS, WRITES_NAMED
+from ..programs.typos import mistyped
+from ..programs.sed import SED_SCRIPT, sed_scripts
+from .screen import prompt_folder
+from ..programs.usage_errors import GNU_OPTIONS, Undecided, invalid_option
 
 _ENTRY = re.compile(r"[^\s]+")
 # Programs whose target may become a folder (a copied or moved tree, an unpacked archive, a link).
@@ -363,7 +362,8 @@ def _predicted_effect(known: Knowledge, effect: Effect) -> None:
 
 def _misused_programs(line: str) -> set[str]:
     """Programs of the line given an option GNU's may not have (`rm -1z f`, `rm --bogus f`): GNU's then stops
-    before it acts, so what a predicted step of theirs did is not decided by their definition (usage_errors.py)."""
+    before it acts, so what a predicted step of theirs did is not decided by their definition
+    (programs/usage_errors.py)."""
     found: set[str] = set()
     pending = [parse_tree(line)]
     while pending:

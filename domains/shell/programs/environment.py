@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from .call import Call
-from .effects import Effect
+from ..reading.call import Call
+from ..reading.effects import Effect
 
 EVERY_VARIABLE = "the environment's variables (tokens and keys among them)"
 _SECRET_NAME = re.compile(r"(?i)(secret|token|passw|credential|api_?key|private_?key|access_?key|auth)")

@@ -12,7 +12,7 @@
 A question (`exists`, `is_dir`, `empty`) is answered by the exact facts where they know (inside the region a
 computed line may touch), else by the implied ones; a path neither knows is unknown, never guessed: the
 answer is True, False or None.
-How a step updates the record is domains/shell/learning.py.
+How a step updates the record is domains/shell/world/learning.py.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
 
-from .effects import Requirement
-from .location import Location
+from ..reading.effects import Requirement
+from ..reading.location import Location
 
 MAX_NOTED = 24  # entries in the prompt's known-state block
 

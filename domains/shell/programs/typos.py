@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from .registry import HANDLERS, INTERPRETERS, PRIVILEGE, READ_ONLY, SHELLS, WRITES_NAMED
+from ..reading.registry import HANDLERS, INTERPRETERS, PRIVILEGE, READ_ONLY, SHELLS, WRITES_NAMED
 
 # The programs whose slips are read as slips: what agents type most.
 EVERYDAY = frozenset("""

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import re
 
-from .call import Call
+from ..reading.call import Call
 from .environment import dumps_variables, environment_read, printenv
-from .options import Spec, parse
-from .registry import handles
+from ..reading.options import Spec, parse
+from ..reading.registry import handles
 from .sed import deletes_every_line, sed_scripts
-from .words import Value, mktemp_target
+from ..reading.words import Value, mktemp_target
 
 
 # --- deleting ----------------------------------------------------------------------------------

@@ -10,8 +10,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from .call import Call
-from .words import Value
+from ..reading.call import Call
+from ..reading.words import Value
 
 
 @dataclass(frozen=True)

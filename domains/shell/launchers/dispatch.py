@@ -8,21 +8,23 @@ import posixpath
 import re
 
 # Imported for their handlers, which register themselves.
-from . import aliases, archives, make, network, parallel, programs, remote, script_session, system  # noqa: F401
-from .call import Call, Stdin
-from .environment import environment_read
-from .effects import WRITE_KINDS
-from .git import git
-from .python_reads import files_read
+from . import aliases, make, parallel, script_session  # noqa: F401
+from .. import remote  # noqa: F401
+from ..programs import archives, files, system  # noqa: F401
+from ..reading.call import Call, Stdin
+from ..programs.environment import environment_read
+from ..reading.effects import WRITE_KINDS
+from ..programs.git import git
+from ..programs.python_reads import files_read
 from .known_code import PYTHON, interpreter_of, language_of, read_python, run_written
-from .options import Spec, parse
+from ..reading.options import Spec, parse
 from .node_scripts import run_node_script
 from .package_runners import package_runner, run_package
-from .reads import note_reads, read_operands
-from .remote.conventions import read_unknown
-from .registry import HANDLERS, INTERPRETERS, PRIVILEGE, READ_ONLY, SHELLS
-from .secrets import secret_kind
-from .words import Value
+from ..programs.reads import note_reads, read_operands
+from ..remote.conventions import read_unknown
+from ..reading.registry import HANDLERS, INTERPRETERS, PRIVILEGE, READ_ONLY, SHELLS
+from ..programs.secrets import secret_kind
+from ..reading.words import Value
 
 # Wrappers: the options each reads before the command it runs (GNU and util-linux manuals).
 WRAPPERS: dict[str, Spec] = {
@@ -157,7 +159,7 @@ def _script(call: Call, operands: list[Value], what: str) -> None:
 
 
 def _source_secret(call: Call) -> None:
-    """`source .env`: the secret file's variables are the line's from here on (domains/shell/sourced.py)."""
+    """`source .env`: the secret file's variables are the line's from here on (domains/shell/launchers/sourced.py)."""
     script = call.args[0] if call.args else None
     if script is not None and script.literal and secret_kind(path := call.scope.path(script)[0]):
         call.scope.sourced = (*call.scope.sourced, path)

@@ -1,7 +1,7 @@
 """Package runners: programs that start another program from a package (`npx prisma ...`, `uvx --from
 awscli aws ...`, `npm exec`, `pnpm dlx`, `yarn dlx`, `bunx`, `pipx run`) or inside a project's environment
 (`uv run`, `poetry run`, `pipenv run`, `bundle exec`), and the environment wrappers of
-domains/shell/environment_wrappers.py (`conda run`, `aws-vault exec`, `nix shell -c`). Each reads its own
+domains/shell/launchers/environment_wrappers.py (`conda run`, `aws-vault exec`, `nix shell -c`). Each reads its own
 options up to the command (their documentation: npm-exec(1), pnpm.io/cli/dlx and /exec, yarnpkg.com/cli/dlx
 and /exec, bun.sh/docs/cli/bunx, docs.astral.sh/uv/reference/cli, pipx.pypa.io, python-poetry.org/docs/cli,
 pipenv.pypa.io, bundler.io/man/bundle-exec.1), then the command runs as that program with its arguments: `npx kubectl
@@ -13,11 +13,11 @@ from __future__ import annotations
 import re
 import tomllib
 
-from .call import Call
+from ..reading.call import Call
 from .environment_wrappers import ENVIRONMENT_WRAPPERS
-from .options import Parsed, Spec, parse
+from ..reading.options import Parsed, Spec, parse
 from .runner import Runner
-from .words import Value
+from ..reading.words import Value
 
 
 _NODE_EXEC = Runner(Spec(short_values="pcw", longs=(

@@ -1,11 +1,11 @@
 """How a program that starts another one reads its own words up to that command: package runners
-(domains/shell/package_runners.py) and environment wrappers (domains/shell/environment_wrappers.py)."""
+(package_runners.py) and environment wrappers (environment_wrappers.py)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .options import Spec
+from ..reading.options import Spec
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ DELETE or UPDATE whose WHERE does not bind, wherever they sit in a statement (a 
 SELECT is a statement too). A WHERE bounds the loss only where it constrains rows to values the
 statement names: it binds when, in a database whose every table holds only fresh rows (values beyond
 every value the statement names, or NULL where it names none), it matches no row of the changed table
-(domains/shell/sql_bounds.py reads it, atom by atom). So `WHERE id = 7` binds, and `WHERE 1 = 1`,
+(domains/shell/programs/sql_bounds.py reads it, atom by atom). So `WHERE id = 7` binds, and `WHERE 1 = 1`,
 `WHERE id > 0`, `WHERE expires < now()` do not. An upsert (ON CONFLICT DO UPDATE, ON DUPLICATE KEY
 UPDATE) overwrites the rows its source names: a VALUES list binds, a SELECT must bind as a WHERE does.
 A MERGE's WHEN MATCHED THEN DELETE or UPDATE changes the target rows its ON matches: its ON must bind as

@@ -12,8 +12,8 @@ import re
 
 from tree_sitter import Node
 
-from .grammar import node_text
-from .words import Scope
+from ..reading.grammar import node_text
+from ..reading.words import Scope
 
 # Variables the shell or the login sets, which a dotenv file has no reason to assign.
 _SHELL_OWN = frozenset("""

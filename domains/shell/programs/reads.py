@@ -12,10 +12,10 @@ pipe, a redirect or a substitution is known to send those files (domains/shell/l
 from __future__ import annotations
 
 from .archives import parse_tar
-from .call import Call
-from .options import Spec, parse
+from ..reading.call import Call
+from ..reading.options import Spec, parse
 from .secrets import folder_secret_kind, glob_may_read_secret, secret_kind
-from .words import Value
+from ..reading.words import Value
 
 # Operands are names: the program looks at them (or removes, moves, times, links them), never prints them.
 NAMES_ONLY = frozenset("""

@@ -27,8 +27,8 @@ EffectKind = Literal[
     "git-discard", "git-clean", "git-force-push", "git-branch-delete", "git-stash-drop", "git-history-rewrite",
     "git-ref-move", "download", "upload", "exec-download", "privilege",
     "remote-destruction",  # state elsewhere (a cluster, a cloud account, a database) is destroyed (domains/shell/remote)
-    "secret-read",  # the content of a file that holds secrets is read (domains/shell/secrets.py)
-    "system-change",  # the system rather than files changes: services, schedules, disks, users (domains/shell/system.py)
+    "secret-read",  # the content of a file that holds secrets is read (domains/shell/programs/secrets.py)
+    "system-change",  # the system rather than files changes: services, schedules, disks, users (programs/system.py)
 ]
 Where = Literal["inside", "outside", "unknown"]
 # Kinds that change what a path holds (the guard's "overwrite" rules read these).

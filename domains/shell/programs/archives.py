@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 
-from .call import Call
-from .options import Parsed, Spec, parse
-from .registry import handles
+from ..reading.call import Call
+from ..reading.options import Parsed, Spec, parse
+from ..reading.registry import handles
 
 
 def parse_tar(call: Call) -> Parsed:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .call import Call
-from .effects import EffectKind
-from .options import Spec, parse
-from .registry import handles
+from ..reading.call import Call
+from ..reading.effects import EffectKind
+from ..reading.options import Spec, parse
+from ..reading.registry import handles
 
 _SPEC = Spec(short_values="cEBIOTmo", short_optional="t", longs=(
     "command=", "echo=", "log-io=", "log-in=", "log-out=", "log-timing=", "logging-format=", "output-limit=",

@@ -18,10 +18,10 @@ import posixpath
 import re
 import shlex
 
-from .call import Call
-from .options import Spec, parse
-from .registry import handles
-from .words import Scope, Value
+from ..reading.call import Call
+from ..reading.options import Spec, parse
+from ..reading.registry import handles
+from ..reading.words import Scope, Value
 
 MAX_JOBS = 16
 _SPEC = Spec(short_values="aCdEIjLnNPsS", short_optional="eil", longs=(

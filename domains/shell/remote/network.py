@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 
-from .call import Call, no_file
-from .options import Spec, parse
-from .registry import handles
-from .remote.elsewhere import run_there, ssh_command
-from .remote.tables import destruction
+from ..reading.call import Call, no_file
+from ..reading.options import Spec, parse
+from ..reading.registry import handles
+from .elsewhere import run_there, ssh_command
+from .tables import destruction
 
 
 @handles("rsync")

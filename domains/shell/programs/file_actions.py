@@ -3,11 +3,11 @@ rules, world state and consistency treat `write_file` and `cat > f` alike."""
 
 from __future__ import annotations
 
-from .call import PathState
-from .effects import Effect, Requirement, Semantics
-from .location import Location
+from ..reading.call import PathState
+from ..reading.effects import Effect, Requirement, Semantics
+from ..reading.location import Location
 from .secrets import secret_kind
-from .words import Scope, Value
+from ..reading.words import Scope, Value
 
 
 def file_action(tool: str, path: str, location: Location, state: PathState | None) -> Semantics:

@@ -1,5 +1,6 @@
 """An MCP tool call read by its arguments: the paths it names go through the same rules as the host's
-own Read, Write and Edit, and SQL it carries is read by its meaning (domains/shell/programs/sql.py).
+own Read, Write and Edit, and SQL it carries is read by its meaning, by the one rule a database client's SQL is
+(domains/shell/remote/sql_effects.py).
 
 Which role a path plays comes from the verb in the tool's name (write, edit, delete, move, ...); a
 tool whose name says none is taken to read, so a secret it is given is a secret read. Argument
@@ -19,7 +20,7 @@ from typing import Any
 
 from .shell import Effect, Location, PathState, Semantics, analyze, file_action
 from .shell.remote.elsewhere import as_elsewhere
-from .shell.programs.sql import read_sql
+from .shell.remote.sql_effects import sql_effects
 from .shell.reading.words import Scope, Value
 
 PATH_KEYS = frozenset({"path", "paths", "file", "files", "file_path", "filepath", "filename", "directory", "dir",
@@ -48,7 +49,7 @@ def semantics(normalized: str, location: Location, state: PathState | None) -> S
                 effects += _path_effects(name, lowered, path, location, state, program)
         elif lowered in SQL_KEYS or (lowered == "query" and _SQL_TOOL.search(name)):
             for text in _texts(value):
-                effects += _sql_effects(text, program)
+                effects += sql_effects(text, None, "a database's data", program)
         elif lowered in COMMAND_KEYS and _RUNS_COMMANDS.search(_snake(name)):
             for text in _command_lines(value, arguments):
                 effects += _command_effects(text, name, program)
@@ -109,14 +110,3 @@ def _command_effects(text: str, tool: str, program: str) -> list[Effect]:
     (domains/shell/remote/elsewhere.py), since nothing says it is this folder."""
     line = analyze(text, "/", "/root", "/nonexistent-workspace")
     return as_elsewhere(line.effects, line.opaque, f"the machine {tool} runs commands on", True, program)
-
-
-def _sql_effects(text: str, program: str) -> list[Effect]:
-    reading = read_sql(text)
-    effects = [Effect("remote-destruction", "", "unknown", target=statement,
-                      fact="destroys a database's data; the server keeps no copy unless a backup was made",
-                      program=program) for statement in reading.destroys]
-    if reading.unknown:
-        effects.append(Effect("remote-destruction", "", "unknown", target=text.strip()[:60], fact=reading.unknown,
-                              program=program, loss="unknown"))
-    return effects

@@ -9,7 +9,8 @@ why each cannot be undone, the options that make a run a dry run, and the global
 value (so that `kubectl -n prod delete ns x` is read as `delete`). A destructive form is a
 `remote-destruction` effect naming the program, the form, its target and the reason; the presets'
 `no-remote-destruction` rule reads it. Only a command that runs the program is read: its name in an
-`echo`, a pattern or a comment is text.
+`echo`, a pattern or a comment is text. SQL, whoever runs it (a database client, a program with no table, an MCP
+tool), becomes effects by one rule (sql_effects.py).
 
 It imports programs/ and reading/; launchers/ and the line's reader stand over it.
 """

@@ -7,7 +7,8 @@ syntax; the command groups of cobra, click and argparse: `nomad job stop`, `vaul
 program's own name (`dropdb`, `pg_dropcluster`). The first verb word decides: a read (`get`, `list`,
 `describe`) passes; a verb that destroys or takes away what it names is `remote-destruction`, and the
 scope and force options given (`--all`, `--recursive`, `--force`, `--yes`) are named in the reason. A dry
-run or a request for help changes nothing. SQL given as an argument is read by its meaning.
+run or a request for help changes nothing. An argument that begins as an SQL statement that may write is
+read by its meaning, by the rule every database client's SQL is read by (remote/sql_effects.py).
 
 The verbs are remote/verbs.py's. What this reading cannot see:
 a verb spelled in another language, a verb hidden in a variable, or a program whose plain operands
@@ -20,6 +21,7 @@ import re
 from dataclasses import dataclass
 
 from ..reading.call import Call
+from .sql_effects import run_sql
 from .tables import destruction
 from .packages import LOCAL_VERBS
 from .verbs import DESTROYS, READS, REVOKES
@@ -170,16 +172,11 @@ def _options(texts: list[str]) -> set[str]:
 
 
 def _read_sql_arguments(call: Call, texts: list[str]) -> None:
-    """An argument that reads as a destructive SQL statement, wherever it sits (`-e`, `--query=`, an operand)."""
-    from ..programs.sql import read_sql  # sqlglot is imported only for a line that carries something like SQL
-
+    """An argument that begins as a statement that may write (`_SQL_STATEMENT`), wherever it sits (`-e`,
+    `--query=`, an operand), is SQL the program runs, in a dialect nobody names: read by remote/sql_effects.py's
+    one rule, so that one sqlglot cannot read is asked about. Any other argument is no SQL, even one that would
+    parse (`SELECT ...` reads; a phrase is not a statement)."""
     for text in texts:
         sql = text.split("=", 1)[1] if text.startswith("-") and "=" in text else text
-        if not _SQL_STATEMENT.match(sql):
-            continue
-        reading = read_sql(sql)
-        for statement in reading.destroys:
-            destruction(call, statement, f"{call.program} is given SQL that destroys data: {statement}")
-        if reading.unknown and re.match(r"\s*(drop|truncate)\s", sql, re.IGNORECASE):
-            destruction(call, sql.strip()[:60], f"{call.program} is given a statement that drops or truncates "
-                                                 f"({sql.strip()[:40]}); {reading.unknown}")
+        if _SQL_STATEMENT.match(sql):
+            run_sql(call, sql, None, f"the data {call.program} reaches")

@@ -3,7 +3,7 @@ sqlite3 (sqlite.org/cli.html), clickhouse-client, redis-cli (redis.io/docs/lates
 mongosh (mongodb.com/docs/mongodb-shell).
 
 SQL comes from `-c`/`-e`/`--query`, the operands sqlite3 takes, a here-document or here-string, or
-standard input; it is read by its meaning (domains/shell/programs/sql.py). SQL the line does not show (a
+standard input; it is read by its meaning, by remote/sql_effects.py's one rule. SQL the line does not show (a
 file, a pipe from another program) is unknown, never allowed by default. A client started with no
 SQL at all is interactive, and the agent's terminal sends it nothing. sqlite3's database is a file,
 so what the SQL destroys is decided like any loss of a file: nothing where git holds a clean copy.
@@ -17,20 +17,9 @@ from ..reading.options import Spec, parse
 from ..reading.call import Call
 from ..reading.effects import Effect
 from ..reading.registry import handles
-from ..programs.sql import read_sql
 from ..reading.words import Value
+from .sql_effects import NO_COPY, run_sql
 from .tables import destruction
-
-_NO_COPY = "the server keeps no copy unless a backup was made"
-
-
-def _run_sql(call: Call, texts: list[str], dialect: str, holds: str) -> None:
-    for text in texts:
-        reading = read_sql(text, dialect)
-        for statement in reading.destroys:
-            destruction(call, statement, f"destroys {holds}" + ("" if dialect == "sqlite" else f"; {_NO_COPY}"))
-        if reading.unknown:
-            destruction(call, text.strip()[:60], reading.unknown, loss="unknown")
 
 
 def _unseen_sql(call: Call, where: str, holds: str) -> None:
@@ -43,7 +32,7 @@ def _file_sql(call: Call, script: Value, dialect: str, holds: str, meta: re.Patt
     if text is None:
         _unseen_sql(call, f"the file {script.text}", holds)
     else:
-        _run_sql(call, [_without_meta(call, text, meta)], dialect, holds)
+        run_sql(call, _without_meta(call, text, meta), dialect, holds)
 
 
 def _stdin_sql(call: Call, dialect: str, holds: str, meta: re.Pattern[str] | None = None) -> None:
@@ -51,7 +40,7 @@ def _stdin_sql(call: Call, dialect: str, holds: str, meta: re.Pattern[str] | Non
     program's output is not in the line; the terminal sends nothing."""
     stdin = call.stdin
     if stdin.text is not None:
-        _run_sql(call, [_without_meta(call, stdin.text, meta)], dialect, holds)
+        run_sql(call, _without_meta(call, stdin.text, meta), dialect, holds)
     elif stdin.source == "file" and stdin.path is not None:
         _file_sql(call, stdin.path, dialect, holds, meta)
     elif stdin.piped and stdin.from_program == "cat" and len(stdin.carries) == 1:
@@ -96,7 +85,8 @@ def _psql(call: Call) -> None:
     if p.has("l", "list", "version", "V", "help"):
         return
     commands = p.flags.get("c", []) + p.flags.get("command", [])
-    _run_sql(call, [_without_meta(call, c, _PSQL_READS) for c in commands], "postgres", holds)
+    for command in commands:
+        run_sql(call, _without_meta(call, command, _PSQL_READS), "postgres", holds)
     for script in p.flags.get("f", []) + p.flags.get("file", []):
         _file_sql(call, call.literal(script), "postgres", holds, _PSQL_READS)
     if not commands and not p.has("f", "file"):
@@ -117,7 +107,8 @@ def _mysql(call: Call) -> None:
     if p.has("version", "V", "help", "?"):
         return
     commands = p.flags.get("e", []) + p.flags.get("execute", [])
-    _run_sql(call, commands, "mysql", holds)
+    for command in commands:
+        run_sql(call, command, "mysql", holds)
     if not commands:
         _stdin_sql(call, "mysql", holds)
 
@@ -132,7 +123,8 @@ def _clickhouse_client(call: Call) -> None:
     holds = "ClickHouse data"
     p = parse(call.args, _CLICKHOUSE)
     queries = p.flags.get("q", []) + p.flags.get("query", [])
-    _run_sql(call, queries, "clickhouse", holds)
+    for query in queries:
+        run_sql(call, query, "clickhouse", holds)
     for script in p.flags.get("queries-file", []):
         _file_sql(call, call.literal(script), "clickhouse", holds)
     if not queries and not p.has("queries-file"):
@@ -176,8 +168,8 @@ def _sqlite(call: Call) -> None:
         return  # a database in memory: nothing outlives the command
     database = operands[0]
     before = len(call.reader.effects)
-    sql = [_without_meta(call, text, _SQLITE_DOT) for text in (*commands, *(o.text for o in operands[1:]))]
-    _run_sql(call, sql, "sqlite", f"data in {database.text}")
+    for text in (*commands, *(o.text for o in operands[1:])):
+        run_sql(call, _without_meta(call, text, _SQLITE_DOT), "sqlite", f"data in {database.text}")
     if len(operands) == 1 and not commands:
         _stdin_sql(call, "sqlite", f"data in {database.text}", _SQLITE_DOT)
     # The database is a file: the loss is that file's, decided by the workspace like any other.
@@ -210,7 +202,7 @@ def _redis_command(call: Call, words: list[str]) -> None:
     name = words[0].upper()
     pair = (name, words[1].upper()) if len(words) > 1 else None
     if name in _REDIS_DESTROYS or pair in _REDIS_TWO_WORDS or (name == "FT.DROPINDEX" and "DD" in map(str.upper, words)):
-        destruction(call, " ".join(words[:3]), f"removes keys or values; {_NO_COPY} (an RDB or AOF file)")
+        destruction(call, " ".join(words[:3]), f"removes keys or values; {NO_COPY} (an RDB or AOF file)")
 
 
 @handles("redis-cli", "valkey-cli", "keydb-cli")
@@ -251,7 +243,7 @@ def _mongo_code(call: Call, code: str) -> None:
                          (_MONGO_UNBOUNDED, "reaches every document: its filter is empty"),
                          (_MONGO_COMMANDS, "runs a database command that drops or deletes")):
         if found := pattern.search(code):
-            destruction(call, code[max(0, found.start() - 20):found.end() + 20].strip(), f"{why}; {_NO_COPY}")
+            destruction(call, code[max(0, found.start() - 20):found.end() + 20].strip(), f"{why}; {NO_COPY}")
             return
 
 

@@ -1,18 +1,18 @@
-"""Programs that run other programs: bash builtins that change the line's own state (cd, eval,
-source, exec), wrappers (env, sudo, timeout, nohup, ...), shells and interpreters, find's actions,
-xargs, and git. Each reads its own options, then hands the command it runs back to the reader."""
+"""The dispatcher: which reader a simple command gets, by its program's name. Here too the programs that run
+other programs without a table of their own: bash builtins that change the line's own state (cd, eval,
+source), multi-call binaries, shells and interpreters, find's actions and xargs. Wrappers (env, sudo, timeout,
+nohup, ...) are wrappers.py's, package runners package_runners.py's; each reads its own options, then hands the
+command it runs back to the reader."""
 
 from __future__ import annotations
 
 import posixpath
-import re
 
 # Imported for their handlers, which register themselves.
 from . import aliases, make, parallel, script_session  # noqa: F401
 from .. import remote  # noqa: F401
 from ..programs import archives, files, system  # noqa: F401
 from ..reading.call import Call, Stdin
-from ..programs.environment import environment_read
 from ..reading.effects import WRITE_KINDS
 from ..programs.git import git
 from ..programs.python_reads import files_read
@@ -22,37 +22,10 @@ from .node_scripts import run_node_script
 from .package_runners import package_runner, run_package
 from ..programs.reads import note_reads, read_operands
 from ..remote.conventions import read_unknown
-from ..reading.registry import HANDLERS, INTERPRETERS, PRIVILEGE, READ_ONLY, SHELLS
+from ..reading.registry import HANDLERS, INTERPRETERS, READ_ONLY, SHELLS
 from ..programs.secrets import secret_kind
 from ..reading.words import Value
-
-# Wrappers: the options each reads before the command it runs (GNU and util-linux manuals).
-WRAPPERS: dict[str, Spec] = {
-    "nohup": Spec(permute=False),
-    "time": Spec(short_values="fo", longs=("format=", "output=", "append", "portability", "verbose"), permute=False),
-    "nice": Spec(short_values="n", longs=("adjustment=",), permute=False),
-    "ionice": Spec(short_values="cnpPu", longs=("class=", "classdata=", "pid=", "pgid=", "uid="), permute=False),
-    "stdbuf": Spec(short_values="ioe", longs=("input=", "output=", "error="), permute=False),
-    "setsid": Spec(longs=("ctty", "fork", "wait"), permute=False),
-    "chrt": Spec(short_values="T", permute=False),
-    "taskset": Spec(short_values="", permute=False),
-    "command": Spec(permute=False),
-    "builtin": Spec(permute=False),
-    "exec": Spec(short_values="a", permute=False),
-    "unbuffer": Spec(permute=False),
-    "caffeinate": Spec(permute=False),
-    "flock": Spec(short_values="wEn", longs=("timeout=", "conflict-exit-code=", "command="), permute=False),
-    "watch": Spec(short_values="nd", longs=("interval=",), permute=False),
-    "strace": Spec(short_values="eopsuESP", permute=False),
-    "ltrace": Spec(short_values="eopsu", permute=False),
-    "valgrind": Spec(permute=False),
-    "xvfb-run": Spec(short_values="nsfe", permute=False),
-}
-_SUDO = Spec(short_values="uUgpChDrtT", longs=("user=", "group=", "prompt=", "host=", "chdir=", "role=", "type=",
-                                                "close-from=", "other-user=", "command-timeout=", "login",
-                                                "shell", "preserve-env?", "non-interactive", "background", "edit"),
-             permute=False)
-
+from .wrappers import WRAPPERS, wrapper
 
 def dispatch(call: Call, program_value: Value) -> None:
     program = call.program
@@ -67,17 +40,8 @@ def dispatch(call: Call, program_value: Value) -> None:
         _source_secret(call)
     elif program in MULTI_CALL:
         _multi_call(call)
-    elif program in WRAPPERS:
-        _wrapper(call)
-    elif program == "env":
-        _env(call)
-    elif program == "timeout":
-        p = parse(call.args, Spec(short_values="sk", longs=("signal=", "kill-after=", "preserve-status", "foreground",
-                                                            "verbose"), permute=False))
-        if len(p.rest) > 1:
-            call.run(p.rest[1:])
-    elif program in PRIVILEGE:
-        _privileged(call)
+    elif program in WRAPPERS:  # nohup, env, timeout, sudo, ...: wrappers.py reads each by its row
+        wrapper(call)
     elif program in SHELLS:
         _shell(call)
     elif run_node_script(call):  # `npm run NAME`, `yarn NAME`, `bun run NAME`: the package.json script's command
@@ -174,67 +138,6 @@ def _multi_call(call: Call) -> None:
     if not call.args or call.args[0].text in ("--list", "--list-full", "--help", "--version"):
         return
     call.run(call.args)
-
-
-def _wrapper(call: Call) -> None:
-    p = parse(call.args, WRAPPERS[call.program])
-    if call.program == "command" and p.has("v", "V"):
-        return  # `command -v x` looks x up and runs nothing
-    if call.program == "time" and (output := p.value("o", "output")):
-        call.write(call.literal(output), "appended" if p.has("a", "append") else "overwritten")
-    rest = p.rest
-    if call.program == "flock" and rest:
-        command = p.value("c", "command")
-        if command is not None:
-            call.run_script(command)
-            return
-        rest = rest[1:]  # the lock file, then the command
-    if call.program == "taskset" and rest:
-        rest = rest[1:]  # the CPU mask
-    if call.program == "chrt" and rest:
-        rest = rest[1:]  # the priority
-    if call.program == "watch" and rest:
-        call.run_script(" ".join(value.text for value in rest))
-        return
-    if rest:
-        call.run(rest)
-
-
-def _env(call: Call) -> None:
-    p = parse(call.args, Spec(short_values="uCS", longs=("ignore-environment", "unset=", "chdir=", "split-string=",
-                                                         "null", "debug", "argv0=", "block-signal?",
-                                                         "default-signal?", "ignore-signal?"), permute=False))
-    scope = call.scope.copy()
-    if (split := p.value("S", "split-string")) is not None:
-        call.run_script(split, scope=scope)
-        return
-    if (directory := p.value("C", "chdir")) is not None:
-        scope.cwd = call.scope.path(call.literal(directory))[0]
-    rest = list(p.rest)
-    while rest and re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", rest[0].text):
-        rest.pop(0)  # NAME=VALUE: the command's environment
-    if rest:
-        call.run(rest, scope=scope)
-    elif not p.has("i", "ignore-environment"):
-        environment_read(call)  # env(1): with no command, it prints the environment
-
-
-def _privileged(call: Call) -> None:
-    call.privilege(f"{call.program} runs a command with another user's rights")
-    if call.program == "su":
-        p = parse(call.args, Spec(short_values="cgGsw", longs=("command=", "shell=", "group=", "login",
-                                                                "preserve-environment", "session-command=")))
-        command = p.value("c", "command", "session-command")
-        if command is not None:
-            call.run_script(command)
-        return
-    p = parse(call.args, _SUDO if call.program == "sudo" else Spec(short_values="uCgD", permute=False))
-    if call.program == "sudo" and p.has("e", "edit"):
-        for operand in p.operands:
-            call.effect("modified", operand)
-        return
-    if p.rest:
-        call.run(p.rest)
 
 
 def _shell(call: Call) -> None:

@@ -13,50 +13,52 @@ command, as its documentation gives them, and the command runs as that program:
 - `mise exec|x [TOOL@VERSION...] -- CMD` or `-c CMD` (mise.jdx.dev/cli/exec), `asdf exec CMD` (asdf-vm.com);
 - `envchain NAMESPACE CMD` (envchain README), `retry [OPTIONS] [--] CMD` (retry(1); one implementation evals
   its words, so they are read as shell code).
+
+Each is a row of reading/wrapper_options.py's `Wrapper`, read by its one reader in package_runners.py.
 """
 
 from __future__ import annotations
 
 from ..reading.options import Spec
-from .runner import Runner
+from ..reading.wrapper_options import Wrapper
 
-_CONDA = Runner(Spec(short_values="npae", longs=("name=", "prefix=", "cwd=", "attach=", "env=", "label=", "clean-env",
-                                                 "detach", "no-capture-output", "live-stream", "dev", "verbose",
-                                                 "debug-wrapper-scripts"), permute=False), folder_options=("cwd",))
+_CONDA = Wrapper(Spec(short_values="npae", longs=("name=", "prefix=", "cwd=", "attach=", "env=", "label=", "clean-env",
+                                                  "detach", "no-capture-output", "live-stream", "dev", "verbose",
+                                                  "debug-wrapper-scripts"), permute=False), folder_options=("cwd",))
 _NIX_SHELL_LIKE = Spec(short_values="IfkusAo", longs=(
     "arg", "argstr", "expr=", "file=", "include=", "inputs-from=", "keep=", "unset=", "override-input",
     "profile=", "chdir=", "set-env-var", "impure", "refresh", "offline", "print-build-logs", "command"))
-_MISE = Runner(Spec(short_values="jCc", longs=("jobs=", "cd=", "command=", "raw", "fresh-env", "no-prepare"),
-                    permute=True), shell=("c", "command"), folder_options=("C", "cd"), after_dashes=True)
+_MISE = Wrapper(Spec(short_values="jCc", longs=("jobs=", "cd=", "command=", "raw", "fresh-env", "no-prepare"),
+                     permute=True), shell=("c", "command"), folder_options=("C", "cd"), after_dashes=True)
 
-ENVIRONMENT_WRAPPERS: dict[tuple[str, ...], Runner] = {
+ENVIRONMENT_WRAPPERS: dict[tuple[str, ...], Wrapper] = {
     **{(name, "run"): _CONDA for name in ("conda", "mamba", "micromamba")},
-    ("direnv", "exec"): Runner(Spec(permute=False), skip=1, folder_operand=True),
-    ("nix-shell",): Runner(Spec(short_values="IAi", longs=("run=", "command=", "attr=", "include=", "expr", "pure",
-                                                            "keep=", "packages", "arg", "argstr"), permute=True),
-                           shell=("run", "command"), no_operand_command=True),
-    ("nix", "shell"): Runner(_NIX_SHELL_LIKE, command_words=("-c", "--command"), no_operand_command=True),
-    ("nix", "develop"): Runner(_NIX_SHELL_LIKE, command_words=("-c", "--command"), no_operand_command=True),
-    ("aws-vault", "exec"): Runner(Spec(short_values="dtp", longs=(
+    ("direnv", "exec"): Wrapper(skip=1, folder_operand=True),
+    ("nix-shell",): Wrapper(Spec(short_values="IAi", longs=("run=", "command=", "attr=", "include=", "expr", "pure",
+                                                             "keep=", "packages", "arg", "argstr"), permute=True),
+                            shell=("run", "command"), no_operand_command=True),
+    ("nix", "shell"): Wrapper(_NIX_SHELL_LIKE, command_words=("-c", "--command"), no_operand_command=True),
+    ("nix", "develop"): Wrapper(_NIX_SHELL_LIKE, command_words=("-c", "--command"), no_operand_command=True),
+    ("aws-vault", "exec"): Wrapper(Spec(short_values="dtp", longs=(
         "duration=", "region=", "mfa-token=", "prompt=", "backend=", "no-session", "json", "server", "ec2-server",
         "ecs-server", "lazy", "stdout"), permute=False), skip=1),
-    ("op", "run"): Runner(Spec(longs=("env-file=", "account=", "config=", "encoding=", "session=", "no-masking",
-                                      "cache", "iso-timestamps", "debug"), permute=False)),
-    ("doppler", "run"): Runner(Spec(short_values="pc", longs=(
+    ("op", "run"): Wrapper(Spec(longs=("env-file=", "account=", "config=", "encoding=", "session=", "no-masking",
+                                       "cache", "iso-timestamps", "debug"), permute=False)),
+    ("doppler", "run"): Wrapper(Spec(short_values="pc", longs=(
         "project=", "config=", "command=", "mount=", "mount-format=", "mount-template=", "fallback=", "token=",
         "scope=", "name-transformer=", "api-host=", "configuration=", "preserve-env", "forward-signals",
         "fallback-readonly", "fallback-only", "no-fallback", "silent", "debug"), permute=False), shell=("command",)),
-    ("infisical", "run"): Runner(Spec(longs=(
+    ("infisical", "run"): Wrapper(Spec(longs=(
         "env=", "path=", "projectId=", "token=", "command=", "domain=", "tags=", "watch", "expand", "recursive",
         "include-imports", "silent", "secret-overriding"), permute=False), shell=("command",)),
-    ("dotenv",): Runner(Spec(short_values="evp", longs=("no-expand", "debug", "override"), permute=False),
-                        no_command_with=("p",)),
+    ("dotenv",): Wrapper(Spec(short_values="evp", longs=("no-expand", "debug", "override"), permute=False),
+                         no_command_with=("p",)),
     ("mise", "exec"): _MISE, ("mise", "x"): _MISE,
-    ("asdf", "exec"): Runner(Spec(permute=False)),
-    ("chamber", "exec"): Runner(Spec(longs=("pristine", "strict", "strict-value="), permute=True), after_dashes=True),
-    ("envchain",): Runner(Spec(longs=("set", "list", "noecho", "require-passphrase", "no-require-passphrase",
-                                      "unset"), short_values="", permute=False), skip=1,
-                          no_command_with=("set", "list", "unset")),
-    ("retry",): Runner(Spec(short_values="tdumsf", longs=("times=", "delay=", "until=", "message=", "sleep=",
-                                                          "tries="), permute=False), always_shell=True),
+    ("asdf", "exec"): Wrapper(),
+    ("chamber", "exec"): Wrapper(Spec(longs=("pristine", "strict", "strict-value="), permute=True), after_dashes=True),
+    ("envchain",): Wrapper(Spec(longs=("set", "list", "noecho", "require-passphrase", "no-require-passphrase",
+                                       "unset"), short_values="", permute=False), skip=1,
+                           no_command_with=("set", "list", "unset")),
+    ("retry",): Wrapper(Spec(short_values="tdumsf", longs=("times=", "delay=", "until=", "message=", "sleep=",
+                                                           "tries="), permute=False), always_shell=True),
 }

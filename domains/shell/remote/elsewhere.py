@@ -7,6 +7,11 @@ of the system, a destruction its own programs name) is `remote-destruction`; a r
 the line cannot show (a script file, a variable, commands on standard input) is unknown. A fresh container
 or one-off dyno holds nothing of its own: only what reaches beyond it (a database, a cloud) counts there.
 The world's knowledge of this folder says nothing of that machine, so it is not consulted.
+
+Each launcher's own options, up to the command it runs there, are a row of reading/wrapper_options.py's
+`Wrapper`, from its documentation: ssh(1), `kubectl exec --help`, `docker exec` and `docker run` (docs.docker.com
+reference), `docker compose run`/`exec`, `gcloud compute ssh`, `aws ecs execute-command`, `aws ssm
+send-command`, `heroku run` (devcenter.heroku.com) and `fly ssh console` (fly.io/docs/flyctl).
 """
 
 from __future__ import annotations
@@ -21,7 +26,8 @@ from ..reading.effects import Effect, Opaque
 from ..reading.options import Spec, parse
 from ..reading.registry import handles
 from ..reading.words import Scope, Value
-from .tables import after_options, destruction
+from ..reading.wrapper_options import Wrapper, read_wrapper
+from .tables import destruction
 
 # Effects that lose what was there: on another machine, each is a destruction nobody here can undo.
 _LOSSES = ("deleted", "overwritten", "truncated", "modified", "moved-to", "permissions", "git-discard", "git-clean",
@@ -103,21 +109,20 @@ def launcher(command: Callable[[Call, Sequence[Value]], Elsewhere | None]) -> Ca
 
 
 # --- ssh -------------------------------------------------------------------------------------------
-_SSH = Spec(short_values="BbcDEeFIiJLlmOopQRSWw", permute=False)
+# ssh(1): `ssh [options] destination [command [argument ...]]`; -N forwards ports only; -G, -Q, -V print and exit.
+_SSH = Wrapper(Spec(short_values="BbcDEeFIiJLlmOopQRSWw", permute=False), skip=1, always_shell=True,
+              no_command_with=("N", "V", "G", "Q"))
 
 
 def ssh_command(call: Call) -> Elsewhere | None:
     """ssh(1): `ssh [options] destination [command [argument ...]]`; the words after the destination are joined
     with spaces and run by the remote user's shell. Without them, commands come from standard input."""
-    p = parse(call.args, _SSH)
-    if not p.rest or p.has("N", "V", "G", "Q"):  # -N forwards ports only; -G, -Q, -V print and exit
+    wrapped = read_wrapper(call.args, _SSH)
+    if not wrapped.runs:
         return None
-    host = p.rest[0].text
-    command = p.rest[1:]
-    if command:
-        if not all(word.literal for word in command):
-            return Elsewhere(host, unknown=f"{' '.join(w.text for w in command)}, which the line does not spell out")
-        return Elsewhere(host, script=" ".join(word.text for word in command), stdin=call.stdin)
+    host = wrapped.skipped[0].text
+    if wrapped.words:
+        return _words_or_unknown(host, wrapped.words, stdin=call.stdin)
     stdin = call.stdin
     if stdin.text is not None:
         return Elsewhere(host, script=stdin.text)
@@ -127,8 +132,10 @@ def ssh_command(call: Call) -> Elsewhere | None:
 
 
 # --- kubectl and oc --------------------------------------------------------------------------------
-_KUBECTL_EXEC = Spec(short_values="cfn", longs=("container=", "filename=", "namespace=", "pod-running-timeout=",
-                                                "stdin", "tty", "quiet"))
+# Given `--`, its options may follow the pod; without it (the older form), the pod ends them.
+_KUBECTL_EXEC = Wrapper(Spec(short_values="cfn", longs=("container=", "filename=", "namespace=",
+                                                        "pod-running-timeout=", "stdin", "tty", "quiet"),
+                             permute=False), skip=1, after_dashes=True)
 
 
 def kubectl_exec(call: Call, args: Sequence[Value]) -> Elsewhere | None:
@@ -136,32 +143,36 @@ def kubectl_exec(call: Call, args: Sequence[Value]) -> Elsewhere | None:
     `--`), `kubectl debug ... -- COMMAND`, and `oc rsh POD [COMMAND]`; `-i` passes standard input on."""
     if not args or args[0].text not in ("exec", "debug", "rsh"):
         return None
-    texts = [arg.text for arg in args]
-    if "--" in texts:
-        at = texts.index("--")
-        p, command = parse(args[1:at], _KUBECTL_EXEC), list(args[at + 1:])
-        pod = p.operands[0].text if p.operands else "a pod"
-    else:
-        p = parse(args[1:], Spec(short_values="cfn", longs=_KUBECTL_EXEC.longs, permute=False))
-        if not p.rest:
-            return None
-        pod, command = p.rest[0].text, list(p.rest[1:])
-    if not command:
+    wrapped = read_wrapper(args[1:], _KUBECTL_EXEC)
+    if not wrapped.words:
         return None  # `oc rsh POD`: an interactive shell, to which the agent's terminal sends nothing
-    stdin = call.stdin if p.has("i", "stdin") or args[0].text == "rsh" else Stdin()
-    return Elsewhere(f"the pod {pod}", words=command, stdin=stdin)
+    stdin = call.stdin if wrapped.options.has("i", "stdin") or args[0].text == "rsh" else Stdin()
+    return Elsewhere(f"the pod {wrapped.skipped[0].text}", words=wrapped.words, stdin=stdin)
 
 
 # --- docker, podman, nerdctl and Compose -----------------------------------------------------------
-_DOCKER_EXEC = Spec(short_values="euw", longs=("env=", "env-file=", "user=", "workdir=", "detach-keys=", "detach",
-                                                "interactive", "tty", "privileged"), permute=False)
-# `docker run`'s options that take no value (docker run --help); every other one takes one.
-_DOCKER_RUN_FLAGS = frozenset("""
-    --rm -d --detach -i --interactive -t --tty --privileged --init -P --publish-all --read-only --sig-proxy
-    --no-healthcheck --oom-kill-disable --disable-content-trust --help -q --quiet --use-api-socket
-""".split())
-_DOCKER_RUN_SHORT_FLAGS = "dirtPq"
-_MOUNTS = ("-v", "--volume", "--mount", "--volumes-from")
+_DOCKER_EXEC = Wrapper(Spec(short_values="euw", longs=("env=", "env-file=", "user=", "workdir=", "detach-keys=",
+                                                       "detach", "interactive", "tty", "privileged"), permute=False),
+                       skip=1)  # the container
+# `docker run [OPTIONS] IMAGE [COMMAND] [ARG...]` (docker run --help): its options, flags and those taking a value.
+_DOCKER_RUN = Wrapper(Spec(short_values="acehlmpuvw", longs=(
+    "add-host=", "annotation=", "attach=", "blkio-weight=", "blkio-weight-device=", "cap-add=", "cap-drop=",
+    "cgroup-parent=", "cgroupns=", "cidfile=", "cpu-count=", "cpu-percent=", "cpu-period=", "cpu-quota=",
+    "cpu-rt-period=", "cpu-rt-runtime=", "cpu-shares=", "cpus=", "cpuset-cpus=", "cpuset-mems=", "detach-keys=",
+    "device=", "device-cgroup-rule=", "device-read-bps=", "device-read-iops=", "device-write-bps=",
+    "device-write-iops=", "dns=", "dns-opt=", "dns-option=", "dns-search=", "domainname=", "entrypoint=", "env=",
+    "env-file=", "expose=", "gpus=", "group-add=", "health-cmd=", "health-interval=", "health-retries=",
+    "health-start-interval=", "health-start-period=", "health-timeout=", "hostname=", "io-maxbandwidth=",
+    "io-maxiops=", "ip=", "ip6=", "ipc=", "isolation=", "kernel-memory=", "label=", "label-file=", "link=",
+    "link-local-ip=", "log-driver=", "log-opt=", "mac-address=", "memory=", "memory-reservation=", "memory-swap=",
+    "memory-swappiness=", "mount=", "name=", "net=", "net-alias=", "network=", "network-alias=", "oom-score-adj=",
+    "pid=", "pids-limit=", "platform=", "publish=", "pull=", "restart=", "runtime=", "security-opt=", "shm-size=",
+    "stop-signal=", "stop-timeout=", "storage-opt=", "sysctl=", "tmpfs=", "ulimit=", "user=", "userns=", "uts=",
+    "volume=", "volume-driver=", "volumes-from=", "workdir=",
+    "rm", "detach", "interactive", "tty", "privileged", "init", "publish-all", "read-only", "sig-proxy",
+    "no-healthcheck", "oom-kill-disable", "disable-content-trust", "help", "quiet", "use-api-socket"),
+    permute=False), skip=1)  # the image
+_MOUNTS = ("v", "volume", "mount", "volumes-from")
 
 
 def docker_command(call: Call, args: Sequence[Value]) -> Elsewhere | None:
@@ -171,46 +182,22 @@ def docker_command(call: Call, args: Sequence[Value]) -> Elsewhere | None:
         return None
     if args[0].text == "container":
         return docker_command(call, args[1:]) if len(args) > 1 and args[1].text in ("exec", "run") else None
+    wrapped = read_wrapper(args[1:], _DOCKER_EXEC if args[0].text == "exec" else _DOCKER_RUN)
+    if not wrapped.words:
+        return None  # no command, or `docker run`'s image's own: not in the line, and in a fresh container
+    p, named = wrapped.options, wrapped.skipped[0].text
+    stdin = call.stdin if p.has("i", "interactive") else Stdin()
     if args[0].text == "exec":
-        p = parse(args[1:], _DOCKER_EXEC)
-        if len(p.rest) < 2:
-            return None
-        stdin = call.stdin if p.has("i", "interactive") else Stdin()
-        return Elsewhere(f"the container {p.rest[0].text}", words=p.rest[1:], stdin=stdin)
-    rest, options = _docker_run_operands(args[1:])
-    if len(rest) < 2:
-        return None  # the image's own command: not in the line, and in a fresh container
-    stateful = any(option in _MOUNTS for option in options)
-    place = f"a new container of {rest[0].text}" + (" with mounted volumes" if stateful else "")
-    stdin = call.stdin if {"-i", "--interactive"} & set(options) else Stdin()
-    return Elsewhere(place, words=rest[1:], keeps_state=stateful, stdin=stdin)
+        return Elsewhere(f"the container {named}", words=wrapped.words, stdin=stdin)
+    stateful = p.has(*_MOUNTS)
+    place = f"a new container of {named}" + (" with mounted volumes" if stateful else "")
+    return Elsewhere(place, words=wrapped.words, keeps_state=stateful, stdin=stdin)
 
 
-def _docker_run_operands(args: Sequence[Value]) -> tuple[list[Value], list[str]]:
-    """The image and its command, and the options given (`-it` as `-i` and `-t`; `-v/:/h` as `-v`): a short
-    option that takes a value ends its bundle, and every long option but the flags takes one."""
-    index, seen = 0, []
-    while index < len(args) and args[index].text.startswith("-") and args[index].text != "-":
-        text = args[index].text
-        index += 1
-        if text == "--":
-            break
-        if text.startswith("--"):
-            name = text.split("=", 1)[0]
-            seen.append(name)
-            if name not in _DOCKER_RUN_FLAGS and "=" not in text:
-                index += 1
-            continue
-        for at, letter in enumerate(text[1:], start=1):
-            seen.append(f"-{letter}")
-            if letter not in _DOCKER_RUN_SHORT_FLAGS:
-                index += 0 if text[at + 1:] else 1  # its value: the rest of the bundle, else the next word
-                break
-    return list(args[index:]), seen
-
-
-_COMPOSE_RUN_VALUES = frozenset({"-e", "--env", "-u", "--user", "-w", "--workdir", "-v", "--volume", "-l", "--label",
-                                 "-p", "--publish", "--name", "--entrypoint", "--index", "--pull"})
+# `docker compose run|exec [OPTIONS] SERVICE COMMAND [ARGS...]`.
+_COMPOSE_RUN = Wrapper(Spec(short_values="euwlp", longs=("env=", "user=", "workdir=", "volume=", "label=", "publish=",
+                                                          "name=", "entrypoint=", "index=", "pull="), permute=False),
+                       skip=1)
 
 
 def compose_command(call: Call, args: Sequence[Value]) -> Elsewhere | None:
@@ -218,46 +205,65 @@ def compose_command(call: Call, args: Sequence[Value]) -> Elsewhere | None:
     the volumes the project gives it."""
     if not args or args[0].text not in ("exec", "run"):
         return None
-    rest = after_options(args[1:], _COMPOSE_RUN_VALUES)
-    if len(rest) < 2:
+    wrapped = read_wrapper(args[1:], _COMPOSE_RUN)
+    if not wrapped.words:
         return None
     # Both keep standard input open by default (`--interactive`, default true), `-T` or not.
-    return Elsewhere(f"the {rest[0].text} service's container", words=rest[1:], stdin=call.stdin)
+    return Elsewhere(f"the {wrapped.skipped[0].text} service's container", words=wrapped.words, stdin=call.stdin)
 
 
 # --- cloud CLIs: gcloud compute ssh, aws ssm and ecs, heroku run, fly ssh console ------------------
+# `gcloud compute ssh VM [--command=COMMAND] [-- SSH_ARGS... [COMMAND...]]` (and `compute tpus tpu-vm ssh`): its
+# options and gcloud's own may come anywhere before `--`; the words after it are ssh's, less the destination.
+_GCLOUD_SSH = Wrapper(Spec(longs=(
+    "command=", "zone=", "container=", "ssh-flag=", "ssh-key-expire-after=", "strict-host-key-checking=", "worker=",
+    "project=", "account=", "configuration=", "flatten=", "format=", "verbosity=", "impersonate-service-account=",
+    "billing-project=", "trace-token=", "internal-ip", "tunnel-through-iap", "dry-run", "plain",
+    "force-key-file-overwrite"), permute=True), shell=("command",))
+_SSH_ARGUMENTS = replace(_SSH, skip=0)
+# `aws ecs execute-command --command CMD` and `aws ssm send-command --parameters ...`: the options read of them.
+_AWS = Wrapper(Spec(longs=("command=", "cluster=", "task=", "container=", "instance-ids=", "targets=", "parameters=",
+                           "document-name=", "comment=", "timeout-seconds=", "interactive", "non-interactive"),
+                    permute=True), shell=("command",))
+_HEROKU_RUN_OPTIONS = Spec(short_values="arse", longs=("app=", "remote=", "size=", "env=", "type=", "exit-code",
+                                                       "no-tty", "no-notify"), permute=False)
+# `heroku run [-a APP] COMMAND...`, `run:detached`, and `run:inside DYNO COMMAND...` (a running dyno's name first).
+_HEROKU_RUN = {"run": Wrapper(_HEROKU_RUN_OPTIONS), "run:detached": Wrapper(_HEROKU_RUN_OPTIONS),
+               "run:inside": Wrapper(_HEROKU_RUN_OPTIONS, skip=1)}
+# `fly ssh console [-a APP] -C COMMAND`.
+_FLY_SSH = Wrapper(Spec(short_values="aAcCortu", longs=("app=", "address=", "config=", "command=", "org=", "region=",
+                                                        "access-token=", "user=", "machine=", "process-group=",
+                                                        "pty", "select", "quiet"), permute=True),
+                   shell=("C", "command"))
+
+
 def gcloud_ssh(call: Call, args: Sequence[Value]) -> Elsewhere | None:
-    """`gcloud compute ssh VM [--command=COMMAND] [-- SSH_ARGS... [COMMAND...]]` (and `compute tpus tpu-vm ssh`): the
-    words after `--` go to ssh, whose own options come before the command."""
-    texts = [arg.text for arg in args]
-    at = texts.index("--") if "--" in texts else len(texts)
-    bare = [text for text in texts[:at] if not text.startswith("-")]
+    """`gcloud compute ssh VM --command=COMMAND`, or ssh's command after `--`."""
+    wrapped = read_wrapper(args, _GCLOUD_SSH)
+    p = wrapped.options
+    bare = [word.text for word in p.operands[:len(p.operands) - len(p.rest)]]
     if "ssh" not in bare or "compute" not in bare:
         return None
     vm = bare[bare.index("ssh") + 1] if len(bare) > bare.index("ssh") + 1 else "a VM"
-    command = _option_value(args[:at], "--command")
-    if command is not None:
-        return _script_or_unknown(f"the VM {vm}", command)
-    after = parse(args[at + 1:], Spec(short_values=_SSH.short_values, permute=False)).rest
-    if not after:
-        return None
-    if not all(word.literal for word in after):
-        return Elsewhere(f"the VM {vm}", unknown=f"{' '.join(w.text for w in after)}, which the line does not spell out")
-    return Elsewhere(f"the VM {vm}", script=" ".join(word.text for word in after))
+    if wrapped.code:
+        return _script_or_unknown(f"the VM {vm}", wrapped.code[0])
+    after = read_wrapper(wrapped.words, _SSH_ARGUMENTS).words
+    return _words_or_unknown(f"the VM {vm}", after) if after else None
 
 
 def aws_remote(call: Call, args: Sequence[Value]) -> Elsewhere | None:
     """`aws ssm send-command --parameters commands=...` runs shell commands on managed instances (the
     AWS-RunShellScript document); `aws ecs execute-command --command CMD` runs one in a task's container."""
-    bare = [arg.text for arg in args if not arg.text.startswith("-")]
+    wrapped = read_wrapper(args, _AWS)
+    p = wrapped.options
+    bare = [word.text for word in p.operands]
     if bare[:2] == ["ecs", "execute-command"]:
-        command = _option_value(args, "--command")
-        return _script_or_unknown("an ECS task's container", command) if command is not None else None
+        return _script_or_unknown("an ECS task's container", wrapped.code[0]) if wrapped.code else None
     if bare[:2] != ["ssm", "send-command"]:
         return None
-    targets = _option_value(args, "--instance-ids") or _option_value(args, "--targets")
+    targets = p.word("instance-ids", "targets")
     place = f"the instances {targets.text}" if targets is not None else "managed instances"
-    parameters = _option_value(args, "--parameters")
+    parameters = p.word("parameters")
     if parameters is None:
         return Elsewhere(place, unknown="the document's commands, which the line does not show")
     if not parameters.literal:
@@ -297,45 +303,37 @@ def _ssm_commands(text: str) -> list[str] | None:
 
 def heroku_run(call: Call, args: Sequence[Value]) -> Elsewhere | None:
     """`heroku run [-a APP] COMMAND...`: a one-off dyno, whose own files nobody keeps; what it reaches counts."""
-    if not args or args[0].text not in ("run", "run:detached", "run:inside"):
+    if not args or args[0].text not in _HEROKU_RUN:
         return None
-    rest = after_options(args[1:], frozenset({"-a", "--app", "-r", "--remote", "-s", "--size", "-e", "--env",
-                                              "--type"}))
-    if args[0].text == "run:inside" and rest:
-        rest = rest[1:]  # the dyno's name comes first
-    if not rest:
+    words = read_wrapper(args[1:], _HEROKU_RUN[args[0].text]).words
+    if not words:
         return None
     keeps = args[0].text == "run:inside"  # a running dyno, not a fresh one
-    if len(rest) == 1 and rest[0].literal:
-        return Elsewhere("a heroku dyno", script=rest[0].text, keeps_state=keeps)
-    return Elsewhere("a heroku dyno", words=rest, keeps_state=keeps)
+    if len(words) == 1 and words[0].literal:
+        return Elsewhere("a heroku dyno", script=words[0].text, keeps_state=keeps)
+    return Elsewhere("a heroku dyno", words=words, keeps_state=keeps)
 
 
 def fly_ssh(call: Call, args: Sequence[Value]) -> Elsewhere | None:
     """`fly ssh console -C COMMAND` (`--command`) runs a command on a running Machine, with its volumes."""
-    bare = [arg.text for arg in args if not arg.text.startswith("-")]
-    if bare[:2] != ["ssh", "console"]:
+    wrapped = read_wrapper(args, _FLY_SSH)
+    if [word.text for word in wrapped.options.operands[:2]] != ["ssh", "console"] or not wrapped.code:
         return None
-    command = _option_value(args, "-C") or _option_value(args, "--command")
-    app = _option_value(args, "-a") or _option_value(args, "--app")
-    place = f"a Machine of {app.text}" if app is not None else "a Fly Machine"
-    return _script_or_unknown(place, command) if command is not None else None
-
-
-def _option_value(args: Sequence[Value], name: str) -> Value | None:
-    """The value of `name` given as `NAME VALUE` or `NAME=VALUE`."""
-    for at, arg in enumerate(args):
-        if arg.text == name and at + 1 < len(args):
-            return args[at + 1]
-        if arg.text.startswith(name + "="):
-            return Value(arg.text[len(name) + 1:], literal=arg.literal)
-    return None
+    app = wrapped.options.word("a", "app")
+    return _script_or_unknown(f"a Machine of {app.text}" if app is not None else "a Fly Machine", wrapped.code[0])
 
 
 def _script_or_unknown(place: str, command: Value) -> Elsewhere:
     if not command.literal:
         return Elsewhere(place, unknown=f"{command.text}, which the line does not spell out")
     return Elsewhere(place, script=command.text)
+
+
+def _words_or_unknown(place: str, words: Sequence[Value], stdin: Stdin = Stdin()) -> Elsewhere:
+    """Words an ssh joins into the command line the remote shell runs."""
+    if not all(word.literal for word in words):
+        return Elsewhere(place, unknown=f"{' '.join(word.text for word in words)}, which the line does not spell out")
+    return Elsewhere(place, script=" ".join(word.text for word in words), stdin=stdin)
 
 
 # --- ansible ---------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from ..reading.call import Call
 from ..reading.effects import Effect, Loss
+from ..reading.options import Spec, parse
 from ..reading.registry import handles
 from ..reading.words import Value
 from .verbs import READS
@@ -119,19 +120,6 @@ def _verb_unknown(program: RemoteProgram, command: Command) -> bool:
     return any(form.anywhere for form in program.forms) or command.dynamic_at < reach
 
 
-def after_options(args: Sequence[Value], value_options: frozenset[str]) -> list[Value]:
-    """The arguments from the first operand on: the options before it (with the values of those in `value_options`)
-    dropped, and a `--` that ends them."""
-    index = 0
-    while index < len(args) and args[index].text.startswith("-") and args[index].text != "-":
-        given = args[index].text
-        index += 1
-        if given == "--":
-            break
-        index += 1 if given in value_options and "=" not in given else 0
-    return list(args[index:])
-
-
 def destruction(call: Call, what: str, why: str, loss: Loss = "") -> None:
     """A `remote-destruction` effect: `what` names the form and its target, `why` says what is lost for
     good (or, with loss `unknown`, why it cannot be known)."""
@@ -150,7 +138,7 @@ def read_table(call: Call, program: RemoteProgram) -> None:
         program = program.sub_tables[command.words[0]]
         args = call.args[at + 1:]
         command = split(texts[at + 1:], program.value_options, literal[at + 1:])
-    if program.runs_elsewhere(call, after_options(args, program.value_options)):
+    if program.runs_elsewhere(call, parse(args, Spec.taking(program.value_options)).rest):
         return
     found = destroys(program, command)
     if found is not None:

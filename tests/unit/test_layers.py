@@ -28,7 +28,7 @@ def test_the_layers_and_the_mcp_boundary_are_kept():
 # One import planted against each of the shell's contracts: (the module, the import it gains, the contract's name
 # as pyproject.toml gives it, in part).
 _PLANTED = [
-    ("domains/shell/remote/tables.py", "from ..launchers import runner", "The shell's reader in layers"),
+    ("domains/shell/remote/tables.py", "from ..launchers import wrappers", "The shell's reader in layers"),
     ("domains/shell/world/knowledge.py", "from ..virtual import refusal", "The shell's computed steps in layers"),
     ("domains/shell/launchers/make.py", "from ..world import knowledge", "The shell's reader and its world stand apart"),
     ("domains/shell/world/screen.py", "from ..remote import verbs", "The shell's world computes without the line's"),

@@ -43,6 +43,10 @@ def test_each_shell_contract_fails_on_a_planted_wrong_import(tmp_path, module, p
     shutil.copytree(REPO, copy, ignore=shutil.ignore_patterns(".git", ".venv", ".ci", "tests", "node_modules", "build",
                                                                "docs", "client_examples", "*.egg-info"))
     target = copy / module
+    package, imported = planted.removeprefix("from ").split(" import ")  # `..launchers`, `wrappers`
+    levels = len(package) - len(package.lstrip("."))
+    folder = target.parents[levels - 1] / package.lstrip(".")
+    assert (folder / f"{imported}.py").exists(), planted  # an import of nothing would break a contract too
     target.write_text(target.read_text(encoding="utf-8") + f"\n{planted}  # planted\n", encoding="utf-8")
     # The copy comes before the installed package; a wide terminal keeps each contract's name on one line.
     env = {**os.environ, "PYTHONPATH": str(tmp_path), "COLUMNS": "400"}

@@ -20,7 +20,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 
-from ..world.knowledge import under
+from ..world.knowledge import Knowledge
 from . import awk
 from .allowlist import PROGRAMS, operands
 
@@ -190,31 +190,29 @@ def problem_with_result(facts: Facts, stdout: str, stderr: str, forms: frozenset
     return None
 
 
-def problem_with_world(facts: Facts, files: dict[str, bytes | None], folders: dict[str, bool],
-                       status) -> str | None:  # noqa: ANN001 - Knowledge.status
+def problem_with_world(facts: Facts, known: Knowledge) -> str | None:
     """Why what the world knows does not decide these comparisons and resolutions (None when it does)."""
     for path in facts.compared:
-        if path in files and files[path] is None or path not in files and status(path) != "absent":
+        if path in known.files and known.files[path] is None or \
+                path not in known.files and known.status(path) != "absent":
             return f"cmp or diff of {path}, whose bytes the world does not know"
     for path in facts.diffed:
-        content = files.get(path)
+        content = known.files.get(path)
         if content and not content.endswith(b"\n"):
             return "diff of a file without a final newline: the virtual shell drops GNU's marker"
     for folder in facts.resolved:
-        if folder not in folders:
+        if folder not in known.folders:
             return f"realpath or a final / through {folder}, which the world does not know is a folder"
     for path in facts.not_files:
-        if path in files or path not in folders and status(path) != "absent":
+        if path in known.files or path not in known.folders and known.status(path) != "absent":
             return f"a path through {path}, which may be a file: GNU says 'Not a directory'"
     for top in facts.searched:
-        if status(top) == "unknown" or any(
-                content is None for path, content in files.items() if under(path, (top,))) or any(
-                not complete for path, complete in folders.items() if under(path, (top,))):
+        if not known.known_in_full_under(top):
             return f"a search through {top}, which the world does not know in full"
     for top in facts.listed:
-        if status(top) == "unknown" or any(not complete for path, complete in folders.items() if under(path, (top,))):
+        if not known.listed_in_full_under(top):
             return f"a find through {top}, whose listings the world does not know in full"
     for folder in facts.searched_in:
-        if any(content is None for path, content in files.items() if posixpath.dirname(path) == folder):
+        if any(content is None for path, content in known.files.items() if posixpath.dirname(path) == folder):
             return f"a search of files in {folder} whose content the world does not know"
     return None

@@ -77,7 +77,7 @@ class VirtualShell:
             raise NotComputable(f"an earlier step changed the shell itself ({known.shell_changed!r}): options, "
                                 "functions, aliases or its search path the virtual shell does not follow")
         reading = read_line(line, known.cwd, known.home, known.variables, known.oldpwd, known.last_status is not None,
-                            self._listing, self._content, cwd_known=not self.stand_in)
+                            known.entries, self._content, cwd_known=not self.stand_in)
         if self.stand_in:
             anywhere.check_reading(known, reading)
         if "git" in reading.forms:
@@ -92,10 +92,11 @@ class VirtualShell:
         if any(posixpath.dirname(path) not in known.folders for path in reading.outputs):
             raise NotComputable("output redirected into a folder the world does not know is there: where bash "
                                 "fails to open it, the virtual shell still runs the command")
+        # A glob's folder needs its listing complete, not known in full: its unsure names are tried below, as unknown.
         for folder in reading.glob_folders:
             if not known.folders.get(folder):
                 raise NotComputable(f"a glob over {folder}, whose listing the world does not know in full")
-        if problem := problem_with_world(reading.facts, known.files, known.complete_listings(), known.status):
+        if problem := problem_with_world(reading.facts, known):
             raise NotComputable(problem)
         reach = _Reach.of(known, reading)
         # The named paths the world knows nothing of, and the unsure names in the folders the line reaches (`ls`
@@ -196,14 +197,6 @@ class VirtualShell:
             after.maybe_there.discard(path)
         return Outcome(label, "", "", int(failed), self.knowledge.cwd, _changes(self.knowledge, after, set()), after,
                        observation=observation)
-
-    def _listing(self, folder: str) -> list[str] | None:
-        """The names in `folder` where the world's listing of it is complete and no name in it is unsure."""
-        known = self.knowledge
-        if not known.folders.get(folder) or any(posixpath.dirname(path) == folder for path in known.maybe_there):
-            return None
-        return [posixpath.basename(path) for path in (*known.files, *known.folders) if posixpath.dirname(path) == folder
-                and path != folder]
 
     def _content(self, path: str) -> bytes | None:
         """A file's bytes where the world knows them; nothing for a path known to be absent (bash fails to open it,

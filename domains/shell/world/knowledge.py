@@ -190,10 +190,29 @@ class Knowledge:
         self.forget_under(folder)
         self.add_folder(folder, False)
 
-    def complete_listings(self) -> dict[str, bool]:
-        """Each folder the world knows, and whether it knows every entry in it (none of them unsure)."""
-        holding = {posixpath.dirname(path) for path in self.maybe_there}
-        return {folder: complete and folder not in holding for folder, complete in self.folders.items()}
+    def known_in_full(self, folder: str) -> bool:
+        """The world knows every entry of `folder`: a folder whose listing is complete, none of its names unsure
+        (`maybe_there`; an unsure name further below leaves this folder's own listing whole)."""
+        return bool(self.folders.get(folder)) and not any(posixpath.dirname(path) == folder
+                                                          for path in self.maybe_there)
+
+    def entries(self, folder: str) -> list[str] | None:
+        """The names in `folder` where the world knows it in full; None where it does not."""
+        if not self.known_in_full(folder):
+            return None
+        return [posixpath.basename(path) for path in (*self.files, *self.folders)
+                if posixpath.dirname(path) == folder and path != folder]
+
+    def listed_in_full_under(self, top: str) -> bool:
+        """Every name at or below `top` is known (what `find top` walks): whether `top` is there, and each folder
+        at or below it known in full. The content of the files there may be unknown."""
+        return self.status(top) != "unknown" and all(
+            self.known_in_full(folder) for folder in self.folders if under(folder, (top,)))
+
+    def known_in_full_under(self, top: str) -> bool:
+        """All at or below `top` is known (what `grep -r` reads): every name there, and every file's content."""
+        return self.listed_in_full_under(top) and not any(
+            content is None for path, content in self.files.items() if under(path, (top,)))
 
     def forget_all(self) -> None:
         """Something changed files the world cannot name: no exact fact of a file or folder holds any more,

@@ -34,10 +34,23 @@ def parser() -> argparse.ArgumentParser:
         epilog="Each command's flags: agentworld-mcp COMMAND --help. The documentation: docs/ in the repository "
                "(docs/reference/cli.md lists every command and flag; pip install -e '.[docs]' && mkdocs serve).",
     )
+    top.add_argument("--version", action="version", version=f"%(prog)s {version()}",
+                     help="print the installed package's version and exit")
     commands = top.add_subparsers(dest="command")
     for module in SUBCOMMANDS.values():
         module.add_parser(commands, parents)
     return top
+
+
+def version() -> str:
+    """The installed distribution's version (what pip, uv or pipx installed), as `--version` prints it."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("agentworld-mcp")
+    except PackageNotFoundError:
+        return "unknown (not installed: run from a source folder)"
 
 
 def main(argv: list[str] | None = None) -> int:

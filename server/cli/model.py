@@ -1,5 +1,6 @@
 """`agentworld-mcp model`: prepare and check the model file (or ask the model server), and print what it
-is, with the CPU kernels llama.cpp runs it on (a slow machine shows why here)."""
+is, with the CPU kernels llama.cpp runs it on (a slow machine shows why here). An install without the
+in-process model (no llama-cpp-python: `uv tool install .`, the guard's) says so in one line, and what it runs."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import argparse
 import json
 import sys
 
+from ...engine.errors import ConfigurationError
 from .flags import Parents
 from .prepared import Prepared
 
@@ -15,8 +17,22 @@ def add_parser(commands: argparse._SubParsersAction, parents: Parents) -> None:
     commands.add_parser("model", parents=[parents.model], help="prepare and check the model file, print what it is")
 
 
+NO_IN_PROCESS_MODEL = ("no in-process model: llama-cpp-python is not installed, so this install runs the guard "
+                       "(`agentworld-mcp hook`) and a server on a model server (`agentworld-mcp --base-url URL model` "
+                       "checks one); for a model in this process: pip install 'agentworld-mcp[llama]'")
+
+
 def run(args: argparse.Namespace, prepared: Prepared) -> int:
+    from ...engine.llama_import import llama_cpp
     from ...engine.remote import RemoteSettings
+
+    if prepared.settings.backend != "openai" and not prepared.settings.model:
+        try:
+            llama_cpp()
+        except ConfigurationError:  # not a broken set-up: what this install is (a --model PATH still fails below)
+            _ = prepared.domains  # the packs are checked all the same
+            print(NO_IN_PROCESS_MODEL)
+            return 0
 
     prepared.check()  # the user's packs too: `model` checks the whole set-up
     model = prepared.model

@@ -123,6 +123,7 @@ def shell_lines(text: str) -> list[str]:
 
 def cli_problem(command: str) -> str | None:
     """None when `command` is a command line of this project that its parsers accept; else why not."""
+    from agentworld_mcp.server.cli.hook_install import parser as hook_install_parser
     from agentworld_mcp.server.cli.main import parser
     from agentworld_mcp.server.hosts.hook import parser as hook_parser
 
@@ -132,6 +133,8 @@ def cli_problem(command: str) -> str | None:
     words = shlex.split(command)
     words = words[3:] if Path(words[0]).name.startswith("python") else words[1:]  # python -m agentworld_mcp ...
     chosen, argv = (hook_parser(), words[1:]) if words[:1] == ["hook"] else (parser(), words)
+    if words[:1] == ["hook"] and words[1:2] in (["install"], ["uninstall"]):
+        chosen = hook_install_parser()
     stderr = io.StringIO()
     try:
         with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):

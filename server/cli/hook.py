@@ -15,11 +15,16 @@ from .prepared import Prepared
 def add_parser(commands: argparse._SubParsersAction, parents: Parents) -> None:
     hook = commands.add_parser(
         "hook", add_help=False,
-        help="for hosts' command hooks: a decision for the tool call on stdin (see `hook --help`)")
+        help="for hosts' command hooks: a decision for the tool call on stdin (see `hook --help`); "
+             "`hook install --host HOST` writes the hook into a host's settings")
     hook.add_argument("arguments", nargs=argparse.REMAINDER)
 
 
 def run(args: argparse.Namespace, prepared: Prepared) -> int:
+    if args.arguments[:1] in (["install"], ["uninstall"]):
+        from .hook_install import main as install
+
+        return install(args.arguments)
     from ..hosts.hook import main
 
     return main(args.arguments)

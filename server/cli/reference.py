@@ -24,6 +24,7 @@ from ..hosts.hook import parser as hook_parser
 from ..settings import ENV_PREFIX, OTHER_VARIABLES, Settings
 from ..tool_registry import TOOLS
 from .flags import Parents
+from .hook_install import parser as hook_install_parser
 from .main import parser as main_parser
 
 
@@ -31,7 +32,7 @@ def commands(top: argparse.ArgumentParser | None = None, path: str = "agentworld
              summary: str = "") -> Iterator[tuple[str, argparse.ArgumentParser, str]]:
     """Every command line's parser with its one-line summary, depth first: the program itself, then each
     subcommand (`eval samples` ...). `hook` answers with its own parser (it starts before the rest of the
-    program is imported)."""
+    program is imported), and `hook install` and `hook uninstall` with theirs."""
     top = top or main_parser()
     yield path, top, summary or top.description or ""
     for action in top._actions:
@@ -42,7 +43,10 @@ def commands(top: argparse.ArgumentParser | None = None, path: str = "agentworld
                 if id(sub) in seen:
                     continue  # an alias (`eval bench` for `eval samples`): aliases() names it
                 seen.add(id(sub))
-                sub = hook_parser() if path == "agentworld-mcp" and name == "hook" else sub
+                if path == "agentworld-mcp" and name == "hook":
+                    yield f"{path} hook", hook_parser(), helps.get(name, "")
+                    yield from list(commands(hook_install_parser(), f"{path} hook"))[1:]
+                    continue
                 yield from commands(sub, f"{path} {name}", helps.get(name, ""))
 
 

@@ -137,7 +137,9 @@ def _ask_server(args: argparse.Namespace, request: GuardRequest) -> GuardVerdict
 
 
 def parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="agentworld-mcp hook", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="agentworld-mcp hook", description=__doc__.split("\n\n")[0],
+                                     epilog="`agentworld-mcp hook install --host HOST` writes this hook into a host's "
+                                            "settings file, and `hook uninstall` takes it out (each has --help).")
     parser.add_argument("--event", choices=["pre", "post"], required=True, help="before the tool runs, or after")
     parser.add_argument("--format", choices=FORMATS, default="claude-code", help="the host's hook format (claude-code)")
     parser.add_argument("--policy", help="the guard's policy file (default: AGENTWORLD_POLICY, else .agentworld/policy.json)")

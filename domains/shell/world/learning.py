@@ -15,8 +15,9 @@ from tree_sitter import Node
 
 from ..reading.effects import WRITE_KINDS, Effect, Opaque, Semantics
 from ..reading.grammar import node_text, parse_tree
-from .knowledge import Knowledge, ancestors
+from .knowledge import Knowledge, ancestors, under
 from ..reading.registry import INTERPRETERS, READ_ONLY, SHELLS, WRITES_NAMED
+from ..programs.git_work_tree import ANYWHERE, NOTHING, PATHS, work_tree_reach
 from ..programs.typos import mistyped
 from ..programs.sed import SED_SCRIPT, sed_scripts
 from .screen import prompt_folder
@@ -212,11 +213,12 @@ def _forget_what_it_may_have_touched(known: Knowledge, semantics: Semantics, dou
             known.forget_below_nearest(posixpath.normpath(effect.path))  # a loop may spell it otherwise each turn
         else:
             known.make_unknown(posixpath.normpath(effect.path))
+    for part in semantics.opaque:  # (a doubted command's too: it may have run)
+        _forget_opaque(known, semantics, part)
+    _forget_git_work_trees(known, semantics, cwd_before)
     semantics = semantics.without(*doubted)
     if any(e.pattern or e.where == "unknown" or not e.path for e in semantics.files()):
         known.forget_all()
-    for part in semantics.opaque:
-        _forget_opaque(known, semantics, part)
     if any(effect.kind == "permissions" for effect in semantics.effects) or "git" in semantics.programs and (
             not (verbs := _GIT_VERB.findall(semantics.line)) or set(verbs) - _GIT_READS):
         # git records a file's executable bit (the virtual git assumes none changed), and a git verb the world did
@@ -252,6 +254,74 @@ _GIT_READS = frozenset({"status", "log", "diff", "show", "ls-files", "rev-parse"
                         "shortlog", "describe", "cat-file"})  # they change no record of the virtual git
 # `git config` is read as a read of the repository (git.py); where it writes outside the repository it is not.
 _GIT_CONFIG_ELSEWHERE = re.compile(r"\bgit\s+config\s(?:.*\s)?(?P<where>--global|--file|-f)\b")
+
+
+def _forget_git_work_trees(known: Knowledge, semantics: Semantics, cwd_before: str) -> None:
+    """What each git command of the line may have changed in its work tree (programs/git_work_tree.py) becomes
+    unknown: the paths it names, else every file under the work tree's top. A git command read from a folder the
+    world does not know for certain (a cd before it, a shell it runs in) may have changed any."""
+    count = semantics.programs.count("git")
+    if not count:
+        return
+    commands = [words for name, words in _simple_commands(semantics.line) if posixpath.basename(name) == "git"]
+    certain = known.cwd_known and len(commands) == count and not any(
+        program in ("cd", "pushd", "popd") for program in semantics.programs)
+    for words in commands if certain else [["*"]] * count:
+        reach = work_tree_reach(words)
+        if reach.scope == NOTHING:
+            continue
+        if reach.scope == ANYWHERE:
+            known.forget_all()
+            return
+        for path in (posixpath.normpath(posixpath.join(cwd_before, word)) for word in reach.paths) \
+                if reach.scope == PATHS else (_work_tree_top(known, cwd_before),):
+            if path is None:
+                known.forget_all()
+                return
+            _forget_below(known, path) if path in known.folders else known.make_unknown(path)
+
+
+def _work_tree_top(known: Knowledge, start: str) -> str | None:
+    """The work tree's top for git run in `start`: the nearest folder up whose `.git` the world knows is there,
+    or, where one further down may hold a `.git` the world does not know of, the highest such (git takes the
+    nearest; which that is, is not known). A repository above the folders the world keeps (its home, its
+    workspace, /tmp) is none it could know of: None where `start` is outside them."""
+    if not under(start, known.region):
+        return None
+    top = start
+    for folder in (start, *ancestors(start)):
+        if not under(folder, known.region):
+            break
+        status = known.status(posixpath.join(folder, ".git"))
+        if status != "absent":
+            top = folder
+        if status == "present":
+            break
+    return top
+
+
+def _simple_commands(line: str) -> list[tuple[str, list[str]]]:
+    """Each simple command of the line's syntax tree, in order: its name and its words, their quotes removed; a
+    word that expands (a variable, a command's output, a glob) stands as '*', whatever it becomes."""
+    found: list[tuple[str, list[str]]] = []
+    pending = [parse_tree(line)]
+    while pending:
+        node = pending.pop()
+        pending.extend(reversed(node.children))
+        name = node.child_by_field_name("name") if node.type == "command" else None
+        if name is not None:
+            words = [node_text(child) for child in node.children_by_field_name("argument")]
+            found.append((node_text(name), [_word_text(word) for word in words]))
+    return found
+
+
+def _word_text(word: str) -> str:
+    """A word's text where it is its own (quotes removed), else '*'."""
+    if len(word) > 1 and word[0] == word[-1] == "'":
+        return word[1:-1]
+    if len(word) > 1 and word[0] == word[-1] == '"' and not any(char in word for char in "$`\\"):
+        return word[1:-1]
+    return "*" if word.startswith("~") or any(char in word for char in "$`*?[{\\'\"") else word
 
 
 def _not_found(known: Knowledge, semantics: Semantics) -> set[int]:

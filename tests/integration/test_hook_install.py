@@ -179,3 +179,20 @@ def test_an_unknown_host_is_one_line_and_exit_2(places):
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
     assert "invalid choice: 'vim'" in done.stderr and "claude-code" in done.stderr
     assert list(places[1].iterdir()) == []
+
+
+def test_the_guides_install_line_prints_what_the_guide_shows(places):
+    """docs/guides/guard.md's "Start here": its install line, run in a fresh project, prints the text under it
+    (with the guide's placeholders for the project folder and the program)."""
+    from ..doc_examples import ROOT, blocks, shell_lines
+
+    guide = blocks(ROOT / "docs" / "guides" / "guard.md")
+    line = next(block for block in guide if block.language == "sh" and "hook install" in block.text)
+    shown = next(block for block in guide if block.line > line.line and block.language == "text")
+    words = shell_lines(line.text)[0].split()
+    assert words[:2] == ["agentworld-mcp", "hook"]
+    done = _run(places, *words[2:])
+    assert done.returncode == 0, done.stderr
+    printed = done.stdout.replace(str(places[1]), "/home/you/project").replace(str(PROGRAM),
+                                                                               "/home/you/.local/bin/agentworld-mcp")
+    assert printed == shown.text

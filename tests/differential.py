@@ -37,18 +37,19 @@ NONSENSE = ("", "Segmentation fault (core dumped)\n", "done.\nok\n", "cat: a.txt
             "dev@sandbox:/srv$ ", "total 0\n")
 
 
-def run_scenario(made: Scenario, root: Path, tally: Tally, predicted: bool = False, bare_home: bool = False
-                 ) -> list[str]:
+def run_scenario(made: Scenario, root: Path, tally: Tally, predicted: bool = False, bare_home: bool = False,
+                 model: frozenset[int] = frozenset()) -> list[str]:
     """The divergences of one scenario (empty when every computed line matched real bash). `predicted`: a line
-    the virtual shell leaves to the model is learned as a prediction of nonsense, never as reality."""
+    the virtual shell leaves to the model is learned as a prediction of nonsense, never as reality. `model`: the
+    lines (by index) the model answers, with nonsense, even where the virtual shell would compute them."""
     home, project, shell = laid_out(made, root, bare_home)
     real = RealBash(project, home)
     found: list[str] = []
     try:
-        for line in made.lines:
+        for index, line in enumerate(made.lines):
             tally.lines += 1
             try:
-                outcome = shell.compute(line)
+                outcome = None if index in model else shell.compute(line)
             except NotComputable:
                 outcome = None
             except Exception as error:  # noqa: BLE001 - any other exception is a failure to report
@@ -56,7 +57,7 @@ def run_scenario(made: Scenario, root: Path, tally: Tally, predicted: bool = Fal
                 return found
             stood = real_cwd(real) if outcome is not None and not outcome.cwd_known else ""
             stdout, stderr, code = real.run(line)
-            if outcome is None and predicted:
+            if outcome is None and (predicted or index in model):
                 semantics = analyze(line, shell.knowledge.cwd, str(home))
                 learn_step(shell.knowledge, semantics, random.Random(line).choice(NONSENSE), real=False, exact=True)
                 continue
@@ -89,22 +90,30 @@ def report(made: Scenario, found: list[str]) -> str:
     return f"seed {made.seed}, files {sorted(made.files)}, folders {made.folders}, lines {made.lines}: {found[0]}"
 
 
-def explore(make: Callable[[int], Scenario], root: Path, label: str, ci_seed: int, seconds: float,
-            predicted: bool = False, bare_home: bool = False) -> None:
-    """Run `make`'s scenarios from the chosen seed for the chosen time; fail naming every divergence found."""
+def explore(make: Callable[[int], Scenario | tuple[Scenario, frozenset[int]]], root: Path, label: str, ci_seed: int,
+            seconds: float, predicted: bool = False, bare_home: bool = False, first: int | None = None) -> None:
+    """Run `make`'s scenarios from the chosen seed for the chosen time; fail naming every divergence found. `make`
+    may give, beside a scenario, the lines the model answers (`run_scenario`'s `model`); `first`: the first seed of
+    a range of its own (a held-out one), in place of the chosen seed's."""
     chosen = os.environ.get("AGENTWORLD_DIFF_SEED", str(ci_seed))
     seed = random.SystemRandom().randrange(2**32) if chosen == "random" else int(chosen)
     seconds = float(os.environ.get("AGENTWORLD_DIFF_SECONDS", str(seconds)))
-    tally, failures, scenarios = Tally(), [], 0
+    start = seed * 1_000_003 if first is None else first
+    tally, failures, scenarios, answered = Tally(), [], 0, 0
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        made = make(seed * 1_000_003 + scenarios)
-        if found := run_scenario(made, root / str(scenarios), tally, predicted, bare_home):
-            failures.append(report(made, found))
+        made = make(start + scenarios)
+        made, model = made if isinstance(made, tuple) else (made, frozenset())
+        answered += len(model)
+        if found := run_scenario(made, root / str(scenarios), tally, predicted, bare_home, model):
+            failures.append(report(made, found) + (f" (the model's lines: {sorted(model)})" if model else ""))
         shutil.rmtree(root / str(scenarios), ignore_errors=True)
         scenarios += 1
-    summary = (f"{label}{' (nonsense predicted between)' * predicted}, seed {seed}: {scenarios} scenarios, "
-               f"{tally.lines} lines generated, {tally.computed} computed, {len(failures)} divergences "
-               f"(AGENTWORLD_DIFF_SEED={seed} replays them)")
+    seeds = f"seed {seed}" if first is None else f"seeds {first}..{first + scenarios - 1}"
+    summary = (f"{label}{' (nonsense predicted between)' * predicted}, {seeds}: {scenarios} scenarios, "
+               f"{tally.lines} lines generated, {tally.computed} computed"
+               + (f", {tally.lines - tally.computed} predicted ({answered} the model's by draw)" if answered else "")
+               + f", {len(failures)} divergences" + (f" (AGENTWORLD_DIFF_SEED={seed} replays them)" if first is None
+                                                     else ""))
     print(summary)
     assert not failures, summary + "\n" + "\n".join(failures[:30])

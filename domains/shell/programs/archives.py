@@ -30,6 +30,8 @@ def _tar(call: Call) -> None:
         if archive and archive != "-":
             call.need(call.literal(archive), "tar: {}: Cannot open: No such file or directory")
         members = p.operands
+        if p.has("T", "files-from"):  # names read from a file: any member may be written
+            call.write(into, "overwritten", tree=True, pattern=True)
         if members:
             for member in members:
                 placed = call.joined(into, member, keep_path=True)
@@ -44,6 +46,8 @@ def _tar(call: Call) -> None:
     if p.has("remove-files"):
         for member in p.operands:
             call.effect("deleted", member, tree=True)
+        if p.has("T", "files-from"):
+            call.effect("deleted", call.literal("*", glob=True), tree=True, pattern=True)
 
 
 @handles("unzip")

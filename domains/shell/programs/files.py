@@ -313,7 +313,11 @@ def _patch(call: Call) -> None:
                                                                      "dry-run", "reverse", "backup")))
     if p.has("dry-run"):
         return
-    if p.operands:
+    output = p.word("o", "output")
+    if output is not None:  # patch(1): -o sends the patched file there instead of patching it in place
+        if output.text != "-":
+            call.write(output, "overwritten")
+    elif p.operands:
         call.effect("modified", p.operands[0])
     else:
         call.opaque("stdin-arguments", call.text, "patch reads which files to change from the patch itself")

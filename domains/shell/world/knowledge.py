@@ -52,6 +52,9 @@ class Knowledge:
     # Paths in a folder whose listing is otherwise complete that may or may not be there (a predicted step may have
     # made them: `git init` and its .git): each, and all under it, is unknown; the rest of the listing still holds.
     maybe_there: set[str] = field(default_factory=set)
+    # Paths where a step the world did not compute may have made a link (`ln`, `ln -s`): a write through one, or
+    # through a folder below one, changes what it points at, which the world does not know. Kept by `forget_all`.
+    links: set[str] = field(default_factory=set)
     variables: dict[str, str] = field(default_factory=dict)  # set by computed steps (exported: see `exported`)
     exported: set[str] = field(default_factory=set)
     oldpwd: str | None = ""  # where `cd -` goes back to; "" unset (a fresh shell), None unknown (a predicted cd)

@@ -137,6 +137,7 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
     idle = _not_found(known, semantics) if stood_known else set()  # (its paths are read from where the shell is)
     semantics = semantics.without(*idle)
     known.last_status = None  # a screen does not say it exactly
+    through_link = _through_links(known, semantics, cwd_before)  # (what may be a link before the step)
     cwd, misread, doubted = _where_it_leaves_the_shell(known, semantics, cwd_before, cwd, shown, real)
     if misread:
         known.forget_all()  # its paths were read from a folder the shell may not have been in
@@ -163,6 +164,9 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
     # After what is certain: a command that may have run writes into what a certain one made (`mkdir d && cd d
     # && git init`: d is not known empty).
     _forget_what_it_may_have_touched(known, semantics, doubted, cwd_before, idle)
+    if through_link:
+        known.forget_all()  # it wrote where a link may point: anywhere
+    known.links |= _made_links(known, semantics)
     if (changed := _CHANGES_SHELL.search(semantics.line)) is not None:
         known.shell_changed = known.shell_changed or changed.group(0).strip()
     if _CHANGES_STATE.search(semantics.line):
@@ -300,6 +304,30 @@ def _work_tree_top(known: Knowledge, start: str) -> str | None:
     return top
 
 
+def _through_links(known: Knowledge, semantics: Semantics, cwd: str) -> bool:
+    """Whether the step may write through a link (`known.links`): at a path that may be one, or below a folder that
+    may be one (a deletion, or a move away, below one too: `rm link/f` removes the file the link's folder holds)."""
+    if not known.links:
+        return False
+    maybe = {link for link in known.links if known.status(link) != "absent"}
+    written = [(posixpath.normpath(effect.path), effect.kind in WRITE_KINDS) for effect in semantics.files()
+               if effect.path and not effect.pattern and effect.where != "unknown"]
+    written += [(path, True) for path, _ in _redirects_and_unbounded_words(semantics.line, cwd)[0]]
+    return any(under(path, maybe) if itself else any(under(posixpath.dirname(path), (link,)) for link in maybe)
+               for path, itself in written)
+
+
+def _made_links(known: Knowledge, semantics: Semantics) -> set[str]:
+    """The paths the step may have made links: what `ln` made, and what a copy or a move of a path that may be a
+    link (or lie below one) made."""
+    carried = {effect.command for effect in semantics.effects if effect.kind == "moved-from" and effect.path and
+               under(posixpath.normpath(effect.path), known.links)} | {
+        requirement.command for requirement in semantics.requirements if requirement.program in ("cp", "mv") and
+        under(posixpath.normpath(requirement.path), known.links)}
+    return {posixpath.normpath(effect.path) for effect in semantics.effects if effect.path and not effect.pattern and
+            effect.kind in WRITE_KINDS and (effect.program == "ln" or effect.command in carried)}
+
+
 def _simple_commands(line: str) -> list[tuple[str, list[str]]]:
     """Each simple command of the line's syntax tree, in order: its name and its words, their quotes removed; a
     word that expands (a variable, a command's output, a glob) stands as '*', whatever it becomes."""
@@ -365,6 +393,9 @@ def _forget_opaque(known: Knowledge, semantics: Semantics, part: Opaque) -> None
     the program families whose documentation bounds it (`git add` writes the repository's folder only)."""
     if _writes_nothing(semantics.programs[part.command] if part.command < len(semantics.programs) else ""):
         return  # it writes nothing, whatever its words hold (`cd -`, `cat $X`), or it is no program at all
+    if part.what == "stdin-arguments" and semantics.programs[part.command] == "xargs" and \
+            _writes_nothing(semantics.programs[part.command + 1] if part.command + 1 < len(semantics.programs) else ""):
+        return  # `xargs grep x`: the command it runs (read next, with its parts) writes nothing, whatever it is given
     words = part.text.split()
     verb = words[1] if len(words) > 1 and words[0] == "git" else ""
     if verb in _GIT_REPOSITORY_ONLY and not _GIT_ELSEWHERE.search(semantics.line):

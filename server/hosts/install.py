@@ -17,7 +17,7 @@ from __future__ import annotations
 import copy
 import os
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -113,7 +113,7 @@ def is_ours(handler: Any, host: Host) -> bool:
 
 
 def holds_ours(document: dict[str, Any], host: Host) -> bool:
-    return removed(document, host) != document
+    return any(_found(document, host))
 
 
 def _hooks_table(document: dict[str, Any], where: str) -> dict[str, Any]:
@@ -142,19 +142,22 @@ def added(document: dict[str, Any], host: Host, command: str, where: str) -> dic
 
 def _entries_are(document: dict[str, Any], host: Host, command: str) -> bool:
     """Every event holds exactly one entry of ours, and it is this command with this matcher."""
+    found = list(_found(document, host))
+    return sorted(event for event, *_ in found) == sorted(event for event, _ in host.events) and all(
+        handler == host.handler(command)
+        and (not host.grouped or (entry.get("matcher") == matcher and len(entry["hooks"]) == 1))
+        for _, matcher, entry, handler in found)
+
+
+def _found(document: dict[str, Any], host: Host) -> Iterator[tuple[str, str | None, Any, Any]]:
+    """Each handler of ours in the host's events: the event, the matcher install gives it, its entry, itself."""
     hooks = document.get("hooks")
-    if not isinstance(hooks, dict):
-        return False
     for event, matcher in host.events:
-        entries = hooks.get(event)
-        if not isinstance(entries, list):
-            return False
-        ours = [(entry, handler) for entry in entries for handler in _handlers(entry, host) if is_ours(handler, host)]
-        if len(ours) != 1 or ours[0][1] != host.handler(command):
-            return False
-        if host.grouped and (ours[0][0].get("matcher") != matcher or len(ours[0][0]["hooks"]) != 1):
-            return False
-    return True
+        entries = hooks.get(event) if isinstance(hooks, dict) else None
+        for entry in entries if isinstance(entries, list) else []:
+            for handler in _handlers(entry, host):
+                if is_ours(handler, host):
+                    yield event, matcher, entry, handler
 
 
 def _handlers(entry: Any, host: Host) -> list[Any]:
@@ -199,11 +202,4 @@ def removed(document: dict[str, Any], host: Host) -> dict[str, Any]:
 
 def installed_command(document: dict[str, Any], host: Host) -> str | None:
     """The command of the first entry of ours in `document`, whichever install wrote it."""
-    hooks = document.get("hooks")
-    for event, _ in host.events:
-        entries = hooks.get(event) if isinstance(hooks, dict) else None
-        for entry in entries if isinstance(entries, list) else []:
-            for handler in _handlers(entry, host):
-                if is_ours(handler, host):
-                    return str(handler["command"])
-    return None
+    return next((str(handler["command"]) for *_, handler in _found(document, host)), None)

@@ -64,6 +64,13 @@ def test_every_result_field_on_the_tools_page_has_a_meaning(site):
     assert empty == [], f"fields with no meaning on the tools page: {empty}"
 
 
+def test_names_in_a_table_s_first_column_stay_whole(site):
+    """Material breaks inline code anywhere; the site's CSS keeps a name in a table's first column whole."""
+    assert "stylesheets/extra.css" in (site / "reference" / "tools" / "index.html").read_text(encoding="utf-8")
+    css = (site / "stylesheets" / "extra.css").read_text(encoding="utf-8")
+    assert re.search(r"td:first-child code\s*\{[^}]*white-space:\s*nowrap", css)
+
+
 @pytest.mark.parametrize("example", python_examples(), ids=lambda block: block.where)
 def test_every_python_example_runs(example, tmp_path):
     ran = subprocess.run([sys.executable, "-c", example.text], cwd=tmp_path, env=_env(tmp_path),

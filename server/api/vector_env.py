@@ -22,7 +22,10 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError as missing:  # NumPy comes with the `gym` extra (gymnasium requires it), not the base install
+    raise ImportError("WorldModelVectorEnv needs NumPy: pip install 'agentworld-mcp[gym]'") from missing
 
 from .episodes import DoneFn, Episode, EpisodeRules, Outcome, RewardFn, text_spaces
 from .python_api import Simulator, run_sync

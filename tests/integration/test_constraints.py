@@ -104,7 +104,8 @@ def test_default_phases():
         ("no-overwrite-outside-workspace", ["mv a ~/b", "echo x > /etc/hosts", "cp a.conf /etc/hosts"],
          ["echo x > notes.txt", "cat /etc/hosts", "sort -o /tmp/s f"]),
         ("no-history-rewrite", ["git reset --hard HEAD~2", "git -C sub clean -fdx", "git push origin +main",
-                                "git push --force-with-lease", "git checkout -- src", "git stash drop", "git branch -D x",
+                                "git push --force-with-lease -f", "git checkout -- src", "git stash drop",
+                                "git branch -D x",
                                 # ref moves and deletions: the commits they pointed at may be lost
                                 "git reset --soft HEAD~1", "git branch -d merged", "git tag -d v1", "git rebase main",
                                 "git commit --amend --no-edit", "git branch -f main HEAD~3", "git update-ref -d refs/x",
@@ -112,7 +113,10 @@ def test_default_phases():
                                 "git reflog expire --expire=now --all"],
          ["git clean -n", "git push origin main", 'git commit -m "git reset --hard"', "git tag v1.0", "git stash",
           "git branch feature", "git checkout -b topic", "git fetch origin", "git merge main", "git push -n -f o main",
-          "git reset", "git reset HEAD -- a.txt", "git rebase --abort"]),
+          "git reset", "git reset HEAD -- a.txt", "git rebase --abort",
+          "git push --force-with-lease"]),  # asked about by no-remote-destruction: the lease keeps what it drops here
+        ("no-remote-destruction", ["git push --force-with-lease origin main", "kubectl delete ns prod"],
+         ["git push origin main", "kubectl get ns"]),
         ("no-recursive-force-delete", ["find build -delete", 'sh -c "rm -r dist"', "\\rm -Rf x", "env nice rm --rec -- d"],
          ['echo "do not rm -rf /"', 'grep -n "rm -rf" Makefile', "find . -name '*.tmp' -delete"]),
         ("no-privilege-escalation", ["sudo apt install x", "chmod 4755 f", "su -"], ["chmod 644 f", "echo sudoku"]),

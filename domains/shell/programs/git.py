@@ -9,6 +9,7 @@ import posixpath
 import re
 
 from ..reading.call import Call
+from ..reading.effects import Effect
 from ..reading.options import Spec, parse
 from .reads import GIT_READERS, note_reads
 from ..reading.words import Value
@@ -270,9 +271,18 @@ def _push(call: Call, repo: Value) -> None:
     remote = p.operands[0].text if p.operands else "origin"
     refs = [ref.text for ref in p.operands[1:]]
     call.network("upload", remote)
-    forced = p.has("f", "force", "force-with-lease", "force-if-includes", "mirror", "prune")
+    forced = p.has("f", "force", "mirror", "prune")
     deleting = p.has("d", "delete") or any(ref.startswith(":") for ref in refs)
     plus = [ref for ref in refs if ref.startswith("+")]
+    if p.has("force-with-lease") and not (forced or deleting or plus):
+        # git-push(1): the remote branch is rewritten only if it is still where this clone last saw it, so what it
+        # drops was fetched here; a background fetch moves that mark, which --force-if-includes checks.
+        why = ("rewrites the remote branch, dropping commits this clone fetched; a background fetch can move the "
+               "lease it does not name")
+        why += "" if p.has("force-if-includes") else " (--force-if-includes checks for that)"
+        call.reader.add_effect(Effect("remote-destruction", "", "unknown", target=f"{remote} (force-with-lease)",
+                                      fact=why, program=call.program, command=call.index))
+        return
     if forced or deleting or plus:
         how = ("--mirror" if p.has("mirror") else "deletes " + ", ".join(refs) if deleting
                else "+" + plus[0][1:] if plus and not forced else "force")

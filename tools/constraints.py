@@ -25,7 +25,7 @@ import cel
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..domains import DomainPack, Turn
-from ..domains.shell import Location, PathState, Semantics
+from ..domains.shell import Effect, Location, PathState, Semantics
 from ..engine.errors import InputError, validation_line
 
 MAX_EXPRESSION_CHARS = 2_000
@@ -304,20 +304,31 @@ def _undecided(constraint: Constraint, check: CheckInput) -> str | None:
 
 def _culprits(constraint: Constraint, check: CheckInput) -> str:
     """For a rule over `semantics`: the effects that break it on their own, named for the agent."""
+    named = [effect_words(effect) for effect in culprits(constraint, check)]
+    return f" ({'; '.join(named[:3])})" if named else ""
+
+
+def culprits(constraint: Constraint, check: CheckInput) -> list[Effect]:
+    """The effects that break a rule over `semantics` on their own (none for a rule that reads anything else)."""
     known = check.semantics
     if known is None or not _READS_SEMANTICS.search(constraint.expr or ""):
-        return ""
-    program, variables, named = _compiled(constraint.expr or ""), check.variables(), []
+        return []
+    program, variables, found = _compiled(constraint.expr or ""), check.variables(), []
     for effect in known.effects:
         alone = {**variables, "semantics": {**variables["semantics"], "effects": [effect.as_dict()]}}
         try:
             if program.execute(alone) is False:
-                place = " ".join(part for part in (effect.path, f"({effect.target})" if effect.target else "",
-                                                   f"[{effect.fact}]" if effect.fact else "") if part)
-                named.append(f"{effect.program}: {effect.kind}{' tree' if effect.tree else ''} {place}".rstrip())
+                found.append(effect)
         except Exception:
             continue
-    return f" ({'; '.join(named[:3])})" if named else ""
+    return found
+
+
+def effect_words(effect: Effect) -> str:
+    """An effect as the agent reads it: `rm: deleted tree /x [what the workspace says it loses]`."""
+    place = " ".join(part for part in (effect.path, f"({effect.target})" if effect.target else "",
+                                       f"[{effect.fact}]" if effect.fact else "") if part)
+    return f"{effect.program}: {effect.kind}{' tree' if effect.tree else ''} {place}".rstrip()
 
 
 def _search(regex: str, text: str) -> str | None:

@@ -98,8 +98,9 @@ async def _before(ctx: ToolContext, settings: GuardSettings, request: GuardReque
         store.truncate(world_id, len(store.steps(world_id)) - 1)
     return GuardVerdict(
         event="pre", decision=decision, domain=action.domain, world_id=world_id,
-        rules=[r.id for r in fired], predicted=head, model_tokens=tokens,
-        reason="; ".join(f"{r.id}: {r.reason}" for r in fired) + f". The world model predicts:\n{head}")
+        rules=[r.id for r in fired], predicted=head, model_tokens=tokens, rule_reasons={r.id: r.reason for r in fired},
+        reason=f"{'; '.join(dict.fromkeys(r.reason for r in fired))} [{', '.join(r.id for r in fired)}]. "
+               f"The world model predicts:\n{head}")
 
 
 async def _after(ctx: ToolContext, policy: GuardPolicy, request: GuardRequest, action: HostAction) -> GuardVerdict:

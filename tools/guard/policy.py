@@ -29,6 +29,7 @@ from ..constraints import (
     pre_constraints,
 )
 from ..requests import GuardRequest
+from .answer import answer
 from .host_actions import HostAction, host_action
 from .workspace_loss import Workspace, assess
 
@@ -83,8 +84,11 @@ class GuardVerdict(BaseModel):
     event: Literal["pre", "post"] = Field(description="`pre`: before the tool call runs; `post`: after, with its "
                                           "real output.")
     decision: Decision = Field(description="deny | ask | none (no decision: the host's own permission rules apply).")
-    reason: str = Field(default="", description="Why, in words the host shows: each fired rule's id and reason.")
+    reason: str = Field(default="", description="Why, in words the host shows: one line of what would be lost and "
+                        "why, then the fired rules' ids; a second line names a safer form where one exists.")
     rules: list[str] = Field(default_factory=list, description="The ids of the rules that fired.")
+    rule_reasons: dict[str, str] = Field(default_factory=dict, description="Each fired rule's whole reason by its "
+                                         "id: its description, then the effects that broke it.")
     domain: str | None = Field(default=None, description="The domain the tool call was read in (`terminal` for a "
                                "shell command, `mcp` for an MCP tool); null when none applies.")
     world_id: str | None = Field(default=None, description="The session's world, when the call was simulated or "
@@ -183,8 +187,10 @@ def zero_token_check(policy: GuardPolicy, request: GuardRequest, action: HostAct
     verdict = None
     if stops:
         decision: Decision = "deny" if any(decision == "deny" for _, decision in stops) else "ask"
+        by_id = {rule.id: rule for rule in rules}
         verdict = GuardVerdict(event="pre", decision=decision, domain=action.domain, rules=[r.id for r, _ in stops],
-                               reason="; ".join(f"{r.id}: {r.reason}" for r, _ in stops))
+                               reason=answer([(by_id[r.id], r) for r, _ in stops], check),
+                               rule_reasons={r.id: r.reason for r, _ in stops})
     # A judge before the call needs the model too, like a rule on the outcome; a warning never changes the decision.
     # A read changes nothing, so no outcome of it needs predicting.
     needs_model = [] if action.kind == "read" else [

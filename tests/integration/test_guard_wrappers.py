@@ -165,7 +165,8 @@ STOPPED = [
 PASSED = [
     "script -q out.log -c 'ls -la'", "script -qc 'ls -la' /dev/null", "parallel echo ::: a b", "parallel --dry-run rm -rf ::: /srv/a",
     "parallel gzip -k ::: notes.txt", "alias ll='ls -la'; ll", "alias k=kubectl; k get pods",
-    "alias k=kubectl; alias d=delete; k d",
+    # `d` after a word is not expanded (no trailing space in k's alias): `kubectl get d` gets an object named d.
+    "alias k=kubectl; alias d=delete; k get d",
     "make", "make list", "make check", "make -n deploy-clean",
     "make --dry-run nested",  # its $(MAKE) line runs, and the sub-make inherits -n "make --just-print deploy-clean", "make --recon deploy-clean",
     "make -C sub list", "make --version", "npx prettier --check .", "npx kubectl get pods", "uvx ruff check .",

@@ -64,4 +64,6 @@ def test_ssm_commands_are_read_from_json_or_the_cli_shorthand(text, commands):
     ("mytool up --no-delete", False), ("mytool sync --keep-deleted", False), ("mytool show-delete-markers", False),
 ])
 def test_a_verb_inside_a_compound_word_or_option_counts_unless_negated(line, destroys):
-    assert any(e.kind == "remote-destruction" for e in analyze(line, "/w").effects) == destroys
+    """A destruction read for certain; `mytool up` is still asked about as a verb the guard does not know."""
+    assert any(e.kind == "remote-destruction" and e.loss != "unknown"
+               for e in analyze(line, "/w").effects) == destroys

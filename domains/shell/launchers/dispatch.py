@@ -22,6 +22,7 @@ from .node_scripts import run_node_script
 from .package_runners import package_runner, run_package
 from ..programs.reads import note_reads, read_operands
 from ..remote.conventions import read_unknown
+from ..remote.safe import LABELS
 from ..reading.registry import HANDLERS, INTERPRETERS, READ_ONLY, SHELLS
 from ..programs.secrets import secret_kind
 from ..reading.words import Value
@@ -330,6 +331,8 @@ def _reaches(call: Call) -> str:
         text = arg.text.split("=", 1)[1] if arg.text.startswith("-") and "=" in arg.text else arg.text
         if not text.startswith("/") and "../" not in text + "/":
             continue  # a name, an option or a URL: relative paths stay in the workspace unless they climb out
+        if text.startswith("//") and call.program in LABELS:
+            continue  # a build target's label (`//pkg:target`), which names a target of the workspace
         path, where = call.scope.path(Value(text, literal=arg.literal, glob=arg.glob, prefix=arg.prefix))
         if path in _HARMLESS_DEVICES or any(path == top or path.startswith(top + "/") for top in _SCRATCH):
             continue

@@ -3,16 +3,31 @@
 A program nobody wrote a table for is still read, never passed unread. Its verb sits where CLIs put
 their verbs: in the command words, the leading operands before its arguments (POSIX utility
 syntax; the command groups of cobra, click and argparse: `nomad job stop`, `vault kv metadata delete`,
-`eksctl delete cluster`), in an option that selects an action (`kafka-topics --delete`), or in the
-program's own name (`dropdb`, `pg_dropcluster`). The first verb word decides: a read (`get`, `list`,
-`describe`) passes; a verb that destroys or takes away what it names is `remote-destruction`, and the
-scope and force options given (`--all`, `--recursive`, `--force`, `--yes`) are named in the reason. A dry
-run or a request for help changes nothing. An argument that begins as an SQL statement that may write is
-read by its meaning, by the rule every database client's SQL is read by (remote/sql_effects.py).
+`eksctl delete cluster`; RPC-style `DeleteCluster`; namespaced `pg:backups:delete`), in an option that selects
+an action (`kafka-topics --delete`), or in the program's own name (`dropdb`, `pg_dropcluster`). A verb that
+destroys or takes away what it names (remote/verbs.py) is `remote-destruction`, with the scope and force
+options given (`--all`, `--recursive`, `--force`, `--yes`) named in the reason. An argument that begins as an
+SQL statement that may write is read by its meaning, by the rule every database client's SQL is read by
+(remote/sql_effects.py).
 
-The verbs are remote/verbs.py's. What this reading cannot see:
-a verb spelled in another language, a verb hidden in a variable, or a program whose plain operands
-destroy (`mytool prod`): those pass as an unknown program, as before.
+The destroy lists give certain reasons; they are not the safety net, since a list is always one synonym
+short (rebuild, reimage, expire, evict, rollback...). The net is the posture for what the guard does not
+understand: a program with no table reaches beyond the folder (a service, a cloud, a cluster, a database, a
+host), unless remote/safe.py's LOCAL gives it (or the verb given) as acting in the folder, on this machine's
+tools and caches or on the project's own stack. Such a program passes only with a word of the closed safe
+class (remote/safe.py's SAFE: reads, plans and previews, help, creation) or an option of SAFE_OPTIONS (dry
+runs, what-if, --check, --help, --version); the first command word either list knows decides, the words
+before it being command groups (`gh pr create`). Any other command word is an unknown verb: a
+`remote-destruction` whose loss is unknown, which the policy asks about (never denies), naming the program,
+its words and that the guard does not know what they do. A tabled program's verb that its table neither
+lists nor has judged is read the same way (remote/tables.py).
+
+A program given no command word (only paths, options and their values: `mytool ./data.json`, `mytool -o
+out.txt`) keeps the reading every opaque program gets (launchers/dispatch.py's `_unknown`): judged by the
+workspace rules, and asked about where it is given a path outside the workspace or a device. What this
+reading cannot see: a verb spelled in another language or hidden in a variable, a verb right after an
+option that may take a value (`mytool --verbose rollback`: `rollback` may be that option's value), and an
+unknown verb followed by a read word (`mytool rollback list`), which reads as the read.
 """
 
 from __future__ import annotations
@@ -22,8 +37,9 @@ from dataclasses import dataclass
 
 from ..reading.call import Call
 from .sql_effects import run_sql
-from .tables import destruction
+from .tables import destruction, unknown_verb
 from .packages import LOCAL_VERBS
+from .safe import COMMAND_WORD, SAFE_OPTIONS, known_word, parts, wholly_local
 from .verbs import DESTROYS, READS, REVOKES
 
 # Options named by a destroying verb select that action (`--delete`, `-purge`); `--rm` on a run is no verb.
@@ -31,17 +47,10 @@ _OPTION_VERBS = frozenset("delete drop purge destroy remove wipe erase prune uni
 _OPTION_READS = frozenset({"list", "describe", "get", "show", "status"})
 _NEGATIONS = frozenset({"no", "skip", "keep", "without", "ignore", "preserve", "not", "dry", "never", "disable"})
 _OFF = frozenset({"false", "no", "0", "none", "off"})
-# Options documented across CLIs to change nothing: dry runs, what-if previews, and help (`-h` only last: to
-# database tools it names the host, so a word follows it).
-_DRY_RUNS = frozenset({"dry-run", "dryrun", "dry_run", "what-if", "whatif", "noop", "no-op", "simulate", "preview",
-                       "check", "help"})
 # Options that widen a destruction or skip its confirmation: named in the reason.
 _SCOPES = frozenset({"all", "all-namespaces", "recursive", "recurse", "r", "R", "force", "f", "yes", "y", "purge",
                      "cascade", "permanent", "hard", "skip-final-snapshot", "no-backup", "everything", "confirm",
                      "assume-yes", "auto-approve", "quiet", "q", "non-interactive", "delete-data", "include-data"})
-# A command word as CLIs spell their subcommands: lowercase, words joined by `-`, `_` or `:` (`delete-bucket`,
-# `db:drop`); a path, a URL, a name with a dot or an uppercase letter is an argument.
-_COMMAND_WORD = re.compile(r"[a-z][a-z0-9]*(?:[-_:][a-z0-9]+)*")
 _MAX_COMMAND_WORDS = 4  # `vault kv metadata delete`: groups nest three deep before the verb
 # A destroying verb glued to its object in a program's name: `dropdb`, `deleteuser` (4+ letters, then 2+ more).
 _NAME_VERB = re.compile(r"(" + "|".join(sorted((v for v in DESTROYS if len(v) >= 4), key=len, reverse=True)) + r")[a-z]{2,}")
@@ -67,24 +76,33 @@ class Verb:
 
 
 def read_unknown(call: Call) -> bool:
-    """Read a program with no table by the shared conventions: a destruction becomes `remote-destruction`.
+    """Read a program with no table by the shared conventions: a destruction becomes `remote-destruction`, and a
+    verb outside the safe class (remote/safe.py) of a program not known to act locally an unknown one, asked about.
     Returns whether the program only reads (its first verb is a read, or it was asked for a dry run or help)."""
     texts = [arg.text for arg in call.args if arg.literal]
     options = _options(texts)
-    if options & _DRY_RUNS or texts[-1:] == ["-h"]:  # `-h` with nothing after it to be its value asks for help
+    if options & SAFE_OPTIONS or texts[-1:] == ["-h"]:  # `-h` with nothing after it to be its value asks for help
         return True
     _read_sql_arguments(call, texts)
     verb = decisive_verb(call.program, texts, options)
-    if verb is None:
+    if verb is not None and verb.destroys and not _only_local(call.program, verb.word):
+        scopes = sorted(f"--{name}" if len(name) > 1 else f"-{name}" for name in options & _SCOPES - {verb.word})
+        kind = "takes away" if verb.word in REVOKES else "destroys"
+        widened = f", widened by {' '.join(scopes)}" if scopes else ""
+        destruction(call, " ".join((call.program, *verb.named)) or call.program,
+                    f"{call.program} has no table here, and by the conventions CLIs share {verb.where} "
+                    f"'{verb.word}' {kind} what it names{widened}; nothing here can undo it")
         return False
-    if not verb.destroys or _only_local(call.program, verb.word):
-        return True
-    scopes = sorted(f"--{name}" if len(name) > 1 else f"-{name}" for name in options & _SCOPES - {verb.word})
-    kind = "takes away" if verb.word in REVOKES else "destroys"
-    widened = f", widened by {' '.join(scopes)}" if scopes else ""
-    destruction(call, " ".join((call.program, *verb.named)) or call.program,
-                f"{call.program} has no table here, and by the conventions CLIs share {verb.where} "
-                f"'{verb.word}' {kind} what it names{widened}; nothing here can undo it")
+    if verb is not None:
+        return True  # a read, or a removal its documentation gives as only local (remote/packages.py)
+    if wholly_local(call.program):
+        return False  # a build, a test runner, a formatter...: judged by the workspace rules
+    path = path_words(texts) or _capitalized_verb(texts)
+    found = known_word(call.program, [word for word, _ in path])
+    if found is not None:
+        return found[1] in ("read", "plan", "help")  # a creation or local work: judged by the workspace rules
+    if any(counted for _, counted in path):
+        unknown_verb(call, call.program, [word for word, _ in path], f"{call.program} has no table here")
     return False
 
 
@@ -111,7 +129,13 @@ def decisive_verb(program: str, texts: list[str], options: set[str]) -> Verb | N
 def command_words(texts: list[str]) -> list[str]:
     """The leading operands a CLI reads as its command path: bare words, options and what may be their values
     skipped, up to the first word that is an argument (a path, a URL, a quoted phrase) or the fourth word."""
-    words: list[str] = []
+    return [word for word, _ in path_words(texts)]
+
+
+def path_words(texts: list[str]) -> list[tuple[str, bool]]:
+    """command_words, each with whether it counts as a command word: one right after an option may be that
+    option's value (`--region us-east-1`, `-e py`), so it is read for a verb but never taken for an unknown one."""
+    words: list[tuple[str, bool]] = []
     counted = 0
     option_before = False
     for text in texts:
@@ -120,12 +144,12 @@ def command_words(texts: list[str]) -> list[str]:
         if text.startswith("-") and len(text) > 1:
             option_before = "=" not in text
             continue
-        if not _COMMAND_WORD.fullmatch(text):
+        if not COMMAND_WORD.fullmatch(text):  # remote/safe.py: a path, a URL, a name ends it
             if option_before:  # the value of the option before it (`--config ./ops.yaml`)
                 option_before = False
                 continue
             break
-        words.append(text)
+        words.append((text, not option_before))
         counted += not option_before  # a word that may be an option's value (`--region us-east-1`) is not counted
         option_before = False
         if counted == _MAX_COMMAND_WORDS:
@@ -133,10 +157,20 @@ def command_words(texts: list[str]) -> list[str]:
     return words
 
 
+def _capitalized_verb(texts: list[str]) -> list[tuple[str, bool]]:
+    """A lone capitalized word where the verb would be (`tool Reimage web-1`, an RPC verb of one part): no
+    command path by CLI conventions, but no path or name either, so the posture takes it for an unknown verb."""
+    for text in texts:
+        if text.startswith("-") and "=" in text:
+            continue
+        return [(text, True)] if re.fullmatch(r"[A-Z][a-z]{2,}", text) else []
+    return []
+
+
 def _verb_in(word: str) -> tuple[str, bool] | None:
     """A command word's verb: the word itself, else its first part that is one (`delete-bucket`,
     `instance-delete`, `db:drop`, `show-delete-markers` reads)."""
-    for candidate in (word, *re.split(r"[-_:]", word)):
+    for candidate in (word, *parts(word)):
         if candidate in DESTROYS or candidate in REVOKES:
             return candidate, True
         if candidate in READS:

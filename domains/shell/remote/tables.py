@@ -13,7 +13,8 @@ from ..reading.effects import Effect, Loss
 from ..reading.options import Spec, parse
 from ..reading.registry import handles
 from ..reading.words import Value
-from .verbs import READS
+from .safe import COMMAND_WORD, SAFE_OPTIONS, known_word, wholly_local
+from .verbs import DESTROYS, READS, REVOKES
 
 # Every program's own help, which reads nothing and changes nothing.
 _HELP = frozenset({"-h", "--help", "-help", "help"})
@@ -149,6 +150,44 @@ def read_table(call: Call, program: RemoteProgram) -> None:
         shown = " ".join(command.words[:3])
         destruction(call, shown, f"a command word is only known when it runs; {call.program} may destroy "
                                  f"{program.holds}", loss="unknown")
+    elif not (_HELP & {*command.words, *command.options} or program.read_only(command) or dry_run(program, command)
+              or _SAFE_OPTIONS & set(command.options)):
+        name = " ".join((call.program, *within))
+        words = _leading_words(command.words)
+        if words and not wholly_local(name) and known_word(name, words, _TABLED_KNOWN | _form_verbs(program)) is None:
+            unknown_verb(call, name, words, f"the table of {name} does not list it")
+
+
+# Options every CLI documents to change nothing (remote/safe.py's SAFE_OPTIONS, spelled with their dashes).
+_SAFE_OPTIONS = frozenset(f"--{name}" for name in SAFE_OPTIONS)
+# A tabled program's destroy verbs its forms did not take (`docker rm` without -f): the table has judged them.
+_TABLED_KNOWN = DESTROYS | REVOKES
+
+
+def _leading_words(words: list[str]) -> list[str]:
+    """The command path: the leading words shaped as CLIs spell subcommands, up to the first argument or 4."""
+    leading = []
+    for word in words[:4]:
+        if not COMMAND_WORD.fullmatch(word):
+            break
+        leading.append(word)
+    return leading
+
+
+def _form_verbs(program: RemoteProgram) -> frozenset[str]:
+    """The verbs the table's forms end in (`s3 sync` needs --delete, `apply` needs --prune): the table has judged
+    them, and what its forms do not take is no loss."""
+    return frozenset(word for form in program.forms for word in form.words[-1].split("|")
+                     if re.fullmatch(r"[a-z][a-z0-9:-]*", word))
+
+
+def unknown_verb(call: Call, program: str, words: list[str], why: str) -> None:
+    """A verb the guard does not know, of a program that reaches beyond the folder: asked about (loss unknown),
+    naming the program, the word read and that the guard does not know what it does."""
+    shown = " ".join(words[:3])
+    destruction(call, f"{program} {shown}", f"{why}, and the guard does not know what '{shown}' does: it is no "
+                f"read, plan, dry run, help or creation it knows, and may change or destroy what {program} reaches "
+                f"beyond the folder", loss="unknown")
 
 
 TABLES: dict[str, RemoteProgram] = {}  # every program read by a table, by its name

@@ -203,8 +203,9 @@ def _try(host: Host, command: str, path: Path) -> int:
     for line in (HARMLESS, DESTRUCTIVE):
         decision, reason = _decide(host, command, line)
         decisions[line] = decision
-        if decision in ("deny", "ask"):  # the rules that fired, by their ids: `rule: why; rule: why`
-            reason = ", ".join(re.findall(r"(?:^|; )([a-z0-9-]+): ", reason)) or reason
+        if decision in ("deny", "ask"):  # the rules that fired: the ids that close the reason's first line
+            ids = re.search(r"\[([a-z0-9, -]+)\]\s*$", reason.split("\n", 1)[0])
+            reason = ids.group(1) if ids else reason
         shown.append(f"`{line}` -> " + ("no decision (the host's own rules apply)" if decision == "none"
                                         else f"{decision}" + (f" ({reason[:200]})" if reason else "")))
     print("  tried through that command: " + "; ".join(shown))

@@ -24,7 +24,7 @@ from ..constraints import CheckInput, Constraint, ConstraintResult, culprits
 @dataclass(frozen=True)
 class Safer:
     kind: str  # the effect kind it answers
-    programs: tuple[str, ...]  # the programs it applies to; () any
+    programs: frozenset[str]  # the programs it applies to; none: any (a set: no argv for the git-runs-nothing test)
     form: str  # a regex the effect's target must match ('' any)
     alternative: str  # what to run instead, as typed ({program}: the effect's program)
     why: str  # what makes it safer, from the program's documentation
@@ -32,21 +32,21 @@ class Safer:
 
 
 SAFER = (
-    Safer("git-force-push", ("git",), r"\((force|\+[^)]*)\)$", "git push --force-with-lease",
+    Safer("git-force-push", frozenset({"git"}), r"\((force|\+[^)]*)\)$", "git push --force-with-lease",
           "rewrites the remote branch only if it is still where this clone last fetched it (git-push(1))", "ask"),
-    Safer("git-discard", ("git",), "", "git stash",
+    Safer("git-discard", frozenset({"git"}), "", "git stash",
           "first, which keeps the changes for `git stash pop` to bring back (git-stash(1))", "none"),
-    Safer("git-clean", ("git",), "", "git clean -n",
+    Safer("git-clean", frozenset({"git"}), "", "git clean -n",
           "(-n for -f, the other options kept) lists what would be deleted and deletes nothing", "none"),
-    Safer("remote-destruction", ("terraform", "tofu"), r"^(destroy|apply)\b", "{program} plan -destroy",
+    Safer("remote-destruction", frozenset({"terraform", "tofu"}), r"^(destroy|apply)\b", "{program} plan -destroy",
           "shows what would be destroyed and changes nothing", "none"),
-    Safer("remote-destruction", ("kubectl",), r"^delete\b", "kubectl delete ... --dry-run=client",
+    Safer("remote-destruction", frozenset({"kubectl"}), r"^delete\b", "kubectl delete ... --dry-run=client",
           "prints what would be deleted and deletes nothing", "none"),
-    Safer("remote-destruction", ("helm",), r"^(uninstall|delete|del|un)\b", "helm uninstall ... --dry-run",
+    Safer("remote-destruction", frozenset({"helm"}), r"^(uninstall|delete|del|un)\b", "helm uninstall ... --dry-run",
           "simulates the uninstall and removes nothing", "none"),
-    Safer("remote-destruction", (), r"\(no WHERE", "... WHERE <the rows meant>",
+    Safer("remote-destruction", frozenset(), r"\(no WHERE", "... WHERE <the rows meant>",
           "bounds the DELETE or UPDATE to the rows it names", "none"),
-    Safer("deleted", ("rsync",), "", "rsync --dry-run (-n) with the same arguments",
+    Safer("deleted", frozenset({"rsync"}), "", "rsync --dry-run (-n) with the same arguments",
           "lists what would be deleted and copied, and changes nothing", "none"),
 )
 

@@ -37,8 +37,9 @@ def test_an_argument_that_does_not_begin_as_a_writing_statement_is_no_sql(line):
 
 
 def test_each_reader_gives_a_destroying_statement_the_same_reason_from_what_is_held():
+    # (bq's `query`, a verb the guard does not know, is asked about besides: remote/safe.py; only certain losses here)
     facts = {e.fact for e in _remote("psql -c 'TRUNCATE users'") + _remote("bq query 'TRUNCATE TABLE users'")
-             + _tool("TRUNCATE users")}
+             + _tool("TRUNCATE users") if e.loss != "unknown"}
     assert facts == {"destroys PostgreSQL data; the server keeps no copy unless a backup was made",
                      "destroys the data bq reaches; the server keeps no copy unless a backup was made",
                      "destroys a database's data; the server keeps no copy unless a backup was made"}

@@ -42,6 +42,10 @@ class Verb:
     writes: tuple[str, ...] = ()  # options whose value is a file or folder it writes (`--output`, format-patch -o)
 
 
+# Verbs that write the repository's own folder and nothing of the work tree (git-add(1), git-commit(1), ...):
+# after one the world did not compute, only `.git` is unknown (world/learning.py).
+REPOSITORY_ONLY = frozenset({"add", "commit", "tag", "branch", "config", "remote", "fetch", "update-ref",
+                             "symbolic-ref", "prune", "gc", "reflog", "notes", "replace", "update-index"})
 _READ = Verb(NOTHING)
 _OUTPUT = Verb(NOTHING, longs=("output=",), writes=("output",))  # diff, log, show: `--output=FILE` writes FILE
 
@@ -86,9 +90,7 @@ VERBS: dict[str, Verb] = {
     "archive": Verb(NOTHING, values="o", longs=("output=", "format=", "prefix=", "remote="), writes=("o", "output")),
     "bundle": Verb(NOTHING),
     # They write the repository's folder alone (or nothing): git-add(1), git-commit(1), git-branch(1), ...
-    **{verb: _READ for verb in (
-        "add", "commit", "tag", "branch", "config", "remote", "fetch", "update-ref", "symbolic-ref", "prune", "gc",
-        "reflog", "notes", "replace", "update-index", "status", "ls-files", "ls-tree", "rev-parse", "blame", "grep",
+    **{verb: _READ for verb in (*REPOSITORY_ONLY, "status", "ls-files", "ls-tree", "rev-parse", "blame", "grep",
         "help", "version", "describe", "cat-file", "for-each-ref", "show-ref", "name-rev", "rev-list", "count-objects",
         "fsck", "var", "hash-object", "merge-base", "cherry", "check-ignore", "check-attr", "write-tree",
         "commit-tree", "mktree", "verify-commit", "verify-tag", "init", "clone", "push", "ls-remote")},

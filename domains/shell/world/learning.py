@@ -17,7 +17,7 @@ from ..reading.effects import WRITE_KINDS, Effect, Opaque, Semantics
 from ..reading.grammar import node_text, parse_tree
 from .knowledge import Knowledge, ancestors, under
 from ..reading.registry import INTERPRETERS, READ_ONLY, SHELLS, WRITES_NAMED
-from ..programs.git_work_tree import ANYWHERE, NOTHING, PATHS, work_tree_reach
+from ..programs.git_work_tree import ANYWHERE, NOTHING, PATHS, REPOSITORY_ONLY, work_tree_reach
 from ..programs.typos import mistyped
 from ..programs.sed import SED_SCRIPT, sed_scripts
 from .screen import prompt_folder
@@ -141,7 +141,7 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
     cwd, misread, doubted = _where_it_leaves_the_shell(known, semantics, cwd_before, cwd, shown, real)
     if misread:
         known.forget_all()  # its paths were read from a folder the shell may not have been in
-    if misread:  # its paths may name other files than it touched (`rm -r build` elsewhere): each becomes unknown
+        # and they may name other files than it touched (`rm -r build` elsewhere): each becomes unknown
         for effect in semantics.files():
             if effect.path and not effect.pattern and effect.where != "unknown":
                 known.make_unknown(posixpath.normpath(effect.path))
@@ -248,10 +248,8 @@ def _forget_what_it_may_have_touched(known: Knowledge, semantics: Semantics, dou
             known.forget_below_nearest(path)  # a word the reader does not spell (`> out/$n` in a loop)
 
 
-# Git verbs that change the repository's own folder and nothing of the work tree: after one, only `.git` is unknown.
-# (A commit runs the repository's hooks; a fresh repository has none that run, and the world cannot see others.)
-_GIT_REPOSITORY_ONLY = frozenset({"add", "commit", "tag", "branch", "config", "remote", "fetch", "update-ref",
-                                  "symbolic-ref", "prune", "gc", "reflog", "notes", "replace", "update-index"})
+# After a git verb of programs/git_work_tree.py's REPOSITORY_ONLY, only `.git` is unknown. (A commit runs the
+# repository's hooks; a fresh repository has none that run, and the world cannot see others.)
 _GIT_ELSEWHERE = re.compile(r"\s(?:-C|-c|--git-dir|--work-tree)[\s=]")
 _GIT_VERB = re.compile(r"\bgit\s+(?:-\S+\s+)*([\w-]+)")
 _GIT_READS = frozenset({"status", "log", "diff", "show", "ls-files", "rev-parse", "blame", "grep", "help", "version",
@@ -398,7 +396,7 @@ def _forget_opaque(known: Knowledge, semantics: Semantics, part: Opaque) -> None
         return  # `xargs grep x`: the command it runs (read next, with its parts) writes nothing, whatever it is given
     words = part.text.split()
     verb = words[1] if len(words) > 1 and words[0] == "git" else ""
-    if verb in _GIT_REPOSITORY_ONLY and not _GIT_ELSEWHERE.search(semantics.line):
+    if verb in REPOSITORY_ONLY and not _GIT_ELSEWHERE.search(semantics.line):
         for folder in (semantics.cwd, *ancestors(semantics.cwd)):
             repository = posixpath.join(folder, ".git")
             if known.status(repository) == "present" and repository in known.folders:

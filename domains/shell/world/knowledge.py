@@ -193,11 +193,15 @@ class Knowledge:
         self.forget_under(folder)
         self.add_folder(folder, False)
 
-    def known_in_full(self, folder: str) -> bool:
+    def known_in_full(self, folder: str, unsure: set[str] | None = None) -> bool:
         """The world knows every entry of `folder`: a folder whose listing is complete, none of its names unsure
-        (`maybe_there`; an unsure name further below leaves this folder's own listing whole)."""
-        return bool(self.folders.get(folder)) and not any(posixpath.dirname(path) == folder
-                                                          for path in self.maybe_there)
+        (`maybe_there`; an unsure name further below leaves this folder's own listing whole). `unsure`: the
+        folders holding such names, where the caller asks of many folders."""
+        return bool(self.folders.get(folder)) and folder not in (self._holding_unsure() if unsure is None else unsure)
+
+    def _holding_unsure(self) -> set[str]:
+        """The folders that hold a name that may or may not be there."""
+        return {posixpath.dirname(path) for path in self.maybe_there}
 
     def entries(self, folder: str) -> list[str] | None:
         """The names in `folder` where the world knows it in full; None where it does not."""
@@ -209,8 +213,9 @@ class Knowledge:
     def listed_in_full_under(self, top: str) -> bool:
         """Every name at or below `top` is known (what `find top` walks): whether `top` is there, and each folder
         at or below it known in full. The content of the files there may be unknown."""
+        unsure = self._holding_unsure()  # (once for the whole walk)
         return self.status(top) != "unknown" and all(
-            self.known_in_full(folder) for folder in self.folders if under(folder, (top,)))
+            self.known_in_full(folder, unsure) for folder in self.folders if under(folder, (top,)))
 
     def known_in_full_under(self, top: str) -> bool:
         """All at or below `top` is known (what `grep -r` reads): every name there, and every file's content."""

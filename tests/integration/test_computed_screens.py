@@ -26,6 +26,7 @@ from ..shell_lines import scenario
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="needs a real bash")
 STATE = "The screen shows a fresh prompt: dev@sandbox:~/project$"
 _PROMPT_END = re.compile(r"dev@sandbox:[^\n$]*\$ $")
+_PROMPT_OR_MORE_END = re.compile(r"(?:dev@sandbox:[^\n$]*\$ |(?:^|\n)> )$")  # PS2, bash's default, after a part
 
 
 class Terminal:
@@ -42,16 +43,25 @@ class Terminal:
         self._until_prompt()
 
     def type(self, line: str) -> str:
-        mark = len(self.screen)
-        os.write(self.fd, line.encode() + b"\n")
-        self._until_prompt(mark, line)
+        """Type a line as a person does: one physical line at a time, each after bash's prompt for it (written at
+        once, the terminal would echo them all before bash answers the first, and a wait for "a prompt" could stop
+        between two of its commands)."""
+        *parts, last = line.split("\n")
+        for part in parts:
+            self._type_part(part, _PROMPT_OR_MORE_END)
+        self._type_part(last, _PROMPT_END)
         return self.screen
 
-    def _until_prompt(self, mark: int = 0, line: str = "") -> None:
+    def _type_part(self, part: str, prompt: re.Pattern[str]) -> None:
+        mark = len(self.screen)
+        os.write(self.fd, part.encode() + b"\n")
+        self._until_prompt(mark, part, prompt)
+
+    def _until_prompt(self, mark: int = 0, line: str = "", prompt: re.Pattern[str] = _PROMPT_END) -> None:
         """Read until the typed line's echo is followed by a fresh prompt."""
         deadline, ended = time.monotonic() + 10, False
         while not ((new := self.screen[mark:]).startswith(line + "\n") or not line) or \
-                not _PROMPT_END.search(new[len(line) + 1 if line else 0:]):
+                not prompt.search(new[len(line) + 1 if line else 0:]):
             if line and not ended and not select.select([self.fd], [], [], 3)[0]:
                 # A program reads the terminal (`grep x $UNSET`): end its input as a person would, with Ctrl-D.
                 os.write(self.fd, b"\x04")

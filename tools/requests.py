@@ -162,3 +162,7 @@ class GuardRequest(ToolRequest):
     format: GuardFormat = Field(default="claude-code", description="The host whose decision document to answer with.")
     prechecked: bool = Field(default=False, description="pre: the rules that need no model already ran where the "
                                                         "workspace is (the `hook` command); only the outcome rules are left.")
+    undecided: dict[str, str] = Field(
+        default={}, description="pre, with prechecked: the rules the `hook` command could not decide from "
+        "the call alone (a verb no table reads, code it cannot follow), by id with its reason. The world model's "
+        "predicted effects decide them; where it cannot, the call is asked about.")

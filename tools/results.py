@@ -115,6 +115,9 @@ class Prediction(BaseModel):
     _examples: str = PrivateAttr(default="")
     # A computed step's outcome in the virtual shell: the world's tracker moves on by it.
     _outcome: Any = PrivateAttr(default=None)
+    # The model's own answer to the effects question, before a command's semantics replace `changed`: what the guard
+    # reads for a part of the command that the semantics cannot tell (tools/guard/unknown_judged.py).
+    _model_effects: Effects | None = PrivateAttr(default=None)
 
     def history_turn(self, action: str) -> Turn:
         """This step as history for the next one."""

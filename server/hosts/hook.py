@@ -92,9 +92,12 @@ def decide(args: argparse.Namespace, raw: str) -> GuardVerdict:
         domains = load_domains(settings.domains_dir, settings.override_domains, settings.upstream_prompts, preset_problem,
                                check_builtin=False, only=None if policy_file else action.domain)
         policy = load_policy(policy_file, domains)
+        asked = None  # the rules' question on a call they could not judge, for the server's model to answer
         if event == "pre":
             checked = zero_token_check(policy, request, action, domains[action.domain], Workspace.local(request.cwd))
-            if checked.verdict is not None or not checked.outcome_rules:
+            judges = args.url and checked.undecided and policy.rules.judge_unknown and policy.rules.unknown == "ask"
+            asked = checked.verdict if judges else None
+            if (checked.verdict is not None and asked is None) or not (checked.outcome_rules or asked):
                 return checked.verdict or GuardVerdict(event=event, decision="none", domain=action.domain,
                                                        reason="no rule fired")
     except (PolicyError, ValueError, KeyError, OSError) as exc:
@@ -103,11 +106,20 @@ def decide(args: argparse.Namespace, raw: str) -> GuardVerdict:
         needs = ("a rule needs the predicted outcome" if event == "pre" else "recording what happened needs it")
         return GuardVerdict(event=event, decision="none", domain=action.domain,
                             reason=f"{needs}, and no server was given: run one and pass --url")
-    return _ask_server(args, request)
+    try:
+        return _ask_server(args, request, asked.rule_reasons if asked else {})
+    except Exception as exc:  # unreachable, refused, too slow: a decision the guard chose, never a traceback
+        detail = str(exc).splitlines()[0] if str(exc) else ""
+        why = f"the guard server at {args.url} did not answer: {type(exc).__name__}: {detail}"
+    if asked is not None:  # what nobody could judge is asked about, whatever --on-failure says
+        return asked.model_copy(update={"reason": f"{asked.reason}\nthe world model could not judge it ({why})"})
+    return _trouble(args, why)
 
 
-def _ask_server(args: argparse.Namespace, request: GuardRequest) -> GuardVerdict:
-    """The running server's guard tool decides (its policy, its model); the verdict comes back as plain JSON."""
+def _ask_server(args: argparse.Namespace, request: GuardRequest, undecided: dict[str, str]) -> GuardVerdict:
+    """The running server's guard tool decides (its policy, its model); the verdict comes back as plain JSON.
+    `undecided`: the rules this machine could not decide from the call alone, for the server's model to judge.
+    Raises whatever kept the server from answering."""
     import anyio
 
     async def call() -> dict[str, Any]:
@@ -120,7 +132,8 @@ def _ask_server(args: argparse.Namespace, request: GuardRequest) -> GuardVerdict
         token = args.auth_token or os.environ.get("AGENTWORLD_AUTH_TOKEN")
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         arguments = {**request.model_dump(exclude_defaults=True), "event": request.event, "format": "plain",
-                     "prechecked": request.event == "pre"}  # this machine's workspace decided the zero-token rules
+                     "prechecked": request.event == "pre",  # this machine's workspace decided the zero-token rules
+                     **({"undecided": undecided} if undecided else {})}
         with anyio.fail_after(args.timeout):
             async with create_mcp_http_client(headers=headers) as http:
                 async with Client(streamable_http_client(args.url, http_client=http), mode="legacy") as client:
@@ -129,11 +142,7 @@ def _ask_server(args: argparse.Namespace, request: GuardRequest) -> GuardVerdict
             raise RuntimeError(reply_text(result) if result.content else "the guard tool failed")
         return json.loads(reply_text(result))
 
-    try:
-        return GuardVerdict.model_validate(anyio.run(call))
-    except Exception as exc:  # unreachable, refused, too slow: a decision the guard chose, never a traceback
-        detail = str(exc).splitlines()[0] if str(exc) else ""
-        return _trouble(args, f"the guard server at {args.url} did not answer: {type(exc).__name__}: {detail}")
+    return GuardVerdict.model_validate(anyio.run(call))
 
 
 def parser() -> argparse.ArgumentParser:

@@ -125,6 +125,23 @@ def test_model_work_goes_to_the_running_server_and_the_real_result_anchors_its_w
     assert wrong_token["decision"] == "none" and "did not answer" in wrong_token["reason"]
 
 
+def test_what_the_rules_cannot_tell_goes_to_the_servers_world_model_and_stays_asked_without_one(guard_server):
+    """A verb no table reads: asked without --url; with it, the server's model judges it by its predicted effects and
+    says so; with a server that does not answer, still asked (never the --on-failure pass)."""
+    unknown = _bash("zorquibctl reimage prod", f"hook-{uuid.uuid4().hex[:8]}")
+    alone, _ = _hook(unknown, "--event", "pre", "--format", "plain")
+    assert alone["decision"] == "ask" and alone["model_tokens"] == 0 and "reimage" in alone["reason"]
+    env = {**os.environ, "AGENTWORLD_AUTH_TOKEN": TOKEN}
+    judged, _ = _hook(unknown, "--event", "pre", "--format", "plain", "--url", guard_server, env=env)
+    assert judged["model_tokens"] > 0 and "the world model" in judged["reason"], judged
+    assert judged["decision"] in ("deny", "ask", "none")
+    assert judged["reason"].endswith("the rules alone could not tell: " + alone["reason"]) or \
+        judged["reason"].startswith(alone["reason"])  # judged, or the prediction gave no effects to judge by
+    gone, _ = _hook(unknown, "--event", "pre", "--format", "plain", "--url", f"http://127.0.0.1:{free_port()}/mcp",
+                    "--timeout", "5")
+    assert gone["decision"] == "ask" and "the world model could not judge it" in gone["reason"], gone
+
+
 def test_the_hook_reads_what_a_command_does_not_its_text(tmp_path):
     """The same commands as the guard tool's test, as Claude Code sends them, with no server and no model,
     in a real (empty) project: removing a file that is not there loses nothing."""

@@ -211,7 +211,7 @@ DANGEROUS = {
 OPAQUE = ['python3 -c "import shutil; shutil.rmtree(\'/srv\')"', "ls | xargs rm", "$CLEANER -rf ."]
 ZERO_TOKEN_POLICY = {"presets": ["no-delete-outside-workspace", "no-recursive-force-delete", "no-history-rewrite",
                                  "no-overwrite-outside-workspace", "no-privilege-escalation", "no-pipe-to-shell",
-                                 "no-network-exfiltration"]}
+                                 "no-network-exfiltration"], "judge_unknown": False}
 
 
 async def test_rules_read_what_a_command_does_not_its_text(server_env, tmp_path):
@@ -235,6 +235,34 @@ async def test_rules_read_what_a_command_does_not_its_text(server_env, tmp_path)
             assert verdict["decision"] == "ask" and "cannot be decided" in verdict["reason"], (command, verdict)
         status = await _status(client)
     assert (status["completed"], status["prompt_tokens"]) == (0, 0)
+
+
+async def test_what_the_rules_cannot_tell_the_world_model_judges_by_its_predicted_effects(server_env):
+    """Opaque parts and a verb no table reads go to the model: its predicted deletion denies (and the step leaves the
+    session's world, since the call will not run), a predicted change is asked about, a predicted read passes; the
+    reason says it was predicted. A known deletion's cost is never the model's to judge."""
+    session = str(uuid.uuid4())
+    judged = [*OPAQUE[::2], "zorquibctl reimage prod"]  # python code, a variable program, an unknown verb
+    denied = 0
+    async with Client(_server(server_env, "--guard-budget", "300")) as client:
+        for command in judged:
+            verdict = await _guard(client, event="pre", tool_name="Bash", tool_input={"command": command},
+                                   session_id=session, cwd="/home/dev/project", format="plain")
+            first, denied = verdict["reason"].split("\n")[0], denied + (verdict["decision"] == "deny")
+            assert verdict["model_tokens"] > 0 and verdict["predicted"] is not None, (command, verdict)
+            if verdict["decision"] == "none":
+                assert first.startswith("the world model predicts this") and verdict["rules"] == [], verdict
+            elif "the world model predicts this" in first:  # a deletion denies, a change asks
+                assert verdict["decision"] == ("deny" if " deletes " in first else "ask"), verdict
+                assert first.endswith("; predicted]") and verdict["rules"], verdict
+            else:  # the prediction gave no effects: the question stands
+                assert verdict["decision"] == "ask" and "no effects to judge by" in verdict["reason"], verdict
+        world = json.loads((await client.read_resource(f"world://guard-{session}-terminal")).contents[0].text)
+        kept = len(world["steps"])
+        known = await _guard(client, event="pre", tool_name="Bash", tool_input={"command": "ls | xargs rm"},
+                             session_id=session, cwd="/home/dev/project", format="plain")
+    assert known["decision"] == "ask" and known["model_tokens"] == 0, known
+    assert kept == len(judged) - denied  # a denied call's predicted step is taken back: it will not run
 
 
 async def test_a_server_decides_what_a_loss_costs_only_in_folders_it_can_see(server_env, tmp_path):

@@ -29,8 +29,9 @@ from ..simulation.simulate import simulate_action
 from ..worlds.folder_snapshot import take_snapshot
 from ..worlds.worlds import record_reality, rounded_mean, store_of
 from .host_actions import HostAction, observation_from_response, open_tool
-from .policy import GuardPolicy, GuardSettings, GuardVerdict, parsed_call, zero_token_check
+from .policy import GuardPolicy, GuardSettings, GuardVerdict, PreCheck, parsed_call, zero_token_check
 from .session_worlds import session_world_id
+from .unknown_judged import judged, predicted_effects
 from .workspace_loss import Workspace
 
 log = logging.getLogger("agentworld_mcp.guard")
@@ -51,11 +52,19 @@ async def _decide(ctx: ToolContext, settings: GuardSettings, request: GuardReque
     if action is None:
         assert undecided is not None  # no action to judge comes with the verdict saying why
         return undecided
+    asked: GuardVerdict | None = None  # the rules' question on a call they could not judge: the model may answer it
     try:
+        checked = None
+        if event == "pre":  # the zero-token pass takes milliseconds: outside the model's budget
+            checked = zero_token_check(settings.policy, request, action, ctx.domain(action.domain),
+                                       _workspace(ctx, request))
+            asked = _undecided(settings.policy, request, checked)
+            if checked.verdict is not None and asked is None and not request.prechecked:
+                return checked.verdict
         with anyio.fail_after(settings.budget_seconds):
-            if event == "post":
+            if checked is None:
                 return await _after(ctx, settings.policy, request, action)
-            return await _before(ctx, settings, request, action)
+            return await _before(ctx, settings, request, action, checked, asked)
     except TimeoutError:
         trouble = f"the guard's {settings.budget_seconds:g} s budget ran out"
     except (AgentWorldError, ValueError) as exc:  # the model is loading or failed, the action does not parse, ...
@@ -65,20 +74,36 @@ async def _decide(ctx: ToolContext, settings: GuardSettings, request: GuardReque
         trouble = f"internal error ({type(exc).__name__})"
     if event == "post":  # a post call never blocks the host
         return GuardVerdict(event=event, decision="none", reason=f"not recorded: {trouble}", domain=action.domain)
+    if asked is not None:  # what nobody could judge is asked about, whatever --on-failure says
+        return asked.model_copy(update={"reason": f"{asked.reason}\nthe world model could not judge it ({trouble})"})
     return GuardVerdict(event=event, decision=settings.on_failure, domain=action.domain,
                         reason=f"agentworld guard could not decide ({trouble}); "
                                + ("ask the user" if settings.on_failure == "ask" else "no decision"))
 
 
-async def _before(ctx: ToolContext, settings: GuardSettings, request: GuardRequest, action: HostAction) -> GuardVerdict:
-    checked = zero_token_check(settings.policy, request, action, ctx.domain(action.domain), _workspace(ctx, request))
-    if checked.verdict is not None and not request.prechecked:
-        return checked.verdict
-    if not checked.outcome_rules:
+def _undecided(policy: GuardPolicy, request: GuardRequest, checked: PreCheck) -> GuardVerdict | None:
+    """The question the rules ask only because they could not tell what the call does, for the model to answer: from
+    this pass, or from the `hook` command's where it decided the rules on the user's machine."""
+    if not policy.rules.judge_unknown or policy.rules.unknown != "ask":
+        return None
+    if request.prechecked:
+        if not request.undecided:
+            return None
+        ids = list(request.undecided)
+        return GuardVerdict(event="pre", decision="ask", domain=checked.action.domain, rules=ids,
+                            rule_reasons=dict(request.undecided),
+                            reason=f"{'; '.join(dict.fromkeys(request.undecided.values()))} [{', '.join(ids)}]")
+    return checked.verdict if checked.undecided else None
+
+
+async def _before(ctx: ToolContext, settings: GuardSettings, request: GuardRequest, action: HostAction,
+                  checked: PreCheck, asked: GuardVerdict | None) -> GuardVerdict:
+    if not checked.outcome_rules and asked is None:
         return GuardVerdict(event="pre", decision="none", domain=action.domain, reason="no rule fired")
     world_id = _session_world(ctx, settings.policy, request, action)
-    # Committed, so that the post call anchors it; run to its end (no job handle: the budget bounds it here).
-    prediction = await simulate_action(dataclasses.replace(ctx, jobs=None), SimulateRequest(
+    # Committed, so that the post call anchors it; run to its end (no job handle: the budget bounds it here). The
+    # model's own effects are asked for: they are what judges an undecided call.
+    prediction = await simulate_action(dataclasses.replace(ctx, jobs=None, effects="model"), SimulateRequest(
         world_id=world_id, action=action.action, commit=True, stop_on_violation=False,
         constraints=[rule.model_dump(exclude_none=True) for rule in checked.outcome_rules]))
     if prediction.parse_error is not None:
@@ -89,18 +114,28 @@ async def _before(ctx: ToolContext, settings: GuardSettings, request: GuardReque
     if undecided := [r for r in results if r.severity == "error" and r.status in ("error", "unknown")]:
         raise ValueError("; ".join(f"{r.id} could not be decided: {r.reason}" for r in undecided))
     fired = blocking(results)
+    if not fired and asked is not None:
+        verdict = judged(asked, predicted_effects(prediction))
+        if verdict.decision == "deny":
+            _forget_last_step(ctx, world_id)
+        return verdict.model_copy(update={"world_id": world_id, "predicted": head, "model_tokens": tokens})
     if not fired:
         return GuardVerdict(event="pre", decision="none", domain=action.domain, world_id=world_id, predicted=head,
                             model_tokens=tokens, reason="no rule fired on the predicted outcome")
     decision = settings.policy.rules.on_predicted
-    if decision == "deny":  # the call will not run: the world must not continue from its prediction
-        store = store_of(ctx)
-        store.truncate(world_id, len(store.steps(world_id)) - 1)
+    if decision == "deny":
+        _forget_last_step(ctx, world_id)
     return GuardVerdict(
         event="pre", decision=decision, domain=action.domain, world_id=world_id,
         rules=[r.id for r in fired], predicted=head, model_tokens=tokens, rule_reasons={r.id: r.reason for r in fired},
         reason=f"{'; '.join(dict.fromkeys(r.reason for r in fired))} [{', '.join(r.id for r in fired)}]. "
                f"The world model predicts:\n{head}")
+
+
+def _forget_last_step(ctx: ToolContext, world_id: str) -> None:
+    """A denied call will not run: the world must not continue from its prediction."""
+    store = store_of(ctx)
+    store.truncate(world_id, len(store.steps(world_id)) - 1)
 
 
 async def _after(ctx: ToolContext, policy: GuardPolicy, request: GuardRequest, action: HostAction) -> GuardVerdict:

@@ -16,7 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ...domains import ActionError, DomainPack
-from ...domains.shell import Location
+from ...domains.shell import Location, Semantics
 from ...engine.errors import ConfigurationError, validation_line
 from ..constraints import (
     Constraint,
@@ -63,6 +63,9 @@ class PolicyFile(BaseModel):
                                           '{"no-remote-destruction": "deny"}.')
     unknown: Decision = Field(default="ask", description="What a rule gives when a part of the command it needs cannot "
                                                          "be known from the text (interpreter code, xargs rm, $PROGRAM).")
+    judge_unknown: bool = Field(default=True, description="Where a world model is configured (the server's guard "
+                                "tool, the hook's --url), its predicted effects decide what `unknown` would ask about: "
+                                "a predicted deletion denies, a predicted read or creation passes. false: always ask.")
 
 
 @dataclass(frozen=True)
@@ -146,6 +149,9 @@ class PreCheck:
     action: HostAction
     verdict: GuardVerdict | None  # decided without the model (a denial); None: no rule fired
     outcome_rules: list[Constraint]  # the rules that need the prediction
+    # The verdict stops the call only because the rules could not tell what it does (no rule is broken): where a
+    # world model is configured, its predicted effects decide instead (tools/guard/unknown_judged.py).
+    undecided: bool = False
 
 
 def parsed_call(request: GuardRequest) -> tuple[HostAction | None, GuardVerdict | None]:
@@ -184,7 +190,7 @@ def zero_token_check(policy: GuardPolicy, request: GuardRequest, action: HostAct
     stops = [(r, decision_of[r.id]) for r in blocking(results)]
     if policy.rules.unknown != "none":
         stops += [(r, policy.rules.unknown) for r in results if r.status == "unknown" and r.severity == "error"]
-    verdict = None
+    verdict, undecided = None, bool(stops) and not blocking(results) and _only_what_is_unknown(semantics)
     if stops:
         decision: Decision = "deny" if any(decision == "deny" for _, decision in stops) else "ask"
         by_id = {rule.id: rule for rule in rules}
@@ -196,7 +202,19 @@ def zero_token_check(policy: GuardPolicy, request: GuardRequest, action: HostAct
     needs_model = [] if action.kind == "read" else [
         rule for rule in (*post_constraints(rules), *(r for r in pre_constraints(rules) if r.kind == "judge"))
         if rule.severity == "error"]
-    return PreCheck(action, verdict, needs_model)
+    return PreCheck(action, verdict, needs_model, undecided)
+
+
+def _only_what_is_unknown(semantics: Semantics | None) -> bool:
+    """The rules could not tell only what a part of the call does (code, a program or verb no table reads, SQL that
+    does not parse), which a prediction can tell. An effect the call is known to have, in a place the text does not
+    spell out or at a cost the guard cannot see, stays a question: no prediction may pass a known deletion."""
+    if semantics is None:
+        return False
+    unread = [e for e in semantics.effects if e.kind == "remote-destruction" and e.loss == "unknown"]
+    unseen = [e for e in semantics.effects if (e.where == "unknown" and e.path) or
+              (e.loss == "unknown" and e.kind != "remote-destruction")]
+    return bool(semantics.risky_opaque or unread) and not unseen
 
 
 def _tool_definition(policy: GuardPolicy, action: HostAction) -> dict[str, Any] | None:

@@ -150,6 +150,7 @@ async def predict(
             disagrees = not shows_failure(asked.parsed.observation, previous, missing, pack.error_markers)
     completion, reply, parsed = asked.completion, asked.reply, asked.parsed
     effects, effects_completion = parser_effects(ctx, pack, parsed.observation, previous, parsed.parse_error), None
+    model_effects: Effects | None = None
     if ctx.effects == "model" and parsed.parse_error is None:
         follow_up = (
             *asked.messages,
@@ -158,7 +159,8 @@ async def predict(
         )
         request = GenerationRequest(follow_up, replace(_EFFECTS_SAMPLING, seed=sampling.seed), _EFFECTS_SCHEMA, detour=True)
         effects_completion = await _engine_call(ctx.engine.generate(request, priority, ctx.queue_timeout))
-        effects = _model_effects(effects_completion.text) or effects
+        model_effects = _model_effects(effects_completion.text)
+        effects = model_effects or effects
     observation, corrected = parsed.observation, disagrees and ctx.state_check == "correct"
     if corrected:
         observation = corrected_screen(pack, observation, previous, pack.action_text(action), missing) or observation
@@ -186,6 +188,7 @@ async def predict(
             "observation keeps one copy (the whole reply is in `raw`)"
         )
     prediction.usage.reasked = len(spent) > 1
+    prediction._model_effects = model_effects
     if fault:
         prediction.warnings.append(f"the virtual shell failed on this line ({fault}); the step is the world model's "
                                    "prediction instead of a computed one")

@@ -4,7 +4,9 @@ rotting in a page.
 Every fenced block of the README, client_examples/README.md and docs/ is one of:
 - `sh`: each line runs the project's own command (`agentworld-mcp ...`, `python -m agentworld_mcp ...`),
   and is parsed by its argparse parser;
-- `python`: run as a program by the docs tests (tests/integration/test_docs.py);
+- `python`: run as a program by the docs tests (tests/integration/test_docs.py), in an environment with exactly
+  the install it claims just before it (`<!-- example: runs on agentworld-mcp[default-model,gym] -->`, the extras
+  that the page names; tests/staged_install.py), so that a package only the tests bring fails it;
 - `json`, claiming what it is in an HTML comment just before it (`<!-- example: policy -->`), and
   validated as that (`CLAIMS` below);
 - `text`: output or a diagram, nothing to run;
@@ -36,6 +38,8 @@ from pydantic import ValidationError
 ROOT = Path(__file__).resolve().parents[1]
 _CLAIM = re.compile(r"^<!--\s*(not-run|example):\s*(.+?)\s*-->\s*$")
 _OWN_PROGRAM = re.compile(r"^(?:\S*/)?(?:agentworld-mcp|python3? -m agentworld_mcp)\b")
+_RUNS_ON = re.compile(r"^runs on agentworld-mcp(?:\[([a-z0-9,-]*)\])?$")
+_EVERY_PAGE_S_INSTALL = "default-model"  # the README's first command: named there, not on each page
 _ASSIGNMENT = re.compile(r"^(?:[A-Z_][A-Z0-9_]*=(?:\$\([^)]*\)|\S*)\s+)+")  # one or more, as bash takes them
 
 
@@ -50,6 +54,12 @@ class Block:
     @property
     def where(self) -> str:
         return f"{shown(self.path)}:{self.line}"
+
+    @property
+    def runs_on(self) -> tuple[str, ...] | None:
+        """A Python example's claimed install as its extras (`()`: the base install); None when it claims none."""
+        matched = _RUNS_ON.match(self.claim[1]) if self.claim and self.claim[0] == "example" else None
+        return None if matched is None else tuple(filter(None, (matched.group(1) or "").split(",")))
 
 
 def shown(path: Path) -> str:
@@ -216,7 +226,9 @@ def problems(block: Block) -> list[str]:
     """What is wrong with one block, short of running it; [] when nothing is."""
     if block.claim and block.claim[0] == "not-run":
         return [] if len(block.claim[1]) >= 10 else [f"{block.where}: say why it is not run"]
-    if block.language in ("text", "python"):
+    if block.language == "python":
+        return _install_problems(block)
+    if block.language == "text":
         return []
     if block.language == "sh":
         return [f"{block.where}: {problem}" for line in shell_lines(block.text) if (problem := cli_problem(line))]
@@ -235,6 +247,21 @@ def problems(block: Block) -> list[str]:
         return [f"{block.where}: an indented code block; fence it and name its language"]
     return [f"{block.where}: a block in {block.language or 'no language'}; use sh, python, json or text, "
             "or mark it <!-- not-run: REASON -->"]
+
+
+def _install_problems(block: Block) -> list[str]:
+    """A Python example names the install it runs on, with extras the project has and the page names."""
+    import importlib.metadata
+
+    if block.runs_on is None:
+        return [f"{block.where}: say which install this example runs on: <!-- example: runs on "
+                "agentworld-mcp[EXTRA,...] -->"]
+    offered = set(importlib.metadata.metadata("agentworld-mcp").get_all("Provides-Extra") or [])
+    text = block.path.read_text(encoding="utf-8")
+    return [f"{block.where}: the extra {extra} is " + ("not one of the project's" if extra not in offered else
+                                                         "not named on the page (`[EXTRA]` or the `EXTRA` extra)")
+            for extra in block.runs_on if extra not in offered or (
+                extra != _EVERY_PAGE_S_INSTALL and f"[{extra}]" not in text and f"`{extra}` extra" not in text)]
 
 
 def page_problems(path: Path) -> list[str]:

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from ..doc_examples import ROOT, blocks, python_examples
+from ..doc_examples import ROOT, Block, blocks, python_examples
 from ..doc_site import broken_links, nested_items_in_source, page_of, read_page, vanished_placeholders
+from ..staged_install import staged_python, without_user_site
 
 pytestmark = pytest.mark.docs
 
@@ -71,11 +72,46 @@ def test_names_in_a_table_s_first_column_stay_whole(site):
     assert re.search(r"td:first-child code\s*\{[^}]*white-space:\s*nowrap", css)
 
 
+@pytest.fixture(scope="module")
+def installs(tmp_path_factory):
+    """A Python per claimed install, holding exactly what that install brings (tests/staged_install.py)."""
+    made: dict[tuple[str, ...], Path] = {}
+
+    def python_for(extras: tuple[str, ...]) -> Path:
+        if extras not in made:
+            made[extras] = staged_python(tmp_path_factory.mktemp("install"), extras)
+        return made[extras]
+
+    return python_for
+
+
+def _run_example(example: Block, python: Path, folder: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(python), "-c", example.text], cwd=folder, env=without_user_site(_env(folder)),
+                          capture_output=True, text=True, timeout=600)
+
+
 @pytest.mark.parametrize("example", python_examples(), ids=lambda block: block.where)
-def test_every_python_example_runs(example, tmp_path):
-    ran = subprocess.run([sys.executable, "-c", example.text], cwd=tmp_path, env=_env(tmp_path),
-                         capture_output=True, text=True, timeout=600)
+def test_every_python_example_runs_on_the_install_it_names(example, tmp_path, installs):
+    assert example.runs_on is not None, f"{example.where}: say which install it runs on"
+    ran = _run_example(example, installs(example.runs_on), tmp_path)
     assert ran.returncode == 0, f"{example.where}:\n{ran.stdout[-2000:]}\n{ran.stderr[-3000:]}"
+
+
+def test_an_example_that_needs_a_package_only_the_tests_bring_fails(tmp_path, installs):
+    """Planted: two base-install examples, one importing the test extra's Hypothesis, one needing NumPy (which the
+    `gym` extra, or llama-cpp-python's, brings); both fail where the reader's install would, and pass in the test
+    environment the examples used to run in."""
+    page = tmp_path / "planted.md"
+    page.write_text("A page that names the `gym` extra.\n\n"
+                    "<!-- example: runs on agentworld-mcp -->\n```python\nimport hypothesis\nimport agentworld_mcp\n```\n\n"
+                    "<!-- example: runs on agentworld-mcp -->\n```python\n"
+                    "from agentworld_mcp import WorldModelVectorEnv\n```\n", encoding="utf-8")
+    planted = blocks(page)
+    assert [block.runs_on for block in planted] == [(), ()]
+    for block, missing in zip(planted, ("hypothesis", "NumPy"), strict=True):
+        ran = _run_example(block, installs(block.runs_on), tmp_path)
+        assert ran.returncode != 0 and missing in ran.stderr, ran.stderr[-2000:]
+        assert _run_example(block, Path(sys.executable), tmp_path).returncode == 0  # what the old test ran on
 
 
 def test_help_leads_to_the_documentation():
@@ -101,12 +137,13 @@ def _screens(text: str) -> dict[str, str]:
     return {"head": parts[0], **{parts[i]: parts[i + 1] for i in range(1, len(parts), 2)}}
 
 
-def test_getting_started_shows_what_the_demo_prints(tmp_path):
+def test_getting_started_shows_what_the_demo_prints(tmp_path, installs):
     """The tutorial's demo output is a real run: the progress lines, the four computed steps (header, screen,
     changes), the fifth step's header but for its token count, and the verdict, as the script prints them now."""
     shown = _shown_after("getting-started.md", "python client_examples/dry_run_demo.py")
-    done = subprocess.run([sys.executable, str(ROOT / "client_examples" / "dry_run_demo.py")], cwd=ROOT,
-                          env=_env(tmp_path), capture_output=True, text=True, timeout=900, stdin=subprocess.DEVNULL)
+    done = subprocess.run([str(installs(("default-model",))), str(ROOT / "client_examples" / "dry_run_demo.py")],
+                          cwd=ROOT, env=without_user_site(_env(tmp_path)), capture_output=True, text=True,
+                          timeout=900, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stderr[-3000:]
     progress = [line for line in done.stderr.splitlines() if line.startswith(("Dry-running", "  ... "))]
     assert progress == shown.split("\n\n", 1)[0].splitlines()
@@ -122,11 +159,11 @@ def test_getting_started_shows_what_the_demo_prints(tmp_path):
     assert re.search(r"^tokens: \d+ prompt \(\d+ reused from cache\), \d+ generated in [\d.]+ s$", done.stdout, re.M)
 
 
-def test_getting_started_shows_what_the_model_command_prints(tmp_path):
+def test_getting_started_shows_what_the_model_command_prints(tmp_path, installs):
     """`agentworld-mcp model` prints the embedded model as the tutorial shows it (the CPU part is the machine's)."""
     shown = _shown_after("getting-started.md", "agentworld-mcp model")
-    done = subprocess.run([sys.executable, "-m", "agentworld_mcp", "model"], env=_env(tmp_path), capture_output=True,
-                          text=True, timeout=600)
+    done = subprocess.run([str(installs(("default-model",))), "-m", "agentworld_mcp", "model"],
+                          env=without_user_site(_env(tmp_path)), capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     printed, page = json.loads(done.stdout), json.loads(shown[shown.index("{"):])
     assert {key: value for key, value in printed.items() if key not in ("path", "cpu")} == \

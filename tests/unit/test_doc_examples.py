@@ -70,6 +70,18 @@ def test_a_json_example_must_say_what_it_is_and_be_that(tmp_path):
     assert page_problems(_page(tmp_path, good)) == []
 
 
+def test_a_python_example_names_the_install_it_runs_on_from_the_extras_its_page_names(tmp_path):
+    code = "```python\nimport agentworld_mcp\n```\n"
+    assert "say which install" in page_problems(_page(tmp_path, code))[0]
+    assert page_problems(_page(tmp_path, "<!-- example: runs on agentworld-mcp -->\n" + code)) == []
+    assert page_problems(_page(tmp_path, "<!-- example: runs on agentworld-mcp[default-model] -->\n" + code)) == []
+    assert "not one of the project's" in page_problems(_page(tmp_path, "<!-- example: runs on agentworld-mcp[numpy] -->\n"
+                                                                          + code))[0]
+    unnamed = "<!-- example: runs on agentworld-mcp[default-model,gym] -->\n" + code
+    assert "not named on the page" in page_problems(_page(tmp_path, unnamed))[0]
+    assert page_problems(_page(tmp_path, "Install the `gym` extra first.\n\n" + unnamed)) == []
+
+
 def test_every_block_runs_is_checked_or_says_why_not(tmp_path):
     assert "indented code block" in page_problems(_page(tmp_path, "Text.\n\n    agentworld-mcp model\n"))[0]
     assert "use sh, python, json or text" in page_problems(_page(tmp_path, "```yaml\na: 1\n```\n"))[0]

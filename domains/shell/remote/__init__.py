@@ -16,7 +16,7 @@ It imports programs/ and reading/; launchers/ and the line's reader stand over i
 """
 
 # Imported for their handlers, which register themselves.
-from . import (clusters, cloud, containers, databases, elsewhere, hosting, infrastructure,  # noqa: F401
+from . import (clusters, cloud, containers, databases, elsewhere, fleets, hosting, infrastructure,  # noqa: F401
                network, packages)
 from .tables import TABLES, Command, Form, RemoteProgram
 

@@ -6,7 +6,8 @@ snapshot, a versioned bucket or a soft-delete window someone set up beforehand b
 
 from __future__ import annotations
 
-from .elsewhere import aws_remote, fly_ssh, gcloud_ssh, launcher
+from .elsewhere import aws_remote, az_run_command, fly_ssh, gcloud_ssh, launcher
+from .machines import doctl_ssh
 from .tables import Form, RemoteProgram, register
 
 AWS = RemoteProgram(
@@ -47,11 +48,13 @@ AZ = RemoteProgram(
                                           "keeps no copy unless soft delete was on", anywhere=True),),
     frozenset({"--subscription", "-o", "--output", "--query"}),
     dry_runs=("--dryrun",),
+    runs_elsewhere=launcher(az_run_command),
 )
 DOCTL = RemoteProgram(
     "a DigitalOcean account's resources",
     (Form(("delete|rm|d",), "deletes the resource; DigitalOcean keeps no copy", anywhere=True),),
     frozenset({"-t", "--access-token", "-c", "--config", "--context", "-o", "--output", "-u", "--api-url"}),
+    runs_elsewhere=launcher(doctl_ssh),
 )
 FLYCTL = RemoteProgram(
     "a Fly.io organization's apps, machines and volumes",

@@ -138,9 +138,37 @@ _KUBECTL_EXEC = Wrapper(Spec(short_values="cfn", longs=("container=", "filename=
                              permute=False), skip=1, after_dashes=True)
 
 
+# `kubectl run NAME --image=IMAGE [--command] -- COMMAND [args...]` (`kubectl run --help`): its options may come
+# anywhere before `--`, and without `--` it runs the image's own command; the words after it are the container's command (with --command) or the arguments that
+# replace the image's CMD, which for an image with no entrypoint of its own is the command run.
+_KUBECTL_RUN = Wrapper(Spec(short_values="ln", longs=(
+    "image=", "env=", "port=", "labels=", "namespace=", "overrides=", "restart=", "image-pull-policy=",
+    "serviceaccount=", "annotations=", "pod-running-timeout=", "dry-run?", "output=", "override-type=",
+    "field-manager=", "timeout=", "grace-period=", "cascade=", "context=", "kubeconfig=", "command", "rm", "stdin",
+    "tty", "attach", "quiet", "privileged", "expose", "leave-stdin-open"), permute=True), skip=1,
+    after_dashes=True)
+
+
+def kubectl_run(call: Call, args: Sequence[Value]) -> Elsewhere | None:
+    """`kubectl run NAME --image=IMAGE -- COMMAND`: a new pod, whose own files nobody keeps unless --overrides
+    gives it volumes; what its command reaches beyond it (a database, a cloud, the cluster's API) counts."""
+    wrapped = read_wrapper(args, _KUBECTL_RUN)
+    p = wrapped.options
+    if not wrapped.words or (p.has("dry-run") and p.value("dry-run") not in ("none", "false")):
+        return None
+    image = p.value("image") or "an image"
+    stateful = p.has("overrides")
+    place = f"a new pod of {image}" + (" with the volumes --overrides gives it" if stateful else "")
+    stdin = call.stdin if p.has("i", "stdin") else Stdin()
+    return Elsewhere(place, words=wrapped.words, keeps_state=stateful, stdin=stdin)
+
+
 def kubectl_exec(call: Call, args: Sequence[Value]) -> Elsewhere | None:
     """`kubectl exec (POD | TYPE/NAME) [-c CONTAINER] [flags] -- COMMAND [args...]` (and its older form without
-    `--`), `kubectl debug ... -- COMMAND`, and `oc rsh POD [COMMAND]`; `-i` passes standard input on."""
+    `--`), `kubectl debug ... -- COMMAND`, `oc rsh POD [COMMAND]` and `kubectl run` (kubectl_run); `-i` passes
+    standard input on."""
+    if args and args[0].text == "run":
+        return kubectl_run(call, args[1:])
     if not args or args[0].text not in ("exec", "debug", "rsh"):
         return None
     wrapped = read_wrapper(args[1:], _KUBECTL_EXEC)
@@ -321,6 +349,62 @@ def fly_ssh(call: Call, args: Sequence[Value]) -> Elsewhere | None:
         return None
     app = wrapped.options.word("a", "app")
     return _script_or_unknown(f"a Machine of {app.text}" if app is not None else "a Fly Machine", wrapped.code[0])
+
+
+# `az vm run-command invoke -g RG -n VM --command-id RunShellScript --scripts CMD...` (and `az vmss run-command
+# invoke`, and `az vm run-command create --script CMD`, which runs it once made); `az aks command invoke -n
+# CLUSTER --command CMD` runs CMD in a new pod of the cluster, with kubectl and helm at hand (learn.microsoft.com,
+# `az vm run-command`, `az aks command`). Their options take one value each, but --scripts takes several.
+_AZ_VALUES = frozenset({"-g", "--resource-group", "-n", "--name", "--vm-name", "--command-id", "--instance-id",
+                        "--subscription", "--parameters", "--run-as-user", "--run-as-password", "--location",
+                        "-l", "--timeout-in-seconds", "--output-blob-uri", "--error-blob-uri", "--run-command-name",
+                        "--file", "--command", "--script", "-o", "--output", "--query"})
+
+
+def az_run_command(call: Call, args: Sequence[Value]) -> Elsewhere | None:
+    """The shell code `az ... run-command invoke|create` and `az aks command invoke` run, where they run it."""
+    bare = [word.text for word in args if not word.text.startswith("-")][:3]
+    if bare[:1] in (["vm"], ["vmss"]) and bare[1:3] in (["run-command", "invoke"], ["run-command", "create"]):
+        options = _az_options(args)
+        kind = "scale set" if bare[0] == "vmss" else "VM"
+        named = options.get("-n") or options.get("--name") or options.get("--vm-name") or []
+        place = f"the {kind} {' '.join(word.text for word in named)}".strip()
+        command_id = " ".join(word.text for word in options.get("--command-id", [])) or "RunShellScript"
+        scripts = options.get("--scripts") or options.get("--script")
+        if scripts is None:
+            return Elsewhere(place, unknown=f"the command {command_id}, which the line does not show") if \
+                command_id not in ("RunShellScript", "") else None
+        if command_id not in ("RunShellScript", "") or not all(word.literal for word in scripts):
+            return Elsewhere(place, unknown=f"{command_id} {' '.join(word.text for word in scripts)[:60]}, which is "
+                                            "not shell code the line spells out")
+        if any(word.text.startswith("@") for word in scripts):
+            return Elsewhere(place, unknown="a script file of this machine, whose commands are not in the line")
+        return Elsewhere(place, script="\n".join(word.text for word in scripts))
+    if bare[:3] == ["aks", "command", "invoke"]:
+        options = _az_options(args)
+        command = options.get("--command") or options.get("-c")
+        if not command:
+            return None
+        cluster = options.get("-n") or options.get("--name")
+        place = f"a new pod of the AKS cluster {' '.join(word.text for word in cluster or [])}".strip()
+        return _script_or_unknown(place, command[0]) if len(command) == 1 else None
+    return None
+
+
+def _az_options(args: Sequence[Value]) -> dict[str, list[Value]]:
+    """az's options and their values: the words after an option up to the next option (--scripts takes several)."""
+    options: dict[str, list[Value]] = {}
+    name = None
+    for word in args:
+        if word.text.startswith("-") and len(word.text) > 1:
+            name, eq, value = word.text.partition("=")
+            options[name] = [Value(value, word.literal)] if eq else []
+            name = None if eq else name
+        elif name is not None:
+            options[name].append(word)
+            if name != "--scripts":
+                name = None
+    return options
 
 
 def _script_or_unknown(place: str, command: Value) -> Elsewhere:

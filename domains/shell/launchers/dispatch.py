@@ -7,21 +7,23 @@ command it runs back to the reader."""
 from __future__ import annotations
 
 import posixpath
+import re
 
 # Imported for their handlers, which register themselves.
-from . import aliases, make, parallel, script_session  # noqa: F401
+from . import aliases, batch_editors, make, multiplexers, parallel, script_session  # noqa: F401
 from .. import remote  # noqa: F401
 from ..programs import archives, files, system  # noqa: F401
 from ..reading.call import Call, Stdin
 from ..reading.effects import WRITE_KINDS
 from ..programs.git import git
 from ..programs.python_reads import files_read
-from .known_code import PYTHON, interpreter_of, language_of, read_python, run_written
+from .known_code import PYTHON, interpreter_of, language_of, read_code, read_python, run_written
 from ..reading.options import Spec, parse
 from .node_scripts import run_node_script
 from .package_runners import package_runner, run_package
 from ..programs.reads import note_reads, read_operands
 from ..remote.conventions import read_unknown
+from ..remote.machines import machine_command
 from ..remote.safe import LABELS
 from ..reading.registry import HANDLERS, INTERPRETERS, READ_ONLY, SHELLS
 from ..programs.secrets import secret_kind
@@ -45,12 +47,14 @@ def dispatch(call: Call, program_value: Value) -> None:
         wrapper(call)
     elif program in SHELLS:
         _shell(call)
+    elif (named := interpreter_named(program)) is not None and _evaluates(call, named):
+        _interpreter(call, named)  # `bun -e CODE`, `deno eval CODE`: inline code, not a script or package
     elif run_node_script(call):  # `npm run NAME`, `yarn NAME`, `bun run NAME`: the package.json script's command
         pass
     elif (runner := package_runner(call)) is not None:  # npx, uvx, `npm exec`, `bun x`, `uv run`: what they start
         run_package(call, *runner)
-    elif PYTHON.fullmatch(program) or program in INTERPRETERS:
-        _interpreter(call)
+    elif PYTHON.fullmatch(program) or named is not None:
+        _interpreter(call, named or program)
     elif program == "find":
         _find(call)
     elif program == "xargs":
@@ -167,9 +171,33 @@ def _shell(call: Call) -> None:
 _ONLY_PRINTS = frozenset({"--version", "-V", "-VV", "--help", "-h"})
 
 
-def _interpreter(call: Call) -> None:
-    program = call.program
+def interpreter_named(program: str) -> str | None:
+    """The interpreter a program name runs, versioned names too (`perl5.36`, `php8.2`, `lua5.4`, `node20`)."""
+    if program in INTERPRETERS:
+        return program
+    base = re.sub(r"-?[0-9][0-9.]*$", "", program)
+    return base if base != program and base in INTERPRETERS else None
+
+
+def _evaluates(call: Call, program: str) -> bool:
+    """Code given inline to an interpreter that is also a package runner or a script runner: bun's -e/--eval and
+    -p/--print (bun.sh/docs/cli/run), deno's `eval` subcommand (docs.deno.com, `deno eval`)."""
+    if program == "deno":
+        return bool(call.args) and call.args[0].text == "eval"
+    return program == "bun" and any(arg.text in ("-e", "--eval", "-p", "--print") or
+                                    arg.text.startswith(("--eval=", "--print=")) for arg in call.args)
+
+
+def _interpreter(call: Call, program: str | None = None) -> None:
+    program = program or call.program
     if call.args and all(arg.text in _ONLY_PRINTS for arg in call.args):
+        return
+    if program == "deno" and call.args and call.args[0].text == "eval":
+        p = parse(call.args[1:], Spec(longs=("ext=", "print", "quiet", "check?", "config=", "import-map=",
+                                             "location=", "seed=", "v8-flags=", "env-file?")))
+        if p.operands and not (p.operands[0].literal and read_code(call, program, p.operands[0].text)):
+            call.opaque("code", p.operands[0].text, "deno runs code given inline; what it does is its own program",
+                        risky=True)
         return
     inline = INTERPRETERS.get(program, ("c",))
     short = "".join(name for name in inline if len(name) == 1)
@@ -184,6 +212,8 @@ def _interpreter(call: Call) -> None:
         literal = any(arg.literal and arg.text in (code, f"-c{code}") for arg in call.args)  # not from a variable
         if program.startswith(("python", "pypy")) and literal and read_python(call, code):
             return  # its syntax tree shows it only computes, or starts commands it spells out (read as those)
+        if not program.startswith(("python", "pypy")) and literal and read_code(call, program, code):
+            return  # its calls that run or delete are read, and the rest only computes and prints
         call.opaque("code", code, f"{program} runs code given inline; what it does is its own program", risky=True)
         return
     if p.has("m"):
@@ -300,7 +330,10 @@ def _reads(call: Call) -> None:
 
 def _unknown(call: Call, program_value: Value) -> None:
     """A program with no table: read by the conventions CLIs share (remote/conventions.py); a program that only
-    reads by them is harmless wherever its operands point."""
+    reads by them is harmless wherever its operands point. One that runs a command on a machine it manages
+    (`vagrant ssh -c`, `lxc exec`) has that command read there (remote/machines.py)."""
+    if machine_command(call):
+        return
     path, _ = call.scope.path(program_value)
     written = "/" in program_value.text and any(
         effect.path == path and effect.kind in WRITE_KINDS for effect in call.reader.effects)

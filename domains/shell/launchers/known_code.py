@@ -9,6 +9,7 @@ import posixpath
 import re
 
 from ..reading.call import Call, Stdin
+from ..programs.inline_code import read_inline
 from ..programs.inline_python import commands_started
 from ..programs.python_reads import files_read
 from ..programs.reads import note_reads
@@ -76,3 +77,17 @@ def read_python(call: Call, code: str) -> bool:
         else:
             call.run([Value(word) for word in command.argv], stdin=stdin, scope=scope)
     return True
+
+
+def read_code(call: Call, program: str, code: str) -> bool:
+    """Inline code of another interpreter (programs/inline_code.py): the shell commands it spells out are read
+    as the line's own, the paths it deletes are deleted; True where the rest is proven to only compute and print,
+    False where the rest stays unknown."""
+    reading = read_inline(program, code)
+    if reading is None:
+        return False
+    for command in reading.commands:
+        call.run_script(command, scope=call.scope.copy())
+    for path, tree in reading.deleted:
+        call.effect("deleted", call.literal(path), tree=tree)
+    return reading.rest_harmless

@@ -44,6 +44,9 @@ WRAPPERS: dict[str, Wrapper] = {
                                                      "no-fork", "verbose"), permute=False),
                      skip=1, shell=("c", "command"), code_words=("-c", "--command")),
     "watch": Wrapper(Spec(short_values="nd", longs=("interval=",), permute=False), always_shell=True),
+    # entr(1): `entr [-acdnprsz] utility [argument ...]` runs the utility when a file changes; -s hands the words
+    # to the shell.
+    "entr": Wrapper(shell=("s",), shell_flags=True),
     "strace": Wrapper(Spec(short_values="eopsuESP", permute=False)),
     "ltrace": Wrapper(Spec(short_values="eopsu", permute=False)),
     "valgrind": Wrapper(),

@@ -11,6 +11,7 @@ import re
 from ..reading.call import Call
 from ..reading.effects import Effect
 from ..reading.options import Spec, parse
+from .git_commands import run_settings, run_verb_commands
 from .reads import GIT_READERS, note_reads
 from ..reading.words import Value
 
@@ -30,12 +31,13 @@ def git(call: Call) -> None:
     scope = call.scope.copy()
     for directory in p.flags.get("C", []):
         scope.cwd = call.scope.path(call.literal(directory))[0] if directory else scope.cwd
-    if any(value.startswith("alias.") for value in p.flags.get("c", [])):
-        call.opaque("program", call.text, "git runs an alias defined on the command line", risky=True)
-        return
     if not p.rest:
+        run_settings(call, p.words.get("c", []), "", [], scope)
         return
     verb, args = p.rest[0].text, p.rest[1:]
+    if run_settings(call, p.words.get("c", []), verb, args, scope):
+        return  # an alias the line defines: read as what it stands for
+    run_verb_commands(call, verb, args, scope)
     sub = Call(call.program, args, scope, call.index, call.stdin, call.reader, call.text)
     repo = sub.repository()
     sub.settings = dict(value.partition("=")[::2] for value in p.flags.get("c", []))

@@ -34,9 +34,13 @@ WRITES_NAMED = frozenset("""
 INTERPRETERS = {
     "python": ("c",), "python2": ("c",), "python3": ("c",), "pypy": ("c",), "pypy3": ("c",),
     "node": ("e", "p", "eval", "print"), "nodejs": ("e", "p", "eval", "print"), "deno": ("eval",),
-    "bun": ("e", "eval"), "perl": ("e", "E"), "ruby": ("e",), "php": ("r",), "lua": ("e",),
+    "bun": ("e", "eval", "p", "print"), "perl": ("e", "E"), "ruby": ("e",), "php": ("r",), "lua": ("e",),
     "Rscript": ("e",), "osascript": ("e",), "pwsh": ("c", "Command", "command"), "powershell": ("c", "Command"),
     "tclsh": (), "julia": ("e", "eval"),
+    # Other interpreters' inline code: R(1) and luajit -e, jruby -e, QuickJS qjs -e/--eval, racket -e/--eval,
+    # elixir -e/--eval, groovy -e, guile -c, sbcl --eval, gjs -c.
+    "R": ("e",), "luajit": ("e",), "jruby": ("e",), "qjs": ("e", "eval"), "racket": ("e", "eval"),
+    "elixir": ("e", "eval"), "groovy": ("e",), "guile": ("c",), "sbcl": ("eval",), "gjs": ("c",),
 }
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox-sh", "fish", "csh", "tcsh"})
 PRIVILEGE = frozenset({"sudo", "su", "doas", "pkexec", "runuser", "run0"})

@@ -62,13 +62,26 @@ _PSQL_READS = re.compile(r"\\(d[a-zA-Z+]*|l\+?|list|c|connect|conninfo|q|quit|x|
 _PSQL_META = re.compile(r"^\s*\\")
 
 
+# Each client's escape to the system shell, run on this machine (psql(1) `\\! [command]`; mysql(1) `system
+# command` and `\\! command`; sqlite.org/cli.html `.shell CMD` and `.system CMD`): the rest of the line is a command.
+_SYSTEM_ESCAPES = {"psql": re.compile(r"\s*\\!\s*(.*)"), "mysql": re.compile(r"\s*(?:\\!|system\s)\s*(.*)", re.I),
+                   "sqlite3": re.compile(r"\s*\.(?:shell|system)\s+(.*)")}
+_SYSTEM_ESCAPES.update(mariadb=_SYSTEM_ESCAPES["mysql"], sqlite=_SYSTEM_ESCAPES["sqlite3"])
+
+
 def _without_meta(call: Call, text: str, meta: re.Pattern[str] | None) -> str:
-    """The SQL of a script, without the client's own commands; those that only show are dropped, any other
-    is unknown."""
-    if meta is None:
-        return text
+    """The SQL of a script, without the client's own commands; those that only show are dropped, an escape to
+    the shell is read as the command it runs here, any other is unknown."""
+    escape = _SYSTEM_ESCAPES.get(call.program)
     kept = []
     for line in text.splitlines():
+        if escape is not None and (shell := escape.fullmatch(line)) is not None:
+            if shell.group(1).strip():
+                call.run_script(shell.group(1).rstrip(";"), scope=call.scope.copy())
+            continue
+        if meta is None:
+            kept.append(line)
+            continue
         if _PSQL_META.match(line) or (meta is _SQLITE_DOT and line.lstrip().startswith(".")):
             if not meta.match(line.strip()):
                 destruction(call, line.strip()[:60], f"{line.strip()[:40]} is a {call.program} command that may run "
@@ -108,7 +121,7 @@ def _mysql(call: Call) -> None:
         return
     commands = p.flags.get("e", []) + p.flags.get("execute", [])
     for command in commands:
-        run_sql(call, command, "mysql", holds)
+        run_sql(call, _without_meta(call, command, None), "mysql", holds)
     if not commands:
         _stdin_sql(call, "mysql", holds)
 
@@ -178,7 +191,9 @@ def _sqlite(call: Call) -> None:
         where = "unknown"
     effects = call.reader.effects
     effects[before:] = [Effect(e.kind, path, where, target=e.target, fact=e.fact, program=e.program,
-                               command=e.command, maybe=e.maybe, loss=e.loss) for e in effects[before:]]
+                               command=e.command, maybe=e.maybe, loss=e.loss)
+                        if e.kind == "remote-destruction" and e.program == call.program and not e.path else e
+                        for e in effects[before:]]  # a `.shell` command's effects are its own
 
 
 # --- redis-cli -------------------------------------------------------------------------------------

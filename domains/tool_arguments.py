@@ -18,6 +18,7 @@ import shlex
 from dataclasses import replace
 from typing import Any
 
+from .argument_content import content_effects
 from .shell import Effect, Location, PathState, Semantics, analyze, file_action
 from .shell.remote.elsewhere import as_elsewhere
 from .shell.remote.sql_effects import sql_effects
@@ -30,7 +31,8 @@ COMMAND_KEYS = frozenset({"command", "cmd", "commands", "shell_command", "script
 ARGUMENT_KEYS = frozenset({"args", "arguments", "argv"})  # an argv given beside its program: {"command": "kubectl", "args": [...]}
 # A tool that runs a shell command it is given (`exec`, `run_command`, `runCommand`, `ssh_execute`, `start_process`).
 _RUNS_COMMANDS = re.compile(r"(?i)(^|[_.-])(exec|execute|run|shell|command|terminal|bash|ssh|process)([_.-]|$)")
-_SQL_TOOL = re.compile(r"(?i)sql|database|execute|statement|(^|[_.-])(db|query)([_.-]|$)")
+# (A tool named only for a `query` is read by its content, domains/argument_content.py: docs tools ask questions.)
+_SQL_TOOL = re.compile(r"(?i)sql|database|execute|statement|(^|[_.-])db([_.-]|$)")
 _DELETES = re.compile(r"(?i)(^|[_.-])(delete|remove|rm|unlink|erase|trash)([_.-]|$)")
 _MOVES = re.compile(r"(?i)(^|[_.-])(move|rename|mv)([_.-]|$)")
 _EDITS = re.compile(r"(?i)(^|[_.-])(edit|patch|replace|update|append|insert)([_.-]|$)")
@@ -42,17 +44,26 @@ def semantics(normalized: str, location: Location, state: PathState | None) -> S
     name, arguments = str(call["name"]), call.get("arguments") or {}
     program = f"mcp {name}"
     effects: list[Effect] = []
+    named: set[str] = set()  # the keys read by their name; the rest are read by what they hold
     for key, value in arguments.items():
         lowered = key.lower()
         if lowered in PATH_KEYS:
             for path in _texts(value):
                 effects += _path_effects(name, lowered, path, location, state, program)
+            named.add(lowered)
         elif lowered in SQL_KEYS or (lowered == "query" and _SQL_TOOL.search(name)):
             for text in _texts(value):
                 effects += sql_effects(text, None, "a database's data", program)
+            named.add(lowered)
         elif lowered in COMMAND_KEYS and _RUNS_COMMANDS.search(_snake(name)):
-            for text in _command_lines(value, arguments):
+            lines = _command_lines(value, arguments)
+            for text in lines:
                 effects += _command_effects(text, name, program)
+            if lines:  # a command document (MongoDB's `{"delete": ...}`) is read by what it holds
+                named.update({lowered, *ARGUMENT_KEYS})
+    read_by_name = bool(named - PATH_KEYS)
+    effects += content_effects(name, arguments, program, lambda text: _command_effects(text, name, program),
+                               read_by_name, frozenset(named))
     return Semantics(normalized, location.cwd, location.root, tuple(effects), (), (), (program,), location.cwd,
                      {0: frozenset()})
 

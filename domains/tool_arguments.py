@@ -8,6 +8,7 @@ names are the ones MCP servers use for paths (the reference filesystem server's 
 `source`, `destination`), for SQL (`sql`, `statement`; `query` only for a tool whose name speaks
 of SQL or a database, since search tools call their text `query` too), and for a shell command that a
 tool named for running one executes (`command`, `cmd`): read as a line run on the server's machine.
+Every other argument is read by what it holds, whatever it is called (domains/argument_content.py).
 """
 
 from __future__ import annotations

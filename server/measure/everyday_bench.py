@@ -1,14 +1,15 @@
-"""Section 16 of `agentworld-mcp bench`: computed steps on generated everyday agent sessions.
+"""Section 16 of `agentworld-mcp bench`: computed steps on generated agent sessions, everyday and coding.
 
     agentworld-mcp --n-ctx 4096 bench --section 16
     python -m agentworld_mcp.server.measure.everyday_bench [SESSIONS [MODEL_STEPS]]
 
 First, no model: the closed loop of server/evals/closed_loop.py over SESSIONS generated sessions (seed 0
-on): the share of steps computed, the wrong ones (the goal is none), the largest families of refused steps,
-and a computed step's time in process. Then through the real server over stdio, from a real MCP client, as
-an agent uses it: each session's folder is opened as a world (`from_dir`) and its lines are committed one by
-one with simulate_action; the p50 of a computed step's call beside the p50 of a model step's call (greedy,
-effects from the parser), until MODEL_STEPS model steps were timed.
+on) of each generator, and the coding generator's held-out seeds apart: the share of steps computed, the
+wrong ones (the goal is none), the largest families of refused steps (none for the held-out seeds) and a
+computed step's time in process. Then through the real server over stdio, from a real MCP client, as an
+agent uses it: each everyday session's folder is opened as a world (`from_dir`) and its lines are committed
+one by one with simulate_action; the p50 of a computed step's call beside the p50 of a model step's call
+(greedy, effects from the parser), until MODEL_STEPS model steps were timed.
 """
 
 from __future__ import annotations
@@ -20,12 +21,14 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from mcp import Client, StdioServerParameters
 
+from ..evals import coding
 from ..evals.closed_loop import Tally, lay_out, replay, world_of
-from ..evals.everyday import session
+from ..evals.everyday import Session, session
 from ..runtime import load_domain_packs, resolve_model
 from ..settings import load_settings
 
@@ -36,16 +39,25 @@ _MAX_TOKENS = 64
 
 
 def closed_loop_share(sessions: int = SESSIONS) -> Tally:
+    """The share computed on both generators, the coding one's held-out seeds apart: three tallies printed."""
+    print("16. generated agent sessions, closed loop against real bash, every uncomputed step answered with nonsense:")
+    tally = _tally("everyday agent sessions (server/evals/everyday.py)", session, range(sessions))
+    _tally("coding-agent sessions (server/evals/coding.py)", coding.session, range(sessions))
+    # Held out: the share and the wrong steps only, no refused line shown (they are not read while developing).
+    _tally("coding-agent sessions, held out", coding.session, coding.HELD_OUT, families=0)
+    return tally
+
+
+def _tally(name: str, generator: Callable[[int], Session], seeds: range, families: int = 10) -> Tally:
     pack = load_domain_packs(load_settings({}))["terminal"]
     tally = Tally()
     with tempfile.TemporaryDirectory() as folder:
-        for index in range(sessions):
-            replay(session(index), pack, Path(folder) / str(index), tally=tally)
-    print(f"16. everyday agent sessions (server/evals/everyday.py, seeds 0-{sessions - 1}), closed loop against real "
-          "bash, every uncomputed step answered with nonsense:")
-    print("  " + tally.summary(10).replace("\n", "\n  "))
+        for seed in seeds:
+            replay(generator(seed), pack, Path(folder) / str(seed), tally=tally)
+    print(f"  {name}, seeds {seeds.start}-{seeds.stop - 1}:")
+    print("    " + tally.summary(families).replace("\n", "\n    "))
     if tally.compute_seconds:
-        print(f"  computing a step in process: p50 {statistics.median(tally.compute_seconds) * 1000:.2f} ms over "
+        print(f"    computing a step in process: p50 {statistics.median(tally.compute_seconds) * 1000:.2f} ms over "
               f"{len(tally.compute_seconds)} computed steps", flush=True)
     return tally
 

@@ -1,6 +1,7 @@
-"""The closed-loop proof on everyday agent sessions nobody tuned the virtual shell on (issue 57).
+"""The closed-loop proof on everyday agent sessions nobody tuned the virtual shell on (issue 57), and on coding-agent
+sessions written from how coding agents work (server/evals/coding.py, issue 66).
 
-Generated sessions (server/evals/everyday.py) run in a real GNU bash and through the terminal world's
+Generated sessions (server/evals/everyday.py, server/evals/coding.py) run in a real GNU bash and through the terminal world's
 Tracker, every uncomputed step answered by a model that says nonsense (server/evals/closed_loop.py): no
 computed step may differ from bash, and the computed share may not fall below today's floor. The share itself,
 and the largest families of refused steps, are printed: they are the figures to widen.
@@ -18,6 +19,7 @@ import time
 
 import pytest
 from agentworld_mcp.server.evals.closed_loop import Tally, replay
+from agentworld_mcp.server.evals import coding
 from agentworld_mcp.server.evals.everyday import Session, session
 from agentworld_mcp.server.runtime import load_domain_packs
 from agentworld_mcp.server.settings import load_settings
@@ -27,6 +29,9 @@ CI_SEED = 57
 # Under the share computed on CI_SEED's sessions (2026-12-06: 86.4% of 18,624 steps in 60 s here; a slower machine
 # runs fewer sessions): a change that computes less fails. Raise it as the allowlist widens.
 SHARE_FLOOR = 0.8
+# The same for the coding-agent sessions (2026-12-07: 32.3% of the first 30 development seeds' 1,435 steps): they
+# were written apart from the virtual shell, and most of what they are refused for is the shell's own state and git.
+CODING_SHARE_FLOOR = 0.28
 
 
 @pytest.fixture(scope="module")
@@ -34,18 +39,23 @@ def terminal():
     return load_domain_packs(load_settings({}))["terminal"]
 
 
-def test_everyday_sessions_compute_nothing_wrong_in_a_closed_loop_with_a_nonsense_model(tmp_path, terminal):
+@pytest.mark.parametrize("generator, floor, seconds", [(session, SHARE_FLOOR, 60), (coding.session,
+                                                                                     CODING_SHARE_FLOOR, 45)],
+                         ids=["everyday", "coding"])
+def test_generated_sessions_compute_nothing_wrong_in_a_closed_loop_with_a_nonsense_model(tmp_path, terminal,
+                                                                                         generator, floor, seconds):
     chosen = os.environ.get("AGENTWORLD_SESSIONS_SEED", str(CI_SEED))
     seed = random.SystemRandom().randrange(2**32) if chosen == "random" else int(chosen)
-    deadline = time.monotonic() + float(os.environ.get("AGENTWORLD_SESSIONS_SECONDS", "60"))
+    deadline = time.monotonic() + float(os.environ.get("AGENTWORLD_SESSIONS_SECONDS", str(seconds)))
     tally = Tally()
     while time.monotonic() < deadline:
-        replay(session(seed * 1_000_003 + tally.sessions), terminal, tmp_path / str(tally.sessions), tally=tally)
+        drawn = (seed * 1_000_003 + tally.sessions) % coding.HELD_OUT.start  # held-out seeds are never tested on
+        replay(generator(drawn), terminal, tmp_path / str(tally.sessions), tally=tally)
     summary = f"seed {seed} (AGENTWORLD_SESSIONS_SEED={seed} replays it): {tally.summary()}"
     print(summary)
     assert not tally.wrong, summary + "\nwrong computed steps:\n" + "\n".join(w.report() for w in tally.wrong[:20])
     if chosen == str(CI_SEED):
-        assert tally.share >= SHARE_FLOOR, summary
+        assert tally.share >= floor, summary
 
 
 @pytest.mark.parametrize("files, lines", [
@@ -62,6 +72,15 @@ def test_a_step_the_world_could_not_follow_leaves_it_unsure(tmp_path, terminal, 
     main's 23096f9 and 7910667: a predicted step makes exact only what the world's facts decide)."""
     tally = replay(Session(0, "", files, lines), terminal, tmp_path)
     assert not tally.wrong, tally.wrong[0].report()
+
+
+def test_a_coding_seed_names_its_session_and_sessions_vary_through_every_phase():
+    assert coding.session(7) == coding.session(7)
+    drawn = [coding.session(seed) for seed in range(40)]
+    assert len({tuple(made.lines) for made in drawn}) == 40
+    assert all(any(line.startswith("git init") for line in made.lines) for made in drawn)
+    assert sum(any("<<'EOF'" in line for line in made.lines) for made in drawn) == 40  # the reproduction script
+    assert sum(any(line.startswith(("git switch", "git checkout")) for line in made.lines) for made in drawn) > 15
 
 
 def test_a_seed_names_its_session_and_sessions_vary():

@@ -24,8 +24,9 @@ The reader's rooms and the world's never import each other; both stand on progra
 from .reading.call import PathState
 from .reading.effects import FILE_KINDS, GIT_KINDS, WRITE_KINDS, Effect, Opaque, Requirement, Semantics
 from .programs.file_actions import file_action
+from .programs.patch_envelope import patch_action
 from .line import analyze
 from .reading.location import Location, stated_location
 
 __all__ = ["FILE_KINDS", "GIT_KINDS", "WRITE_KINDS", "Effect", "Location", "Opaque", "PathState", "Requirement", "Semantics",
-           "analyze", "file_action", "stated_location"]
+           "analyze", "file_action", "patch_action", "stated_location"]

@@ -12,14 +12,15 @@ import posixpath
 from typing import Any
 
 from ..pack import ActionError
-from ..shell import Location, PathState, Semantics, analyze, file_action
+from ..shell import Location, PathState, Semantics, analyze, file_action, patch_action
 from ..shell.world.screen import ShellStep
 from ..shell.world.knowledge import Knowledge
 from ..tool_calls import Field, check_arguments, is_text, parse_tool_call
 
 EXPECTED_SHAPE = (
     'one tool call: bash {"command": "..."}, read_file {"path": "...", "start_line": 1, "end_line": 40 (optional)}, '
-    'write_file {"path": "...", "content": "..."}, edit_file {"path": "...", "old": "...", "new": "..."} '
+    'write_file {"path": "...", "content": "..."}, edit_file {"path": "...", "old": "...", "new": "..."}, '
+    'apply_patch {"patch": "*** Begin Patch ... *** End Patch"} '
     'or todo {"items": ["...", ...]}; a plain line with no tool name runs as a bash command'
 )
 
@@ -50,6 +51,8 @@ TOOLS: dict[str, tuple[Field, ...]] = {
         Field("new", _is_string, "the replacement text"),
     ),
     "todo": (Field("items", _is_todo_list, "a list of non-empty strings or JSON objects"),),
+    # Codex's patch envelope: files added, updated, moved and deleted (shell/programs/patch_envelope.py).
+    "apply_patch": (Field("patch", is_text, "a patch envelope from *** Begin Patch to *** End Patch"),),
 }
 
 
@@ -80,6 +83,8 @@ def semantics(normalized: str, location: Location, state: PathState | None) -> S
     values = json.loads(arguments)
     if name == "bash":
         return analyze(values["command"], location.cwd, location.home, location.root, state)
+    if name == "apply_patch":
+        return patch_action(values["patch"], location, state)
     tool = {"write_file": "write", "edit_file": "edit", "read_file": "read"}.get(name)
     return file_action(tool, values["path"], location, state) if tool else None
 

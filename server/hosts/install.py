@@ -67,7 +67,8 @@ def _claude_answer(reply: dict[str, Any]) -> tuple[str, str]:
 
 HOSTS: dict[str, Host] = {host.name: host for host in (
     Host("claude-code", "claude-code", ".claude/settings.json", ".claude/settings.json",
-         (("PreToolUse", "Bash|Write|Edit|Read|mcp__.*"),), True, {}, _claude_payload, _claude_answer),
+         (("PreToolUse", "Bash|Write|Edit|MultiEdit|NotebookEdit|Read|mcp__.*"),), True, {}, _claude_payload,
+         _claude_answer),
     Host("cursor", "cursor", ".cursor/hooks.json", ".cursor/hooks.json",
          (("beforeShellExecution", None), ("beforeMCPExecution", None)), False, {"version": 1},
          lambda command, cwd: {"command": command, "cwd": cwd, "conversation_id": "agentworld-install-check"},
@@ -77,9 +78,10 @@ HOSTS: dict[str, Host] = {host.name: host for host in (
          lambda command, cwd: {"session_id": "agentworld-install-check", "cwd": cwd, "hook_event_name": "BeforeTool",
                                "tool_name": "run_shell_command", "tool_input": {"command": command}},
          lambda reply: (str(reply.get("decision", "none")), str(reply.get("reason", "")))),
-    # Codex reads Claude Code's PreToolUse JSON and answers; its shell tool is `Bash` to hooks.
-    Host("codex", "claude-code", ".codex/hooks.json", ".codex/hooks.json", (("PreToolUse", "Bash"),), True, {},
-         _claude_payload, _claude_answer, home_variable="CODEX_HOME"),
+    # Codex reads Claude Code's PreToolUse JSON and answers; its shell tool is `Bash` to hooks, its edits
+    # `apply_patch` (the patch envelope as `command`).
+    Host("codex", "claude-code", ".codex/hooks.json", ".codex/hooks.json", (("PreToolUse", "Bash|apply_patch"),), True,
+         {}, _claude_payload, _claude_answer, home_variable="CODEX_HOME"),
 )}
 
 

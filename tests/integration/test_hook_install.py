@@ -15,9 +15,9 @@ import pytest
 PROGRAM = Path(sys.executable).parent / "agentworld-mcp"  # the venv's own, as a user runs it
 FILES = {"claude-code": ".claude/settings.json", "cursor": ".cursor/hooks.json", "gemini": ".gemini/settings.json",
          "codex": ".codex/hooks.json"}
-EVENTS = {"claude-code": {"PreToolUse": "Bash|Write|Edit|Read|mcp__.*"},
+EVENTS = {"claude-code": {"PreToolUse": "Bash|Write|Edit|MultiEdit|NotebookEdit|Read|mcp__.*"},
           "cursor": {"beforeShellExecution": None, "beforeMCPExecution": None},
-          "gemini": {"BeforeTool": "run_shell_command|write_file|replace"}, "codex": {"PreToolUse": "Bash"}}
+          "gemini": {"BeforeTool": "run_shell_command|write_file|replace"}, "codex": {"PreToolUse": "Bash|apply_patch"}}
 FORMATS = {"claude-code": "claude-code", "cursor": "cursor", "gemini": "gemini", "codex": "claude-code"}
 # What each host sends before a shell command, and where its answer says "deny".
 PAYLOADS = {"claude-code": lambda command: {"tool_name": "Bash", "tool_input": {"command": command}, "cwd": "/tmp"},

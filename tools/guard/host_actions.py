@@ -3,6 +3,12 @@
 Hosts name their tools differently (Claude Code's Bash, Cursor's Shell, Gemini's run_shell_command)
 but mean the same few things: run a command, write a file, edit a file, call an MCP tool, fetch
 or search the web. A tool that is none of these maps to nothing, and the guard makes no decision.
+
+Every edit tool a host ships is one of them (the hosts' tool references): Claude Code's Write, Edit, MultiEdit
+(a list of edits to one file; an empty first `old_string` creates it) and NotebookEdit (one cell of a notebook,
+by its id); Gemini CLI's write_file and replace; Codex's apply_patch (a patch envelope naming the files it adds,
+updates, moves and deletes, which Codex sends to hooks as `command`). Cursor's agent edits reach no hook before
+they run (its hooks are beforeShellExecution, beforeMCPExecution and beforeReadFile).
 """
 
 from __future__ import annotations
@@ -12,9 +18,15 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ...domains.shell.programs.patch_envelope import patch_sections
+
 _SHELL = {"bash", "shell", "run_shell_command", "exec_command", "terminal"}
 _WRITE = {"write", "write_file", "create_file"}
-_EDIT = {"edit", "replace", "str_replace", "edit_file"}
+_EDIT = {"edit", "replace", "str_replace", "edit_file", "search_replace"}
+_MULTI_EDIT = {"multiedit", "multi_edit"}
+_NOTEBOOK_EDIT = {"notebookedit", "notebook_edit", "edit_notebook"}
+_PATCH = {"apply_patch", "applypatch"}
+_PATCH_KEYS = ("command", "input", "patch", "patchText")  # where hosts put the envelope
 _READ = {"read", "read_file", "view"}
 _FETCH = {"webfetch", "web_fetch"}
 _SEARCH = {"websearch", "web_search", "google_web_search"}
@@ -38,7 +50,12 @@ def host_action(tool_name: str, tool_input: dict[str, Any], reads: bool = False)
     if match := _MCP_TOOL.fullmatch(name):
         call = {"name": match["tool"], "arguments": tool_input}
         return HostAction("mcp", json.dumps(call, ensure_ascii=False), "mcp", match["server"])
-    path = str(tool_input.get("file_path") or tool_input.get("path") or "")
+    path = str(tool_input.get("file_path") or tool_input.get("path") or tool_input.get("target_file")
+               or tool_input.get("notebook_path") or "")
+    if lowered in _PATCH:
+        patch = next((value for key in _PATCH_KEYS if isinstance(value := tool_input.get(key), str)), "")
+        # A patch that names no file (no Add, Update or Delete section) acts on nothing: no action to check.
+        return HostAction("swe", _swe("apply_patch", patch=patch), "edit") if patch_sections(patch) else None
     if lowered in _SHELL and isinstance(tool_input.get("command"), str):
         return HostAction("terminal", tool_input["command"], "shell")
     if lowered in _WRITE and path:
@@ -47,6 +64,13 @@ def host_action(tool_name: str, tool_input: dict[str, Any], reads: bool = False)
         old = tool_input.get("old_string", tool_input.get("old", ""))
         new = tool_input.get("new_string", tool_input.get("new", ""))
         return HostAction("swe", _swe("edit_file", path=path, old=str(old), new=str(new)), "edit")
+    if lowered in _MULTI_EDIT and path:
+        return _multi_edit(path, tool_input.get("edits"))
+    if lowered in _NOTEBOOK_EDIT and path:
+        # The cell is reached by its id, not by text: the edit's `old` names it, and the rules read the notebook's path.
+        cell = str(tool_input.get("cell_id") or tool_input.get("cell_number") or "the first cell")
+        new = "" if tool_input.get("edit_mode") == "delete" else str(tool_input.get("new_source", ""))
+        return HostAction("swe", _swe("edit_file", path=path, old=f"cell {cell}", new=new), "edit")
     if reads and lowered in _READ and path:
         return HostAction("swe", _swe("read_file", path=path), "read")
     if lowered in _FETCH and isinstance(tool_input.get("url"), str):
@@ -55,6 +79,16 @@ def host_action(tool_name: str, tool_input: dict[str, Any], reads: bool = False)
     if lowered in _SEARCH and isinstance(tool_input.get("query"), str):
         return HostAction("search", _swe("web_search", queries=[tool_input["query"]]), "search")
     return None
+
+
+def _multi_edit(path: str, edits: Any) -> HostAction:
+    """MultiEdit's edits all change one file, which is what the rules read; the world sees the first edit. An empty
+    first `old_string` makes a new file of its `new_string` (Claude Code's MultiEdit documentation)."""
+    first = next((edit for edit in edits if isinstance(edit, dict)), {}) if isinstance(edits, list) else {}
+    old, new = str(first.get("old_string", "")), str(first.get("new_string", ""))
+    if not old:
+        return HostAction("swe", _swe("write_file", path=path, content=new), "write")
+    return HostAction("swe", _swe("edit_file", path=path, old=old, new=new), "edit")
 
 
 def open_tool(name: str) -> dict[str, Any]:

@@ -155,8 +155,10 @@ def test_a_loss_elsewhere_names_the_machine_and_what_runs_there(project):
     assert_stopped(project, "kubectl exec db-0 -- rm -rf /var/lib/postgresql/data", "the pod db-0")
 
 
-# HTTP: DELETE removes the target resource and PUT replaces its state (RFC 9110); safe methods and loopback pass.
+# HTTP: DELETE removes the target resource and PUT replaces its state (RFC 9110), on a loopback address too; safe
+# methods pass, and so does a request that says only a read (remote/requests.py; tests/integration/test_guard_requests.py).
 HTTP = ["curl -X DELETE https://api.example.com/v1/projects/42", "curl --request DELETE https://api.example.com/v1/x",
+        "curl -X DELETE http://localhost:8080/items/1", "curl -X DELETE http://127.0.0.1:9200/test-index",
         "curl -XDELETE -H 'Authorization: Bearer t' https://api.example.com/items/7",
         "curl -s -X PUT -d '{\"name\":\"x\"}' https://api.example.com/v1/items/7",
         "wget --method=DELETE -qO- https://api.example.com/v1/projects/42",
@@ -164,8 +166,7 @@ HTTP = ["curl -X DELETE https://api.example.com/v1/projects/42", "curl --request
         "http -v DELETE api.example.com/items/7", "http -p Hh DELETE api.example.com/items/7"]
 HTTP_READS = ["curl https://api.example.com/v1/projects", "curl -X GET https://api.example.com/v1/projects",
               "curl -I https://example.com", "curl -X OPTIONS https://api.example.com/v1",
-              "curl -X POST -d 'a=1' https://api.example.com/v1/search", "curl -X PATCH -d '{}' https://api.example.com/v1/x",
-              "curl -X DELETE http://localhost:8080/items/1", "curl -X DELETE http://127.0.0.1:9200/test-index",
+              "curl -X POST -d 'a=1' https://api.example.com/v1/search", "curl -X PATCH -d '{}' http://localhost:8080/v1/x",
               "http :8000/items", "http GET api.example.com/items", "http --offline DELETE api.example.com/items/7",
               "xh api.example.com/items"]
 
@@ -176,7 +177,7 @@ def test_an_http_delete_or_put_to_another_host_is_asked_about(project, line):
 
 
 @pytest.mark.parametrize("line", HTTP_READS)
-def test_safe_methods_post_patch_and_loopback_pass(project, line):
+def test_safe_methods_reads_and_the_projects_own_server_pass(project, line):
     assert_passes(project, line)
 
 

@@ -6,6 +6,7 @@ snapshot, a versioned bucket or a soft-delete window someone set up beforehand b
 
 from __future__ import annotations
 
+from .api_commands import reads_api
 from .elsewhere import aws_remote, az_run_command, fly_ssh, gcloud_ssh, launcher
 from .machines import doctl_ssh
 from .tables import Form, RemoteProgram, register
@@ -49,6 +50,7 @@ AZ = RemoteProgram(
     frozenset({"--subscription", "-o", "--output", "--query"}),
     dry_runs=("--dryrun",),
     runs_elsewhere=launcher(az_run_command),
+    requests=reads_api("az"),
 )
 DOCTL = RemoteProgram(
     "a DigitalOcean account's resources",

@@ -36,6 +36,7 @@ import re
 from dataclasses import dataclass
 
 from ..reading.call import Call
+from .api_commands import read_untabled
 from .sql_effects import run_sql
 from .tables import destruction, unknown_verb
 from .packages import LOCAL_VERBS
@@ -83,6 +84,8 @@ def read_unknown(call: Call) -> bool:
     options = _options(texts)
     if options & SAFE_OPTIONS or texts[-1:] == ["-h"]:  # `-h` with nothing after it to be its value asks for help
         return True
+    if read_untabled(call, command_words(texts)) is not None:  # `glab api`, `cf curl`: the request is read, and
+        return True  # its operands are the API's paths, which reach no file here
     _read_sql_arguments(call, texts)
     verb = decisive_verb(call.program, texts, options)
     if verb is not None and verb.destroys and not _only_local(call.program, verb.word):

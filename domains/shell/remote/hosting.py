@@ -4,6 +4,7 @@ a repository, a release, a database, a deployment, a secret's value."""
 
 from __future__ import annotations
 
+from .api_commands import reads_api
 from .elsewhere import heroku_run, launcher
 from .tables import Form, RemoteProgram, register
 
@@ -12,9 +13,9 @@ GH = RemoteProgram(
     (Form((r"repo|release|secret|variable|label|cache|run|gist|ssh-key|gpg-key|codespace|project|issue|ruleset",
            r"delete(-asset)?|remove"),
           "deletes it on GitHub, which keeps no copy (an organization owner alone may restore a deleted "
-          "repository, within 90 days)"),
-     Form(("api",), "sends a DELETE request to GitHub's API", needs=("-X=DELETE", "--method=DELETE"))),
+          "repository, within 90 days)"),),
     frozenset({"-R", "--repo", "--hostname", "-X", "--method"}),
+    requests=reads_api("gh"),
 )
 HEROKU = RemoteProgram(
     "a Heroku account's apps and add-ons",
@@ -36,6 +37,7 @@ NETLIFY = RemoteProgram(
     "a Netlify account's sites",
     (Form((r"sites:delete|env:unset|blobs:delete",), "deletes it on Netlify, which keeps no copy"),),
     frozenset({"--auth", "--site", "--filter"}),
+    requests=reads_api("netlify"),
 )
 
 register({"gh": GH, "heroku": HEROKU, "vercel": VERCEL, "netlify": NETLIFY})

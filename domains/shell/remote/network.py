@@ -6,10 +6,12 @@ from __future__ import annotations
 import re
 
 from ..reading.call import Call, no_file
-from ..reading.options import Spec, parse
+from ..reading.options import Parsed, Spec, parse
 from ..reading.registry import handles
+from ..reading.words import Value
 from .elsewhere import run_there, ssh_command
-from .tables import destruction
+from .http_items import httpie_items
+from .requests import Request, judge
 
 
 @handles("rsync")
@@ -47,8 +49,9 @@ def _curl(call: Call) -> None:
         "show-error", "fail", "insecure", "include", "head", "get", "compressed", "create-dirs")))
     urls = [arg.text for arg in p.operands] + [value for value in p.flags.get("url", [])]
     host = _host(urls[0]) if urls else ""
-    sent = [*p.flags.get("d", []), *p.flags.get("data", []), *p.flags.get("data-binary", []),
-            *p.flags.get("data-urlencode", []), *p.flags.get("json", []), *p.flags.get("F", []), *p.flags.get("form", [])]
+    data = [value for name in _CURL_DATA for value in p.flags.get(name, [])]
+    forms = [*p.flags.get("F", []), *p.flags.get("form", [])]
+    sent = [*data, *forms]
     files = [value.split("@", 1)[1].split(";")[0] for value in sent if "@" in value and not value.startswith("@-")]
     files += [value for value in (*p.flags.get("T", []), *p.flags.get("upload-file", [])) if value != "-"]
     for name in files:
@@ -56,7 +59,10 @@ def _curl(call: Call) -> None:
     if sent and not files:
         call.network("upload", host)
     call.network("download", host)
-    _method(call, p.value("X", "request"), host)
+    fields = dict(value.split("=", 1) for value in forms if "=" in value and "@" not in value.split("=", 1)[1][:1])
+    headers = (*p.flags.get("H", []), *p.flags.get("header", []))
+    for url in urls:
+        judge(call, Request("curl", _curl_method(p, bool(data), bool(forms)), url, tuple(data), fields, headers))
     for output in (*p.flags.get("o", []), *p.flags.get("output", [])):
         if output != "-":
             call.write(call.literal(output), "overwritten")
@@ -82,7 +88,11 @@ def _wget(call: Call) -> None:
     if p.has("post-data", "body-data"):
         call.network("upload", host)
     call.network("download", host)
-    _method(call, p.value("method"), host)
+    method = _given_method(p.word("method")) if p.has("method") else \
+        "POST" if p.has("post-data", "post-file") else "GET"
+    bodies = (*p.flags.get("post-data", []), *p.flags.get("body-data", []))
+    for url in p.operands:
+        judge(call, Request("wget", method, url.text, bodies, headers=tuple(p.flags.get("header", []))))
     if p.has("spider"):
         return
     document = p.value("O", "output-document")
@@ -138,26 +148,39 @@ def _httpie(call: Call) -> None:
     p = parse(call.args, _HTTPIE)
     if p.has("offline") or not p.operands:  # --offline builds the request and prints it: nothing is sent
         return
-    method = p.operands[0].text if re.fullmatch(r"[A-Za-z]+", p.operands[0].text) and len(p.operands) > 1 else None
-    url = p.operands[1 if method else 0].text
+    given = p.operands[0] if re.fullmatch(r"[A-Za-z]+", p.operands[0].text) and len(p.operands) > 1 else None
+    url = p.operands[1 if given else 0].text
     host = _host(url if "://" in url or not url.startswith(":") else "localhost" + url)  # `:8000/x` is localhost
     call.network("download", host)
-    _method(call, method, host)
+    items = httpie_items([arg.text for arg in p.operands[2 if given else 1:]])
+    bodies = tuple(p.flags.get("raw", []))
+    method = _given_method(given) if given else "POST" if items.data or bodies else "GET"
+    query = "&".join(f"{key}={value}" for key, value in items.query)
+    judge(call, Request(call.program, method, url + ("&" if "?" in url else "?") + query if query else url, bodies,
+                        items.fields, items.headers))
 
 
-# Methods defined to remove or replace the target resource's state (RFC 9110 §9.3.4, §9.3.5). GET, HEAD and
-# OPTIONS are safe methods; POST and PATCH act as the resource defines, and are not read as a loss.
-_REPLACING = {"DELETE": "removes the target resource (RFC 9110 §9.3.5)",
-              "PUT": "replaces the target resource's state with the request's content (RFC 9110 §9.3.4)"}
-_LOOPBACK = re.compile(r"(localhost|.*\.localhost|127(\.\d+){3}|\[?::1\]?|0\.0\.0\.0)", re.IGNORECASE)
+# curl's options that send data, which make its request a POST (curl(1): -d, --json).
+_CURL_DATA = ("d", "data", "data-binary", "data-raw", "data-ascii", "data-urlencode", "json")
 
 
-def _method(call: Call, method: str | None, host: str) -> None:
-    """A request whose method destroys or replaces a resource on another host is a remote destruction."""
-    method = (method or "").upper()
-    if method in _REPLACING and not _LOOPBACK.fullmatch(host or "localhost"):
-        destruction(call, f"{method} {host}", f"{method} {_REPLACING[method]}; the server keeps no copy of the "
-                                              "old state unless it was built to")
+def _curl_method(p: Parsed, data: bool, form: bool) -> str:
+    """The method curl sends (curl(1)): -X/--request, else HEAD for -I, GET for -G, POST where data or a form is
+    sent, PUT for -T (an HTTP upload), else GET."""
+    if p.has("X", "request"):
+        return _given_method(p.word("X", "request"))
+    if p.has("I", "head"):
+        return "HEAD"
+    if p.has("G", "get"):
+        return "GET"
+    if data or form:
+        return "POST"
+    return "PUT" if p.has("T", "upload-file") else "GET"
+
+
+def _given_method(word: Value | None) -> str:
+    """A method spelled on the line, upper case; '' where the line does not set it (`-X "$METHOD"`)."""
+    return word.text.upper() if word is not None and word.literal else ""
 
 
 def _host(url: str) -> str:

@@ -241,8 +241,8 @@ terraform fmt output providers console graph select  -- terraform: local formatt
 tofu fmt output providers console graph select  -- OpenTofu: terraform's
 terragrunt fmt output hclfmt  -- terragrunt
 pulumi login select  -- pulumi: the local login, stack select
-gh clone checkout browse login api  -- gh: a local clone or branch, a browser, the local login; gh api GETs unless
-    -- told otherwise (its DELETE form is the table's)
+gh clone checkout browse login  -- gh: a local clone or branch, a browser, the local login (gh api is a request:
+    -- remote/api_commands.py reads its method and body)
 aws configure login cp  -- aws: the local profile and login; s3 cp copies (a versioned bucket keeps what it
     -- overwrites); its rm, rb and sync --delete are the table's
 gcloud login set  -- gcloud auth login, gcloud config set (local configuration)

@@ -54,6 +54,9 @@ class RemoteProgram:
     # Reads the command it runs on another machine (`kubectl exec ... -- CMD`) from the arguments after its
     # global options (remote/elsewhere.py); False where this call runs none.
     runs_elsewhere: Callable[[Call, Sequence[Value]], bool] = field(default=lambda call, args: False)
+    # Reads the request its generic API command sends (`gh api`, `az rest`: remote/api_commands.py); True where
+    # this call is one.
+    requests: Callable[[Call, Command], bool] = field(default=lambda call, command: False)
 
 
 def split(args: Sequence[str], value_options: frozenset[str], literal: Sequence[bool] | None = None) -> Command:
@@ -140,6 +143,8 @@ def read_table(call: Call, program: RemoteProgram) -> None:
         args = call.args[at + 1:]
         command = split(texts[at + 1:], program.value_options, literal[at + 1:])
     if program.runs_elsewhere(call, parse(args, Spec.taking(program.value_options)).rest):
+        return
+    if program.requests(call, command):
         return
     found = destroys(program, command)
     if found is not None:

@@ -30,8 +30,8 @@ STOPPED = ("deny", "ask")
 # Inner commands. Those run here: destroying what lies outside the folder or beyond it (no double quotes, so
 # that they fit inside Lisp strings); those run elsewhere may also destroy that machine's own files.
 LOCAL_DESTRUCTIVE = ["rm -rf /srv/app/uploads", "rm -rf ~/projects", "find /var/backups -delete",
-                     "kubectl delete namespace prod", "aws s3 rm s3://backups --recursive", "redis-cli -h cache FLUSHALL",
-                     "rm -f /etc/hosts", "terraform destroy -auto-approve"]
+                     "kubectl delete namespace prod", "aws s3 rm s3://backups --recursive",
+                     "redis-cli -h cache FLUSHALL", "rm -f /etc/hosts", "terraform destroy -auto-approve"]
 REMOTE_DESTRUCTIVE = ["rm -rf /var/lib/postgresql", "rm -rf /srv/app/uploads", "find /var/log -delete",
                       "kubectl delete namespace prod", "aws s3 rm s3://backups --recursive",
                       "redis-cli -h cache FLUSHALL", "truncate -s 0 /var/lib/app/data.db"]
@@ -191,7 +191,8 @@ def test_inline_code_under_an_eval_verb_is_code_not_a_missing_script(project, li
                                   "tar -cf a.tar --checkpoint=1 --checkpoint-action=dot src",
                                   "zip -TT 'rm -rf /srv' a.zip src/a.py", "vim -c q README.md",
                                   "gdb -batch -ex bt -ex 'info registers' ./a.out core",
-                                  "emacs --batch --eval '(message \"hi\")'", "kubectl run web --image=nginx --dry-run=client -- ls"])
+                                  "emacs --batch --eval '(message \"hi\")'",
+                                  "kubectl run web --image=nginx --dry-run=client -- ls"])
 def test_forms_that_run_no_command_or_only_read_pass(project, line):
     result = verdict(project, line)
     assert result["decision"] == "none", result

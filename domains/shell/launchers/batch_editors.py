@@ -88,10 +88,12 @@ def _ex(call: Call, command: Value, files: list[Value]) -> None:
 
 # --- emacs -----------------------------------------------------------------------------------------
 _EMACS_SHELL = re.compile(r"""\((?:shell-command|shell-command-to-string|async-shell-command|"""
-                          r"""call-process-shell-command|start-process-shell-command)\s+(?:"[^"]*"\s+)?"((?:[^"\\]|\\.)*)"\s*\)""")
+                          r"""call-process-shell-command|start-process-shell-command)\s+"""
+                          r"""(?:"[^"]*"\s+)?"((?:[^"\\]|\\.)*)"\s*\)""")
 # Deletions spelled out: (delete-file "F") and (delete-directory "D" RECURSIVE).
 _EMACS_DELETE = re.compile(r"""\((delete-file|delete-directory)\s+"((?:[^"\\]|\\.)*)"\s*([^()\s]*)\s*\)""")
-_EMACS_QUIET = re.compile(r"""\(\s*(message|princ|print|prin1|kill-emacs|emacs-version)\b[^()]*(\([^()]*\)[^()]*)*\)\s*""")
+_EMACS_QUIET = re.compile(r"""\(\s*(message|princ|print|prin1|kill-emacs|emacs-version)\b"""
+                          r"""[^()]*(\([^()]*\)[^()]*)*\)\s*""")
 
 
 @handles("emacs", "emacsclient")

@@ -35,7 +35,9 @@ _SEND_KEYS = ("send-keys", "send")
 # Key names send-keys turns into a character; Enter's kin end the line typed, the rest are dropped.
 _ENTER = frozenset({"Enter", "C-m", "KPEnter", "C-j"})
 _KEY_TEXT = {"Space": " ", "Tab": "\t"}
-_KEY_NAME = r"(C-|M-|S-)*([A-Z][A-Za-z0-9]*|[a-z]|F[0-9]+)"
+# tmux(1), KEY BINDINGS: the key names, alone or after modifiers; any other argument is typed as text.
+_KEY_NAME = re.compile(r"(C-|M-|S-|\^)+\S|(C-|M-|S-)*(Up|Down|Left|Right|BSpace|BTab|DC|End|Escape|F\d{1,2}|Home|IC|"
+                       r"NPage|PageDown|PgDn|PPage|PageUp|PgUp)")
 
 
 @handles("tmux")
@@ -93,7 +95,7 @@ def _typed(call: Call, keys: list[Value], literal: bool) -> None:
             current = ""
         elif not literal and key.text in _KEY_TEXT:
             current += _KEY_TEXT[key.text]
-        elif not literal and re.fullmatch(_KEY_NAME, key.text) and len(key.text) > 1:
+        elif not literal and _KEY_NAME.fullmatch(key.text):
             continue  # Escape, C-c, Up: keys that type no text
         else:
             current += key.text

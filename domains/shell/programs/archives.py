@@ -19,8 +19,8 @@ def parse_tar(call: Call) -> Parsed:
     return parse(args, Spec(short_values="fCTXbFgKLNVI", longs=(
         "file=", "directory=", "extract", "get", "create", "append", "update", "list", "delete", "files-from=",
         "exclude=", "exclude-from=", "strip-components=", "transform=", "xform=", "gzip", "bzip2", "xz", "zstd",
-        "verbose", "keep-old-files", "skip-old-files", "overwrite", "remove-files", "to-stdout", "use-compress-program=",
-        "to-command=", "checkpoint-action=", "checkpoint?", "info-script=", "new-volume-script=", "rsh-command=",
+        "verbose", "keep-old-files", "skip-old-files", "overwrite", "remove-files", "to-stdout",
+        "use-compress-program=", "to-command=", "checkpoint-action=", "checkpoint?", "info-script=", "new-volume-script=", "rsh-command=",
         "rmt-command=")))
 
 

@@ -17,7 +17,8 @@ from ..reading.words import Scope, Value
 # Settings whose value git runs as a shell command or program (git-config(1)); `*` is any name of the section.
 _PROGRAM_SETTINGS = re.compile(r"(core\.(sshcommand|pager|editor|askpass|fsmonitor|gitproxy)|sequence\.editor|"
                                r"pager\.[^.]+|diff\.external|diff\.[^.]+\.(command|textconv)|merge\.[^.]+\.driver|"
-                               r"filter\.[^.]+\.(clean|smudge|process)|gpg(\.[^.]+)?\.program|credential(\..+)?\.helper|"
+                               r"filter\.[^.]+\.(clean|smudge|process)|gpg(\.[^.]+)?\.program|"
+                               r"credential(\..+)?\.helper|"
                                r"uploadpack\.packobjectshook|remote\.[^.]+\.(uploadpack|receivepack)|"
                                r"mergetool\.[^.]+\.cmd|difftool\.[^.]+\.cmd|web\.browser|browser\.[^.]+\.cmd)",
                                re.IGNORECASE)

@@ -139,8 +139,9 @@ _KUBECTL_EXEC = Wrapper(Spec(short_values="cfn", longs=("container=", "filename=
 
 
 # `kubectl run NAME --image=IMAGE [--command] -- COMMAND [args...]` (`kubectl run --help`): its options may come
-# anywhere before `--`, and without `--` it runs the image's own command; the words after it are the container's command (with --command) or the arguments that
-# replace the image's CMD, which for an image with no entrypoint of its own is the command run.
+# anywhere before `--`, and without `--` it runs the image's own command; the words after it are the container's
+# command (with --command) or the arguments that replace the image's CMD, which for an image with no entrypoint of
+# its own is the command run.
 _KUBECTL_RUN = Wrapper(Spec(short_values="ln", longs=(
     "image=", "env=", "port=", "labels=", "namespace=", "overrides=", "restart=", "image-pull-policy=",
     "serviceaccount=", "annotations=", "pod-running-timeout=", "dry-run?", "output=", "override-type=",

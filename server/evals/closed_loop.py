@@ -23,6 +23,7 @@ from ...domains import DomainPack
 from ...domains.shell.reading.location import Location
 from ...domains.shell.virtual.gate import NotComputable
 from ...domains.shell.virtual.shell import Outcome
+from ...domains.shell.world.screen import typed_as_one
 from ...tools.worlds.folder_snapshot import take_snapshot
 from ...tools.worlds.tracking import Tracker
 from .everyday import Session
@@ -53,9 +54,9 @@ class Tally:
     sessions: int = 0
     steps: int = 0
     computed: int = 0
-    # Computed steps whose screen a terminal draws otherwise than proven (a command typed over several lines), or
-    # whose prompt shows a folder the world does not know exactly: their effects and output are exact, their screen
-    # is the model's.
+    # Computed steps whose screen one block of output cannot draw (commands on lines of their own, each followed by
+    # its output and a prompt), or whose prompt shows a folder the world does not know exactly: their effects and
+    # output are exact, their screen is the model's.
     screenless: int = 0
     wrong: list[Wrong] = field(default_factory=list)
     refusals: Counter[str] = field(default_factory=Counter)
@@ -76,8 +77,8 @@ class Tally:
 
     def summary(self, top: int = 12) -> str:
         lines = [(f"{self.sessions} sessions, {self.steps} steps, {self.computed} computed ({self.share:.1%}; with "
-                  f"their screens {self.exact_share:.1%}, the rest typed over several lines or where the shell's "
-                  f"folder is unknown), {len(self.wrong)} wrong")]
+                  f"their screens {self.exact_share:.1%}, the rest several commands on lines of their own or where the "
+                  f"shell's folder is unknown), {len(self.wrong)} wrong")]
         lines += [f"  {count:>5}  {reason}  (e.g. {self.examples[reason][:60]!r})"
                   for reason, count in self.refusals.most_common(top)]
         if self.knock_on and top:
@@ -162,7 +163,7 @@ def replay(session: Session, pack: DomainPack, root: Path, nonsense_seed: int | 
                 tracker.advance(action, _screen(line, nonsense(draw, outputs[:-1])), real=False)
                 continue
             tally.computed += 1
-            tally.screenless += "\n" in line.strip() or not outcome.cwd_known
+            tally.screenless += not typed_as_one(line) or not outcome.cwd_known
             tally.compute_seconds.append(spent)
             wrong = _wrong(session, index, outcome, (stdout, stderr, code, cwd), before)
             if wrong is not None:

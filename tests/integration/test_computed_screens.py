@@ -1,6 +1,7 @@
 """Computed screens against a real terminal: an interactive bash in a pseudo-terminal, typed at line by line, and
 the screen the project renders for each computed line after the same screen so far. Output without a final
-newline is followed by the prompt on its line once; no later screen repeats it.
+newline is followed by the prompt on its line once; no later screen repeats it. A line continued over several
+(a here-document, a loop, a pipe) is typed at bash's continuation prompt, one physical line at a time.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import pytest
 from agentworld_mcp.domains.shell import analyze
 from agentworld_mcp.domains.shell.world.learning import learn_uncomputed
 from agentworld_mcp.domains.shell.virtual.gate import NotComputable
-from agentworld_mcp.domains.shell.world.screen import ShellStep, computed_screen
+from agentworld_mcp.domains.shell.world.screen import ShellStep, computed_screen, typed_as_one
 
 from ..real_bash import laid_out
 from ..shell_lines import scenario
@@ -83,7 +84,10 @@ def test_each_computed_screen_is_the_terminals(tmp_path):
     made = [scenario(seed) for seed in range(90)]  # about one line in four is computed
     made[0].lines = ["echo -n x", "echo y", "printf '%s' z", "pwd", "cd d", "printf 'a\\nb'", "cd ..", "echo done"]
     made[0].folders = ["d"]
-    compared = 0
+    made[1].lines = ["cat > f.txt <<'EOF'\nb\na\nEOF", "cat <<'EOF' | sort\nb\na\nEOF", "for i in 1 2\ndo echo $i\ndone",
+                     "cat f.txt |\nwc -l", 'echo "x\ny"', "cat >> f.txt <<EOF\n$HOME\nEOF", "wc -l \\\n  f.txt",
+                     "echo a\necho b", "cat f.txt"]
+    compared = several = 0
     for index, case in enumerate(made):
         home, project, shell = laid_out(case, tmp_path / str(index))
         terminal = Terminal(project, home)
@@ -102,11 +106,12 @@ def test_each_computed_screen_is_the_terminals(tmp_path):
                     continue
                 shell.accept(outcome)
                 step = ShellStep(line, outcome.stdout + outcome.stderr, outcome.exit_code, cwd, outcome.cwd, str(home))
-                if "\n" in line:  # typed over several lines: no screen is rendered (continuation prompts unproven)
+                if not typed_as_one(line):  # commands on lines of their own: output between prompts, no screen
                     assert computed_screen(before.rstrip(" "), STATE, step) is None, (index, line)
                     continue
+                several += "\n" in line.strip("\n")
                 assert computed_screen(before.rstrip(" "), STATE, step) == after.rstrip(" "), (index, line)
                 compared += 1
         finally:
             terminal.close()
-    assert compared >= 40
+    assert compared >= 40 and several >= 3  # here-documents and other lines continued at bash's `> ` among them

@@ -13,6 +13,8 @@ import posixpath
 import re
 from dataclasses import dataclass
 
+from ..reading.grammar import broken, parse_tree
+
 _PROMPT = re.compile(r"^(?P<who>[^\s@:]+@[^\s:]+):(?P<where>\S*?)(?P<sign>[$#]) ?$")
 _STATED_LINE = re.compile(r"^.*fresh prompt:\s*(?=\S+[$#] ?$)", re.MULTILINE)
 _BARE_PROMPT = re.compile(r"\S*[$#]")  # a line that is a prompt alone, of any shape
@@ -65,12 +67,26 @@ def prompt_folder(screen: str, home: str) -> str | None:
     return posixpath.normpath(where) if where.startswith("/") else None
 
 
+def typed_as_one(line: str) -> bool:
+    """Whether bash reads the whole line as one command before it runs any of it: each newline but the last is a
+    continuation (inside a here-document, quotes or a compound command, after `|`, `&&` or a backslash), typed at
+    the continuation prompt. A newline after a complete command runs it, and its output and a fresh prompt stand
+    before the next line: one block of output cannot show that."""
+    stripped = line.strip("\n")
+    if "\n" not in stripped:
+        return True
+    root = parse_tree(stripped)
+    if broken(root):
+        return False
+    parts = root.named_children
+    return all(first.end_point[0] == second.start_point[0] for first, second in zip(parts, parts[1:]))
+
+
 def computed_screen(previous: str, state: str, step: ShellStep) -> str | None:
-    """The whole screen after the step, or None when the prompt cannot be known, or the line was typed over
-    several (a here document: how a terminal shows the continuation prompts `> ` and typed-ahead lines is not
-    proven)."""
+    """The whole screen after the step, or None when the prompt cannot be known, or the line holds several
+    commands on lines of their own (see `typed_as_one`)."""
     line, printed, cwd_before, cwd_after, home = step.line, step.printed, step.cwd_before, step.cwd_after, step.home
-    if "\n" in line.strip("\n"):
+    if not typed_as_one(line):
         return None
     prompt = current_prompt(previous, state, cwd_before, home)
     if prompt is None:

@@ -10,6 +10,7 @@ text, nested folders. Everything is drawn from one `random.Random(seed)`: a seed
 from __future__ import annotations
 
 import random
+import re
 import shlex
 from dataclasses import dataclass, field
 
@@ -89,13 +90,15 @@ def _folder(seed: int, rng: random.Random, contents: tuple[bytes, ...], fewest: 
 # non-interactive bash, and with it the scenario).
 SHELL_CHANGES = ("set -o noclobber", "set -o pipefail", "set +o noclobber", "shopt -s nullglob", "shopt -s dotglob",
                  "shopt -s failglob", "cat() { echo fake; }", "echo() { printf 'fn\\n'; }", "PATH=/nowhere",
-                 "umask 077", "IFS=:", "export LC_ALL=C.UTF-8", "wc() { :; }")
+                 "umask 077", "IFS=:", "export LC_ALL=C.UTF-8", "wc() { :; }", "set +o pipefail")
 
 
 def line(rng: random.Random) -> str:
     shape = rng.random()
     if shape < 0.05:
         return rng.choice(SHELL_CHANGES)
+    if shape < 0.08:
+        return shell_state_line(rng)
     if shape < 0.3:
         return construct(rng)
     if shape < 0.45:
@@ -342,4 +345,59 @@ def text_scenario(seed: int) -> Scenario:
             made.lines.append(text_command(rng, program, paths, operand))
         else:
             made.lines.append(command(rng, program))
+    return made
+
+
+# The shell's own state a line leaves for the next (domains/shell/virtual/shell_state.py): functions defined on one
+# line or several and called later (with arguments, redirected, in lists, from each other, inside pipelines,
+# redefined), and `set -o pipefail` on and off under pipelines that fail in any stage.
+FUNCTION_NAMES = ("greet", "show", "mk", "build_it", "report")
+FUNCTION_BODIES = ("echo hello", "cat a.txt", "mkdir -p out/m; touch out/m/f", "cd d", "cd d; pwd; cd -",
+                   "X=set_in_f", "echo \"$X\"", "wc -l a.txt nonl", "cat missing", "false", "echo \"$1\"",
+                   "grep -c a a.txt || echo none", "echo x > out/f.txt", "ls d", "cd missing",
+                   "for v in 1 2; do echo $v; done", "[ -f a.txt ] && echo yes",
+                   "echo $#", "local y=1; echo $y", "return 3", "set -o pipefail", "shopt -s nullglob")
+PIPELINES = ("false | true", "cat missing | sort", "true | false | true", "grep zz a.txt | wc -l", "seq 3 | head -n 1",
+             "cat a.txt | grep -c beta", "printf 'b\\na\\n' | sort | uniq")
+
+
+def shell_state_line(rng: random.Random, defined: tuple[str, ...] = ()) -> str:
+    """`defined`: the names earlier lines defined, which a call mostly names."""
+    name = rng.choice(defined if defined and rng.random() < 0.8 else FUNCTION_NAMES)
+    form = rng.randrange(10)
+    if form == 9:  # one function calling others (only `report` calls: no recursion, which would hang bash)
+        return "report() { " + "; ".join(rng.choice(("greet", "show 2>/dev/null", "mk", "greet a")) for _ in
+                                          range(rng.randint(1, 2))) + "; }"
+    name = name if form in (3, 7) else rng.choice(FUNCTION_NAMES[:4])
+    if form == 0:  # a definition on one line
+        body = "; ".join(rng.choice(FUNCTION_BODIES) for _ in range(rng.randint(1, 2)))
+        return f"{name}() {{ {body}; }}"
+    if form == 1:  # over several lines, as agents type them
+        body = "\n".join("  " + rng.choice(FUNCTION_BODIES) for _ in range(rng.randint(1, 3)))
+        return f"{rng.choice(('', 'function '))}{name}() {{\n{body}\n}}"
+    if form == 2:  # defined and called in one line
+        return f"{name}() {{ {rng.choice(FUNCTION_BODIES)}; }}; {name}" + rng.choice(("", "; echo $?", " && echo ok"))
+    if form == 3:  # a call, of a function an earlier line defined where there is one
+        return (rng.choice(defined) if defined else name) + rng.choice(("", "", " a b", " > out/g", " 2>/dev/null", "; echo $?", " && echo ok || echo no",
+                                  " | sort", "; pwd", "; echo \"$X\""))
+    if form == 4:
+        return rng.choice(("set -o pipefail", "set +o pipefail", "set -o pipefail; false | true; echo $?"))
+    if form == 5:
+        return f"{rng.choice(PIPELINES)}; echo $?"
+    if form == 6:
+        return f"{rng.choice(PIPELINES)} && echo ok || echo failed"
+    if form == 7:
+        return rng.choice(("unset -f greet", "unset greet", "declare -F", "type greet", f"{name}() ( echo sub )"))
+    return line(rng)
+
+
+def shell_state_scenario(seed: int) -> Scenario:
+    """A scenario of the shell's own state: functions and options set on one line and used on the next."""
+    made = scenario(seed)
+    rng = random.Random(seed ^ 0x5E11)
+    defined: list[str] = []
+    for _ in range(rng.randint(3, 7)):
+        made.lines.append(shell_state_line(rng, tuple(defined)))
+        if match := re.match(r"(?:function )?(\w+)\(\) \{", made.lines[-1]):
+            defined.append(match.group(1))
     return made

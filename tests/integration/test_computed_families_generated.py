@@ -20,7 +20,7 @@ from ..anywhere_lines import anywhere_scenario
 from ..differential import explore
 from ..jq_lines import jq_scenario
 from ..listing_lines import scenario as listing_scenario
-from ..shell_lines import Scenario, construct_scenario, text_scenario
+from ..shell_lines import Scenario, construct_scenario, shell_state_scenario, text_scenario
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,7 @@ class Family:
     seconds: float
     both_ways: bool  # also with nonsense predicted between the computed lines
     needs: tuple[str, ...] = ("bash",)
+    first: int | None = None  # a held-out range's first seed (explore's `first`), in place of the seed's scenarios
 
 
 FAMILIES = [
@@ -41,6 +42,10 @@ FAMILIES = [
     # whole are computed, those that read the folder's name or name paths relative to it are not, and lines that
     # find the shell again (tests/anywhere_lines.py). With real steps between, the real prompt says where it is.
     Family("lines after a move the world cannot follow", anywhere_scenario, 2026, 20, both_ways=True),
+    # The shell's own state (shell_state.py): functions and pipefail left by one line, run under by the next; and
+    # the same generator from a held-out seed, never looked at while the virtual shell was extended for it.
+    Family("the shell's own state", shell_state_scenario, 2066, 20, both_ways=True),
+    Family("the shell's own state, held-out seeds", shell_state_scenario, 2066, 10, both_ways=True, first=660_000_000),
     # jq over folders of generated JSON documents, against Debian's jq 1.6 (tests/jq_lines.py).
     Family("jq", jq_scenario, 2031, 20, both_ways=True, needs=("bash", "jq")),
     # The text tools and their widened options over plain text files: sorted and not, tabs, fields, base64
@@ -57,4 +62,4 @@ CASES = [(family, predicted) for family in FAMILIES for predicted in ((False, Tr
 def test_generated_lines_compute_as_real_bash(tmp_path, family: Family, predicted: bool):
     if missing := [program for program in family.needs if shutil.which(program) is None]:
         pytest.skip(f"needs a real {' and '.join(missing)}")
-    explore(family.make, tmp_path, family.label, family.seed, family.seconds, predicted)
+    explore(family.make, tmp_path, family.label, family.seed, family.seconds, predicted, first=family.first)

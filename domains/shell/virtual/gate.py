@@ -19,7 +19,7 @@ from tree_sitter import Node
 from ..reading.grammar import broken, node_text, parse_tree
 from ..programs.sed import SED_SCRIPT, sed_scripts
 from ..reading.words import Scope, Value, expand
-from . import constructs, git_cli, jq, loop_globs
+from . import constructs, git_cli, jq, loop_globs, shell_state
 from . import listings
 from .allowlist import (
     MAX_OPERANDS,
@@ -95,6 +95,12 @@ class Reading:
     listing: loop_globs.Listing | None = None  # a folder's names, where the world knows them all
     content: Callable[[str], bytes | None] | None = None  # a file's bytes, where the world knows them exactly
     feeding: str | None = None  # the file `< FILE` gives the loop being read (`while read ...; done < FILE`)
+    # The shell's own state (shell_state.py): the functions the world keeps, those the line defines (name -> the
+    # definition as typed), the functions being read (a call inside one is read as its body), whether it calls one.
+    functions: dict[str, str] = field(default_factory=dict)
+    defines: dict[str, str] = field(default_factory=dict)
+    calling: tuple[str, ...] = ()
+    calls: bool = False
 
     @property
     def moves(self) -> bool:
@@ -103,12 +109,14 @@ class Reading:
 
 def read_line(line: str, cwd: str, home: str, variables: dict[str, str], oldpwd: str | None = None,
               status_known: bool = False, listing: loop_globs.Listing | None = None,
-              content: Callable[[str], bytes | None] | None = None, cwd_known: bool = True) -> Reading:
+              content: Callable[[str], bytes | None] | None = None, cwd_known: bool = True,
+              functions: dict[str, str] | None = None) -> Reading:
     """The paths `line` names, or NotComputable when any part of it falls outside what is proven.
     `status_known`: the world knows the exit status of the line before (`$?` at this line's start);
     `listing`: a folder's entry names where the world knows them all (a for loop's glob expands to them);
     `content`: a file's bytes where the world knows them, b"" where it knows there is none (a `while read` loop
-    reads them); `cwd_known` False: `cwd` stands in for a folder the world does not know (`$PWD` is then unknown)."""
+    reads them); `cwd_known` False: `cwd` stands in for a folder the world does not know (`$PWD` is then unknown);
+    `functions`: the functions the world keeps (name -> definition), whose calls are read as their bodies."""
     if not line.strip() or "\0" in line:
         raise NotComputable("not one command line")
     root = parse_tree(line)
@@ -120,7 +128,7 @@ def read_line(line: str, cwd: str, home: str, variables: dict[str, str], oldpwd:
                   cwd_known=cwd_known, oldpwd=oldpwd or None)
     scope.variables.setdefault("HOME", home)
     reading = Reading(cwds=[posixpath.normpath(cwd)], status_before=status_known, listing=listing,
-                      content=content, oldpwd_unset=oldpwd == "")
+                      content=content, oldpwd_unset=oldpwd == "", functions=dict(functions or {}))
     _statement(root, scope, reading, in_pipeline=False, fed=False)
     try:
         listings.check_line(reading.facts, reading.forms, reading.outputs)
@@ -145,6 +153,12 @@ def _newlines_proven(root: Node) -> bool:
         node = stack.pop()
         if node.type == "heredoc_redirect":
             allowed.append((node.start_byte, node.end_byte + 1))
+        if node.type == "compound_statement" and node.parent is not None and \
+                node.parent.type == "function_definition":
+            # Between the statements of a function's body a newline ends a statement, as `;` does.
+            inner = [(child.start_byte, child.end_byte) for child in node.named_children]
+            allowed += [(at, at + 1) for at in range(node.start_byte, node.end_byte) if source[at] == 10 and
+                        not any(start <= at < end for start, end in inner)]
         stack.extend(node.children)
     spans = [(child.start_byte, child.end_byte) for child in root.children if child.is_named]
     body = source.rstrip(b"\n")
@@ -164,6 +178,9 @@ def _statement(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fe
                                lambda word, values, where: _loop_glob(word, values, where, reading),
                                lambda: _feed(reading))
         constructs.compound(node, inner, body)
+        return
+    if kind == "function_definition":
+        _define(node, reading, in_pipeline)
         return
     if kind not in _STRUCTURE:
         raise NotComputable(f"a {kind.replace('_', ' ')} ({node_text(node)[:40]!r})")
@@ -271,6 +288,13 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         value.text.startswith("-") and not value.text.startswith("--") and "a" in value.text for value in words[1:]))
     if words[0].literal and "/" in program and program not in PROGRAMS:
         _missing_program(words, scope, reading)
+        return
+    if words[0].literal and program in {**reading.functions, **reading.defines}:
+        _call(program, words[1:], scope, reading, in_pipeline, fed)
+        return
+    if words[0].literal and program == "set" and not in_pipeline and \
+            (change := shell_state.option_change([value.text for value in words[1:]])) is not None:
+        reading.forms.add(f"set -o {change[0]}")
         return
     if not words[0].literal or program not in PROGRAMS:
         raise NotComputable(f"{program or 'the program'} is not among the programs proven to run as in GNU")
@@ -467,6 +491,40 @@ def _cd(arguments: list[str], scope: Scope, reading: Reading) -> None:
     scope.oldpwd = scope.cwd
     scope.cwd = posixpath.normpath(posixpath.join(scope.cwd, target))
     reading.cwds.append(scope.cwd)
+
+
+def _define(node: Node, reading: Reading, in_pipeline: bool) -> None:
+    """A function definition: kept as typed (shell.py records it where the run defined it); its body runs only when
+    called, and is read then."""
+    if in_pipeline or node.parent is None or node.parent.type != "program":
+        raise NotComputable("a function defined inside a pipeline, a construct or a list: whether it is defined, the "
+                            "gate would not know")
+    name, source = shell_state.definition(node)
+    if name in reading.defines or name in PROGRAMS or name in ("set", "declare", "unset", "local", "return"):
+        raise NotComputable(f"a function {name} defined twice in a line, or named as a program the gate reads")
+    reading.defines[name] = source
+    reading.forms.add("function")
+
+
+def _call(name: str, arguments: list[Value], scope: Scope, reading: Reading, in_pipeline: bool, fed: bool) -> None:
+    """A call of a function the world keeps or the line defines: its body is read where the call stands (a
+    function runs in the caller's shell: what it assigns or where it cds stays). Its arguments are words only;
+    the body may not read them (`$1` is no value the gate knows)."""
+    if in_pipeline:
+        raise NotComputable("a function called inside a pipeline: its stages' order of output is not proven")
+    if name in reading.calling or len(reading.calling) >= shell_state.MAX_DEPTH:
+        raise NotComputable("a function calling itself, or calls nested too deep")
+    if any(value.glob for value in arguments):
+        raise NotComputable("a function given a glob")
+    body = shell_state.body_of(reading.defines.get(name) or reading.functions[name])
+    hidden, calling = len(reading.hidden), reading.calling
+    reading.calling, reading.calls = (*calling, name), True
+    try:
+        _statement(body, scope, reading, in_pipeline, fed)
+    finally:
+        reading.calling = calling
+    if len(reading.hidden) != hidden:
+        raise NotComputable("a function whose body hides error output: its redirections lie outside the line")
 
 
 def _check_divergent_forms(program: str, values: list[Value], redirected: bool) -> None:

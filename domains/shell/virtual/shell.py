@@ -24,7 +24,7 @@ from bashkit import Bash, BuiltinContext, BuiltinResult, ExecutionProfile
 from ..world.knowledge import Knowledge, ancestors, system_folders, under
 from ..reading.location import Location
 from . import anywhere
-from .allowlist import proven_errors
+from .allowlist import PROGRAMS, proven_errors
 from .gate import NotComputable, Reading, read_line
 from .dot_entries import Unexpected, with_implied_entries
 from .git import VirtualGit, home_problem
@@ -33,6 +33,7 @@ from .jq import FAILING_UNLIKE_GNU
 from ..programs.usage_errors import Undecided, invalid_option, usage_message
 from .listings import problem_with_result, problem_with_world
 from .outcome import Change, Outcome
+from .shell_state import PROVEN_OPTIONS, prelude as shell_prelude
 from .text_tools import content_problem
 
 UNKNOWN_ENTRY = "zz-entry-unknown-to-the-world"  # the extra entry of a folder whose listing is incomplete
@@ -47,6 +48,10 @@ _CHANGES_FILES = frozenset({"rm", "rmdir", "mv", "cp", "mkdir", "touch", "tee", 
 # They may exit non-zero and print nothing (cmp -s; `!`, `[[`, `((`: the shell's constructs).
 _SILENT_FAILURES = frozenset({"grep", "test", "[", "false", "cmp", "diff", "!", "[[", "((", "git commit"})
 _READS_WORK_TREE = frozenset({"git status", "git add", "git commit", "git diff"})
+# Builtins and keywords a function may shadow, beside the allowlist's programs: a line calling one runs the function.
+_SHELL_WORDS = frozenset({"set", "declare", "typeset", "unset", "local", "return", "source", "exit", "read", "shift",
+                          "eval", "exec", "command", "builtin", "type", "hash", "let", "printf", "echo", "cd", "pwd",
+                          "test", "true", "false", "export", "trap", "alias", "shopt", "pushd", "popd", "dirs"})
 MAX_OUTPUT = 64 * 1024  # a computed step prints at most this much; more is the model's to summarize
 _TIMEOUT = 2.0
 
@@ -76,8 +81,10 @@ class VirtualShell:
         if known.shell_changed:
             raise NotComputable(f"an earlier step changed the shell itself ({known.shell_changed!r}): options, "
                                 "functions, aliases or its search path the virtual shell does not follow")
+        if shadowing := sorted(name for name in known.functions if name in PROGRAMS or name in _SHELL_WORDS):
+            raise NotComputable(f"a function named as a program or builtin ({shadowing[0]}): bash runs the function")
         reading = read_line(line, known.cwd, known.home, known.variables, known.oldpwd, known.last_status is not None,
-                            known.entries, self._content, cwd_known=not self.stand_in)
+                            known.entries, self._content, cwd_known=not self.stand_in, functions=known.functions)
         if self.stand_in:
             anywhere.check_reading(known, reading)
         if "git" in reading.forms:
@@ -116,7 +123,8 @@ class VirtualShell:
             if other.printed != first.printed:
                 raise NotComputable("its output depends on files the world does not know")
             if other.state != first.state or other.cwd != first.cwd or other.variables != first.variables or \
-                    other.kept != runs[-1].kept or other.repositories != first.repositories:
+                    other.kept != runs[-1].kept or other.repositories != first.repositories or \
+                    other.shell != first.shell:
                 raise NotComputable("what it leaves depends on files the world does not know")
         stdout, stderr, code = first.printed
         stderr = self._gnu_stderr(stderr, reading, first)
@@ -143,6 +151,8 @@ class VirtualShell:
             raise NotComputable("an error from a program given several operands: GNU goes on with the others")
         if stdout and stderr:
             raise NotComputable("it prints on both output streams: their order on the screen is unknown")
+        if reading.calls and "bash: " in shown:
+            raise NotComputable("the shell's own error inside a function: bash names the function's line there")
         if problem := problem_with_result(reading.facts, stdout, stderr, reading.forms):
             raise NotComputable(problem)
         if len(stdout) + len(stderr) > MAX_OUTPUT:
@@ -299,17 +309,19 @@ class VirtualShell:
             bash.execute_sync(prelude)
         if known.oldpwd:  # (None, unknown, is refused by the gate wherever a line reads it)
             bash.execute_sync(f"OLDPWD={shlex.quote(known.oldpwd)}")
-        # The status of the line before, for `$?` at this one's start (the virtual shell starts each line afresh).
-        result = bash.execute_sync(f"(exit {known.last_status})\n{line}" if known.last_status is not None and
-                                   "$?" in line else line)
+        # The status of the line before, for `$?` at this one's start (the virtual shell starts each line afresh),
+        # after the functions and options the world keeps (bashkit keeps no option from one script to the next).
+        result = bash.execute_sync(shell_prelude(known.functions, known.options) + (
+            f"(exit {known.last_status})\n{line}" if known.last_status is not None and "$?" in line else line))
         state = bash.shell_state()
+        shell = _shell_after(bash, known, reading, state.variables)
         stdout = result.stdout if reading.dots is None else _with_dots(bash, result.stdout, reading.dots, state.cwd)
         files, folders, kept = _walk(bash, reach, sentinels, variant)
         variables = {name: value for name, value in state.variables.items() if _user_variable(name, value)}
         exported = {name for name in state.env if name in variables}
         return _Run((stdout, result.stderr, result.exit_code), state.cwd, (files, folders),
                      (variables, frozenset(exported)), state.env.get("OLDPWD", ""), reach.tops, kept,
-                     git.repositories, git.refused)
+                     git.repositories, git.refused, shell)
 
     def _knowledge_after(self, run: _Run, kept: frozenset[str], reading: Reading) -> Knowledge:
         """What was known, with all at and below the line's named paths as the run left it (`kept`: the unknown
@@ -325,7 +337,7 @@ class VirtualShell:
                         # A line that moved nothing leaves OLDPWD as it was: unknown stays unknown, not unset.
                         oldpwd=run.oldpwd if run.oldpwd or before.oldpwd is not None else None,
                         absent={k for k in before.absent | gone if k not in files and k not in folders},
-                        last_status=run.printed[2],
+                        last_status=run.printed[2], functions=dict(run.shell[0]), options=run.shell[1],
                         maybe_there={k for k in before.maybe_there if not under(k, run.tops) or k in kept})
         for path, content in files.items():
             after.files[path] = content
@@ -431,6 +443,19 @@ class _Run:
     kept: frozenset[str] = frozenset()  # the fillings of unknown paths the line left as they were
     repositories: dict = field(default_factory=dict)  # the git records as the run left them (git.py)
     git_refused: str = ""  # why the virtual git left a command of the line to the model
+    shell: tuple[tuple[tuple[str, str], ...], frozenset[str]] = ((), frozenset())  # functions, options after it
+
+
+def _shell_after(bash: Bash, known: Knowledge, reading: Reading, variables
+                 ) -> tuple[tuple[tuple[str, str], ...], frozenset[str]]:
+    """The functions (name, definition as typed) and proven options the line leaves: those it defined and the run
+    defined (bash's `declare -F` names them), the kept ones; pipefail where the run left it on."""
+    functions = dict(known.functions)
+    if reading.defines:
+        declared = {line.split()[-1] for line in bash.execute_sync("declare -F").stdout.splitlines() if line.strip()}
+        functions |= {name: source for name, source in reading.defines.items() if name in declared}
+    options = frozenset(option for option in PROVEN_OPTIONS if variables.get(f"SHOPT_{option}") == "1")
+    return tuple(sorted(functions.items())), options
 
 
 def _variants(known: Knowledge, reading: Reading, unknown: set[str]) -> int:
@@ -526,4 +551,5 @@ def _default_variables() -> dict[str, str]:
 def _user_variable(name: str, value: str) -> bool:
     defaults = _default_variables()
     return name not in ("PWD", "OLDPWD", "HOME", "LANG", "LC_ALL", "_", "USER", "HOSTNAME") and \
+        not name.startswith("SHOPT_") and \
         defaults.get(name) != value

@@ -64,6 +64,10 @@ class Knowledge:
     #                         real step says where it is
     # Repositories the world saw made (work tree's top -> record): dropped by anything that may touch their `.git`.
     repositories: dict[str, GitRepository] = field(default_factory=dict)
+    # The shell's own state a computed line left (virtual/shell_state.py), replayed before each computed line:
+    # functions as typed (name -> definition) and the proven options set (`pipefail`).
+    functions: dict[str, str] = field(default_factory=dict)
+    options: frozenset[str] = frozenset()
     shell_changed: str = ""  # what changed the shell's own behaviour (`set -o noclobber`, a function): nothing is
     #                          computed after it, since the virtual shell does not follow it
     # Implied facts. path -> "file" | "dir" | "exists" | "absent"; folders whose every visible entry is implied.

@@ -15,6 +15,7 @@ from tree_sitter import Node
 
 from ..reading.effects import WRITE_KINDS, Effect, Opaque, Semantics
 from ..reading.grammar import node_text, parse_tree
+from .functions import top_level_definitions
 from .knowledge import Knowledge, ancestors, under
 from ..reading.registry import INTERPRETERS, READ_ONLY, SHELLS, WRITES_NAMED
 from ..programs.git_work_tree import ANYWHERE, NOTHING, PATHS, REPOSITORY_ONLY, work_tree_reach
@@ -38,6 +39,8 @@ _CHANGES_SHELL = re.compile(
     r"(?:^|[;&|(]\s*)[\w-]+\s*\(\)\s*[{(]")
 _CHANGES_STATE = re.compile(r"\b(export|unset|declare|typeset|local|readonly|source|read|mapfile|readarray|eval|"
                             r"set|shopt|alias|cd|pushd|popd)\b|(^|[\s;&|(])\.\s|[A-Za-z_][A-Za-z0-9_]*\+?=")
+# `unset NAME` unsets a function where no variable has the name; `declare -f` and the like act on functions
+_UNSETS = re.compile(r"\bunset\b|\b(?:declare|typeset|readonly|export)\s+-\w*f")
 _ERRORS_HIDDEN = re.compile(r"2>|&>|>&")
 _SHELL_ERROR = re.compile(r"(?<![\w./-])bash: ")  # an ambiguous or failed redirection: its command did not run
 
@@ -167,8 +170,11 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
     if through_link:
         known.forget_all()  # it wrote where a link may point: anywhere
     known.links |= _made_links(known, semantics)
-    if (changed := _CHANGES_SHELL.search(semantics.line)) is not None:
+    defined, rest = top_level_definitions(semantics.line)
+    known.functions = {**known.functions, **defined}  # defined whatever the step printed
+    if (changed := _CHANGES_SHELL.search(rest)) is not None:
         known.shell_changed = known.shell_changed or changed.group(0).strip()
+    _learn_function_calls(known, rest, real)
     if _CHANGES_STATE.search(semantics.line):
         known.variables.clear()
         known.exported.clear()
@@ -180,6 +186,29 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
             known.add_folder(cwd, False)
     elif moves:
         known.oldpwd = None  # a cd that failed leaves OLDPWD, one into the same folder sets it: which, is not known
+
+
+def _learn_function_calls(known: Knowledge, line: str, real: bool) -> None:
+    """A step the world did not compute that may call a function it keeps, or unset one: the body may do anything
+    (it was kept as typed, and is read only where a computed line calls it), so what it may change becomes unknown:
+    every file, the variables where it may set one, where the shell stands where it may cd (a real prompt still
+    says), and the shell itself where it may change that."""
+    if not known.functions:
+        return
+    if _UNSETS.search(line):
+        known.shell_changed = known.shell_changed or "unset (of a function, perhaps)"
+    if not any(re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", line) for name in known.functions):
+        return
+    # The bodies, each opened as a statement starts (a body may call the others)
+    bodies = "\n".join(";" + source[source.index("{") + 1:] for source in known.functions.values())
+    known.forget_all()
+    if (changed := _CHANGES_SHELL.search(bodies)) is not None:
+        known.shell_changed = known.shell_changed or changed.group(0).strip()
+    if _CHANGES_STATE.search(bodies):
+        known.variables.clear()
+        known.exported.clear()
+    if not real and (_CD.search(bodies) or re.search(r"\b(?:pushd|popd)\b", bodies)):
+        known.cwd_known, known.oldpwd = False, None
 
 
 def _where_it_leaves_the_shell(known: Knowledge, semantics: Semantics, cwd_before: str, cwd: str, shown: str,
@@ -229,8 +258,9 @@ def _forget_what_it_may_have_touched(known: Knowledge, semantics: Semantics, dou
         # not compute may have changed the index, HEAD, the branch or the identity (`git rm --cached`, `branch -m`).
         known.repositories = {}
     if elsewhere := _GIT_CONFIG_ELSEWHERE.search(semantics.line):
-        if elsewhere.group("where") == "--global":
-            known.make_unknown(posixpath.join(known.home, ".gitconfig"))  # the user's settings, read by every git
+        if elsewhere.group("where") == "--global":  # the user's settings, read by every git: ~/.gitconfig, or the
+            for name in (".gitconfig", ".config/git/config"):  # XDG file where only that one is there (git-config(1))
+                known.make_unknown(posixpath.join(known.home, name))
         else:
             known.forget_all()
     if any(program not in WRITES_NAMED | READ_ONLY | SHELLS | INTERPRETERS.keys() and not mistyped(program)

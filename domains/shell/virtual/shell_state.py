@@ -1,0 +1,52 @@
+"""The shell's own state a computed line may change and later lines run under: functions and `set -o pipefail`.
+
+The world keeps each function as the definition it was typed in (Knowledge.functions) and the options it set
+(Knowledge.options); the virtual shell replays them in the same script as each later line (bashkit keeps no
+option from one script to the next). What is kept is only what the differential test proves bashkit runs as
+bash does (tests/shell_lines.py `shell_state_scenario`): a function whose body the gate reads like any line,
+called outside a pipeline, and `pipefail`. Other options (`set -e` and `-u` end the shell where bash meets a
+failure, `set -a` is not followed by bashkit, `shopt` changes the globbing the gate reads itself), traps,
+aliases and sourced files still make every later line the model's (learning.py's `shell_changed`).
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from ..reading.grammar import parse_tree
+from ..world import functions
+from .refusal import NotComputable
+
+PROVEN_OPTIONS = frozenset({"pipefail"})  # `set -o NAME` / `set +o NAME` the virtual shell honours as bash does
+MAX_DEPTH = 4  # function calls nested deeper (or recursion) are the model's
+
+
+def option_change(arguments: list[str]) -> tuple[str, bool] | None:
+    """(option, on) for `set -o NAME` or `set +o NAME` of a proven option; None for any other `set`."""
+    if len(arguments) == 2 and arguments[0] in ("-o", "+o") and arguments[1] in PROVEN_OPTIONS:
+        return arguments[1], arguments[0] == "-o"
+    return None
+
+
+def definition(node: Node) -> tuple[str, str]:
+    """A function definition's name and its text as typed (`name() { ...; }`), or NotComputable."""
+    read = functions.definition(node)
+    if read is None:
+        raise NotComputable("a function whose name is not a plain word, or whose body is not a plain { ...; } group")
+    return read
+
+
+def body_of(source: str) -> Node:
+    """The `{ ... }` body of a kept definition (its text as definition() returned it)."""
+    root = parse_tree(source)
+    found = root.named_children[0] if root.named_children else None
+    body = found.child_by_field_name("body") if found is not None and found.type == "function_definition" else None
+    if body is None:
+        raise NotComputable("a kept function that no longer reads as a definition")
+    return body
+
+
+def prelude(functions: dict[str, str], options: frozenset[str]) -> str:
+    """What runs before a line, in the same script: the kept definitions and options, one a line."""
+    return "".join(f"{source}\n" for _, source in sorted(functions.items())) + \
+        "".join(f"set -o {option}\n" for option in sorted(options))

@@ -33,6 +33,12 @@ INPUT_NAMED = ("printf -- '--- a.txt\\n+++ a.txt\\n@@ -1 +1 @@\\n-one\\n+two\\n'
                "echo a.txt > list && xargs rm < list", "patch -t -o out.txt a.txt fix.patch")
 READS = ("cat a.txt", "cat b.txt", "cat d/x.txt", "ls", "ls d", "ls -a", "cat n.txt", "wc -l a.txt d/x.txt",
          "head -n 1 notes.md", "cat l", "cat e/f", "cat d/f", "cat out.txt", "ls e", "cat a.txt b.txt", "cat h")
+# Steps that print only, or write what their code names: a version, inline code that reads or writes.
+PRINTS = ("node -v", "npm --version", "python3 --version", "python3 -V", "go version", "node --version",
+          "node -e 'console.log(1)'", "python3 -c 'print(open(\"a.txt\").read())'",
+          "node -e \"require('fs').writeFileSync('a.txt', 'n')\"", "python3 -c \"open('b.txt', 'w').write('w')\"",
+          "node -e \"console.log(require('fs').readFileSync('a.txt', 'utf8'))\"", "python3 --version > v.txt",
+          "node -v && echo ok > a.txt")
 EDITS = ("echo edit > a.txt", "echo more >> d/x.txt", "echo new > u.txt", "rm -f b.txt", "mkdir -p d/sub",
          "echo z > d/sub/z.txt", "printf 'k\\n' >> notes.md")
 
@@ -46,7 +52,7 @@ def session(seed: int) -> tuple[Scenario, frozenset[int]]:
     for _ in range(rng.randint(6, 14)):
         shape = rng.random()
         pool = GIT if shape < 0.3 else LINKS if shape < 0.45 else INPUT_NAMED if shape < 0.55 else \
-            EDITS if shape < 0.65 else READS
+            EDITS if shape < 0.65 else PRINTS if shape < 0.72 else READS
         made.lines.append(rng.choice(pool))
     model = frozenset(index for index in range(len(made.lines)) if rng.random() < 0.33)
     return made, model

@@ -30,3 +30,18 @@ def test_fixed_seeds_compute_nothing_a_predicted_step_may_have_changed(tmp_path)
 def test_held_out_seeds_compute_nothing_a_predicted_step_may_have_changed(tmp_path):
     explore(session, tmp_path, "held-out sessions that rewrite files", CI_SEED, 25, predicted=True, bare_home=True,
             first=HELD_OUT)
+
+
+@pytest.mark.parametrize("line", ["node -v", "npm --version", "python3 -V", "go version"])
+def test_a_predicted_step_that_prints_a_version_forgets_nothing(line):
+    """What it may write is nothing (each program's documented version option): the file known before stays known,
+    and the next `cat` is computed. (The generated sessions above prove the same steps against real bash.)"""
+    from agentworld_mcp.domains.shell import analyze
+    from agentworld_mcp.domains.shell.virtual.shell import VirtualShell
+    from agentworld_mcp.domains.shell.world.learning import learn_step
+
+    shell = VirtualShell.starting("/home/dev/p", "/home/dev", files={"/home/dev/p/a.txt": b"one\n"}, complete=True)
+    learn_step(shell.knowledge, analyze(line, "/home/dev/p", "/home/dev"), "v9.9.9\n", real=False, exact=True)
+    assert shell.compute("cat a.txt").stdout == "one\n"
+    learn_step(shell.knowledge, analyze(f"{line} > a.txt", "/home/dev/p", "/home/dev"), "", real=False, exact=True)
+    assert "/home/dev/p/a.txt" not in shell.knowledge.files  # redirected, it writes: forgotten

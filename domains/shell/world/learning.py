@@ -140,6 +140,8 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
     idle = _not_found(known, semantics) if stood_known else set()  # (its paths are read from where the shell is)
     semantics = semantics.without(*idle)
     known.last_status = None  # a screen does not say it exactly
+    if _prints_version(semantics.line):
+        return  # it writes nothing, moves nothing, sets nothing
     through_link = _through_links(known, semantics, cwd_before)  # (what may be a link before the step)
     cwd, misread, doubted = _where_it_leaves_the_shell(known, semantics, cwd_before, cwd, shown, real)
     if misread:
@@ -537,6 +539,24 @@ def _touches_files(semantics: Semantics) -> bool:
     from a folder the shell may not stand in then misreads what it touches (`cd -; rm a`), unlike `cd -; ls`."""
     return bool(semantics.files()) or any(not _writes_nothing(semantics.programs[part.command] if part.command < len(
         semantics.programs) else "") for part in semantics.opaque)
+
+
+# The words that make a program print its version and exit, from each program's documentation (GNU's coding
+# standards for `--version`; `python -V`, `node -v`, `npm -v`, `go version`, `cargo -V` and the like).
+_VERSION_WORDS = {"--version": frozenset({
+    "python", "python3", "node", "npm", "npx", "yarn", "pnpm", "deno", "bun", "go", "cargo", "rustc", "rustup", "pip",
+    "pip3", "uv", "poetry", "gcc", "g++", "clang", "make", "cmake", "java", "javac", "ruby", "perl", "php", "bash",
+    "git", "docker", "tsc", "gem", "bundle", "dotnet", "swift", "kotlin", "ghc", "lua", "terraform"}),
+    "-V": frozenset({"python", "python3", "cargo", "rustc", "pip", "pip3", "uv"}),
+    "-v": frozenset({"node", "npm", "npx", "yarn", "pnpm"}),
+    "version": frozenset({"go", "cargo", "poetry", "dotnet", "terraform"})}
+_PLAIN_LINE = re.compile(r"\s*(?P<program>[\w.+-]+)\s+(?P<word>[\w-]+)\s*")
+
+
+def _prints_version(line: str) -> bool:
+    """The whole line is one program asked for its version (`node -v`): it prints and writes nothing."""
+    match = _PLAIN_LINE.fullmatch(line)
+    return match is not None and match.group("program") in _VERSION_WORDS.get(match.group("word"), ())
 
 
 def _writes_nothing(program: str) -> bool:

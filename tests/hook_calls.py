@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import subprocess
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -35,3 +36,18 @@ def verdict(repo: Path, call: str | dict[str, Any], tool: str = "Bash", policy: 
     payload = {"session_id": "tests", "cwd": str(repo), "hook_event_name": "PreToolUse", "tool_name": tool,
                "tool_input": tool_input}
     return decide(args, json.dumps(payload)).model_dump()
+
+
+def held_out_wrong(label: str, seeds: range, checked: Callable[[int], Iterable[str | None]]) -> list[str]:
+    """A generated test's held-out part, reported apart: `checked(seed)` gives, per case, None where the guard
+    answered as expected and else what went wrong. Prints the tally and each wrong case; returns them."""
+    total, wrong = 0, []
+    for seed in seeds:
+        for message in checked(seed):
+            total += 1
+            if message is not None:
+                wrong.append(f"seed {seed}: {message}")
+    print(f"held-out seeds {seeds.start}..{seeds.stop - 1}{label}: {total - len(wrong)}/{total} as expected")
+    for message in wrong:
+        print(f"  {message}")
+    return wrong

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from ..hook_calls import git_project, verdict
+from ..hook_calls import git_project, held_out_wrong, verdict
 
 SEED = 6565
 HELD_OUT = range(9100, 9110)
@@ -160,17 +160,8 @@ def test_a_command_inside_an_argument_is_judged_where_it_runs(project, line, whe
 
 
 def test_held_out_seeds_and_spellings_are_judged_the_same(project):
-    total, wrong = 0, []
-    for seed in HELD_OUT:
-        for case in _all(seed, HELD_LOCAL, HELD_REMOTE, []):
-            total += 1
-            if (message := _check(project, *case)) is not None:
-                wrong.append(f"seed {seed}: {message}")
-    print(f"held-out seeds {HELD_OUT.start}..{HELD_OUT.stop - 1}, other spellings: {total - len(wrong)}/{total} "
-          "as expected")
-    for message in wrong:
-        print(f"  {message}")
-    assert not wrong
+    assert not held_out_wrong(", other spellings", HELD_OUT,
+                              lambda seed: (_check(project, *case) for case in _all(seed, HELD_LOCAL, HELD_REMOTE, [])))
 
 
 @pytest.mark.parametrize("line", ["deno eval 'Deno.removeSync(\"/srv/data\", {recursive: true})'",
@@ -271,17 +262,8 @@ def test_inline_code_is_read_where_its_effect_is_literal(project, line, destruct
 
 
 def test_held_out_interpreter_names_read_the_same(project):
-    total, wrong = 0, []
-    for seed in HELD_OUT:
-        for line, destructive in code_cases(seed, HELD_CODE):
-            total += 1
-            if (message := _code_wrong(project, line, destructive)) is not None:
-                wrong.append(f"seed {seed}: {message}")
-    print(f"held-out interpreter names, seeds {HELD_OUT.start}..{HELD_OUT.stop - 1}: {total - len(wrong)}/{total} "
-          "as expected")
-    for message in wrong:
-        print(f"  {message}")
-    assert not wrong
+    assert not held_out_wrong(", held-out interpreter names", HELD_OUT,
+                              lambda seed: (_code_wrong(project, *case) for case in code_cases(seed, HELD_CODE)))
 
 
 @pytest.mark.parametrize("line", ["perl -e 'unlink glob(\"*.log\")'", "node -e 'require(\"./setup\")'",

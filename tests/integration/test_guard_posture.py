@@ -20,7 +20,7 @@ from agentworld_mcp.domains.shell.remote import TABLES
 from agentworld_mcp.domains.shell.remote.safe import LOCAL, SAFE
 from agentworld_mcp.domains.shell.remote.verbs import DESTROYS, READS, REVOKES
 
-from ..hook_calls import git_project, verdict
+from ..hook_calls import git_project, held_out_wrong, verdict
 
 RULE = "no-remote-destruction"
 SEED = 6502
@@ -104,14 +104,7 @@ def test_the_safe_class_passes_and_every_other_verb_of_an_unknown_program_is_ask
 
 
 def test_held_out_seeds_hold_the_same_posture(project):
-    results = {seed: [wrong for case in cases(seed) if (wrong := _wrong(project, *case))] for seed in HELD_OUT}
-    total = sum(len(cases(seed)) for seed in HELD_OUT)
-    failed = sum(len(wrong) for wrong in results.values())
-    print(f"held-out seeds {HELD_OUT.start}..{HELD_OUT.stop - 1}: {total - failed}/{total} as expected")
-    for seed, wrong in results.items():
-        for message in wrong:
-            print(f"  seed {seed}: {message}")
-    assert failed == 0
+    assert not held_out_wrong("", HELD_OUT, lambda seed: (_wrong(project, *case) for case in cases(seed)))
 
 
 def test_an_unknown_verb_names_the_program_the_word_and_that_the_guard_does_not_know_it(project):

@@ -47,6 +47,7 @@ WRITES = [
     ("mongo-operation", "deleteMany"), ("mongo-operation", "dropDatabase"),
     ("http", ("DELETE", "https://api.{h}.com/v1/{t}/7")), ("http", ("PUT", "https://{h}.io/{t}/7")),
     ("http", ("delete", "/v2/{t}/42")), ("http-text", "DELETE https://api.{h}.com/v1/{t}"),
+    ("http", ("POST", "https://{h}.io/{t}")),  # says nothing more: asked, as curl's is (remote/requests.py)
     ("shell", "rm -rf /srv/{t}"), ("shell", "kubectl delete namespace {t}"), ("shell", "psql -c 'DROP TABLE {t}'"),
     ("shell", "docker volume rm {t}"), ("shell", "terraform destroy -auto-approve"),
 ]
@@ -71,7 +72,7 @@ READS = [
     ("mongo", "db.{t}.find({{status: 'open'}})"), ("mongo", "db.{t}.countDocuments()"),
     ("mongo", "db.{t}.deleteOne({{_id: 7}})"), ("mongo", "db.{t}.insertOne({{a: 1}})"),
     ("mongo-command", {"find": "{t}", "filter": {}}),
-    ("http", ("GET", "https://api.{h}.com/v1/{t}")), ("http", ("POST", "https://{h}.io/{t}")),
+    ("http", ("GET", "https://api.{h}.com/v1/{t}")), ("http", ("OPTIONS", "https://{h}.io/{t}")),
     ("shell", "ls -la /srv/{t}"), ("shell", "kubectl get pods -A"), ("shell", "git log --oneline -5"),
 ]
 HELD_READS = [

@@ -24,8 +24,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..reading.call import Call
+from ..reading.effects import Effect
 from .request_bodies import Said, body_said, fields_said, override, path_said, query_fields, verb_kind
-from .tables import destruction
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE", "PROPFIND", "REPORT", "SEARCH", "QUERY"})
 _REPLACING = {"DELETE": "removes the target resource (RFC 9110 §9.3.5)",
@@ -61,44 +61,49 @@ class Request:
 
 def judge(call: Call, request: Request) -> bool:
     """Add what the request destroys or may change beyond the folder; True where it only reads."""
+    losses, reads = judged(request, call.program, call.index)
+    for effect in losses:
+        call.reader.add_effect(effect)
+    return reads
+
+
+def judged(request: Request, program: str, command: int = 0) -> tuple[list[Effect], bool]:
+    """What the request destroys or may change beyond the folder, as `remote-destruction` effects of `program`,
+    and whether it only reads (no effects, and not the project's own server taken on trust)."""
     host, port, path = ("", None, request.url) if request.service else split_url(request.url)
     where = request.service or host or "the server"
     store = DATA_PORTS.get(port) if port is not None else None
     said, fields = _said(request, path)
     method = override(list(request.headers), {**query_fields(request.url), **fields}) or request.method
     shown = " ".join(part for part in (request.client, method or "?", request.operation or request.url) if part)
+
+    def loss(why: str, unknown: bool = False) -> tuple[list[Effect], bool]:
+        return [Effect("remote-destruction", "", "unknown", target=shown[:160], fact=why, program=program,
+                       command=command, loss="unknown" if unknown else "")], False
+
     if not method or not re.fullmatch(r"[A-Za-z]+", method):
-        destruction(call, shown, f"the request's method is only known when it runs, and the guard does not know "
-                                 f"what it does to {where}", loss="unknown")
-        return False
+        return loss(f"the request's method is only known when it runs, and the guard does not know what it does to "
+                    f"{where}", unknown=True)
     if method in SAFE_METHODS:
         gone = [item for item in path_said(path) if item.kind in ("destroys", "revokes")] if store else []
-        if gone:
-            _loss(call, shown, gone[0], f"{store} runs what its path names, whatever the method")
-            return False
-        return True
+        return loss(_destroys(gone[0], f"{store} runs what its path names, whatever the method")) if gone else ([], True)
     if method in _REPLACING:
-        destruction(call, shown, f"{method} {_REPLACING[method]}; {where} keeps no copy of the old state unless "
-                                 f"it was built to" + (f" ({store})" if store else ""))
-        return False
+        return loss(f"{method} {_REPLACING[method]}; {where} keeps no copy of the old state unless it was built to"
+                    + (f" ({store})" if store else ""))
     if method not in _OPEN:
         said = [Said(method, verb_kind(method), f"its method {method}"), *said]
     if (gone := [item for item in said if item.kind in ("destroys", "revokes")]):
-        _loss(call, shown, gone[0], f"sent to {where}" + (f" ({store})" if store else ""))
-        return False
+        return loss(_destroys(gone[0], f"sent to {where}" + (f" ({store})" if store else "")))
     if (unknown := [item for item in said if item.kind == "unknown"]):
-        destruction(call, shown, f"{request.client} sends {method} to {where}, and the guard does not know what "
-                                 f"{unknown[0].where} does: it is no read, plan, help or creation it knows, and may "
-                                 f"change or destroy what {where} holds", loss="unknown")
-        return False
+        return loss(f"{request.client} sends {method} to {where}, and the guard does not know what "
+                    f"{unknown[0].where} does: it is no read, plan, help or creation it knows, and may change or "
+                    f"destroy what {where} holds", unknown=True)
     if said:
-        return True  # it says only reads or creations
+        return [], True  # it says only reads or creations
     if not request.service and _LOOPBACK.fullmatch(host or "localhost") and store is None:
-        return False  # the project's own server under development
-    destruction(call, shown, f"{method} leaves what it does to the server, nothing in the request says more, and "
-                             f"the guard does not know what it changes on {where}" + (f" ({store})" if store else ""),
-                loss="unknown")
-    return False
+        return [], False  # the project's own server under development
+    return loss(f"{method} leaves what it does to the server, nothing in the request says more, and the guard does "
+                f"not know what it changes on {where}" + (f" ({store})" if store else ""), unknown=True)
 
 
 def _said(request: Request, path: str) -> tuple[list[Said], dict[str, str]]:
@@ -116,9 +121,9 @@ def _said(request: Request, path: str) -> tuple[list[Said], dict[str, str]]:
     return said, fields
 
 
-def _loss(call: Call, shown: str, item: Said, context: str) -> None:
+def _destroys(item: Said, context: str) -> str:
     verb = "takes away" if item.kind == "revokes" else "destroys"
-    destruction(call, shown, f"{item.where} {verb} what it names, {context}; nothing here can undo it")
+    return f"{item.where} {verb} what it names, {context}; nothing here can undo it"
 
 
 def split_url(url: str) -> tuple[str, int | None, str]:

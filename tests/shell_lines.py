@@ -357,6 +357,14 @@ FUNCTION_BODIES = ("echo hello", "cat a.txt", "mkdir -p out/m; touch out/m/f", "
                    "grep -c a a.txt || echo none", "echo x > out/f.txt", "ls d", "cd missing",
                    "for v in 1 2; do echo $v; done", "[ -f a.txt ] && echo yes",
                    "echo $#", "local y=1; echo $y", "return 3", "set -o pipefail", "shopt -s nullglob")
+# Scripts a line sources (`. ./env.sh`): assignments, exports, functions, commands, errors, nested sources.
+SCRIPTS = (b"X=from_env\nexport Y=1\n", b"hello() {\n  echo hello $X\n}\nX=x\n", b"echo sourced\ncat a.txt\n",
+           b"cd d\n", b"cd missing\n", b"set -o pipefail\n", b"return 2\n", b"echo $1\n", b". ./d/x.txt\n",
+           b"mkdir -p out/s; touch out/s/f\n", b"cat missing\n", b"X=1; echo \"$X\" 2>/dev/null\n", b"",
+           b"shopt -s nullglob\n", b"greet() { echo g; }; greet\n")
+SOURCES = ("source ./env.sh", ". ./env.sh", "source env.sh", ". ./env.sh && echo \"$X $Y\"", "source ./env.sh; hello",
+           "source ./a.txt", "source ./missing.sh", ". ./d/x.txt", "echo x; . ./env.sh", "cd d && . ../env.sh",
+           "source ./env.sh > out/g", "source ./env.sh | cat", "source ./env.sh a b", ". ./env.sh; echo $?")
 PIPELINES = ("false | true", "cat missing | sort", "true | false | true", "grep zz a.txt | wc -l", "seq 3 | head -n 1",
              "cat a.txt | grep -c beta", "printf 'b\\na\\n' | sort | uniq")
 
@@ -387,7 +395,8 @@ def shell_state_line(rng: random.Random, defined: tuple[str, ...] = ()) -> str:
     if form == 6:
         return f"{rng.choice(PIPELINES)} && echo ok || echo failed"
     if form == 7:
-        return rng.choice(("unset -f greet", "unset greet", "declare -F", "type greet", f"{name}() ( echo sub )"))
+        return rng.choice(("unset -f greet", "unset greet", "declare -F", "type greet", f"{name}() ( echo sub )",
+                           *SOURCES, *SOURCES))
     return line(rng)
 
 
@@ -395,6 +404,8 @@ def shell_state_scenario(seed: int) -> Scenario:
     """A scenario of the shell's own state: functions and options set on one line and used on the next."""
     made = scenario(seed)
     rng = random.Random(seed ^ 0x5E11)
+    if rng.random() < 0.85:
+        made.files["env.sh"] = rng.choice(SCRIPTS)
     defined: list[str] = []
     for _ in range(rng.randint(3, 7)):
         made.lines.append(shell_state_line(rng, tuple(defined)))

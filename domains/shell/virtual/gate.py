@@ -101,6 +101,7 @@ class Reading:
     defines: dict[str, str] = field(default_factory=dict)
     calling: tuple[str, ...] = ()
     calls: bool = False
+    sources: bool = False  # it sources a file the world knows (`. env.sh`): what that file runs is read with the line
 
     @property
     def moves(self) -> bool:
@@ -291,6 +292,9 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         return
     if words[0].literal and program in {**reading.functions, **reading.defines}:
         _call(program, words[1:], scope, reading, in_pipeline, fed)
+        return
+    if words[0].literal and program in ("source", ".") and len(words) == 2:
+        _source(words[1], scope, reading, in_pipeline, fed)
         return
     if words[0].literal and program == "set" and not in_pipeline and \
             (change := shell_state.option_change([value.text for value in words[1:]])) is not None:
@@ -525,6 +529,30 @@ def _call(name: str, arguments: list[Value], scope: Scope, reading: Reading, in_
         reading.calling = calling
     if len(reading.hidden) != hidden:
         raise NotComputable("a function whose body hides error output: its redirections lie outside the line")
+
+
+def _source(word: Value, scope: Scope, reading: Reading, in_pipeline: bool, fed: bool) -> None:
+    """`source FILE` (or `. FILE`) of a file the world knows exactly, as the line's first command (what the world
+    knows of it is what it holds before the line): its statements are read as the line's own, where it stands."""
+    if in_pipeline or reading.commands != 1 or reading.outputs or reading.moves or reading.calling or \
+            reading.sources or "/" not in word.text and not word.text.startswith("."):
+        raise NotComputable("source other than first in the line, once, of a file named by a path (bash searches "
+                            "PATH for a bare name)")
+    path = _name(word, scope, reading)
+    content = reading.content(path) if reading.content is not None and path else None
+    if not content:
+        raise NotComputable("source of a file whose content the world does not know, or that is not there")
+    try:
+        text = content.decode("ascii")
+    except UnicodeDecodeError:
+        raise NotComputable("source of a file of other than plain text") from None
+    root = parse_tree(text)
+    if broken(root) or not _newlines_proven(root):
+        raise NotComputable("a sourced file that does not read as lines of commands the gate proves")
+    hidden, reading.sources = len(reading.hidden), True
+    _statement(root, scope, reading, in_pipeline, fed)
+    if len(reading.hidden) != hidden:
+        raise NotComputable("a sourced file that hides error output: its redirections lie outside the line")
 
 
 def _check_divergent_forms(program: str, values: list[Value], redirected: bool) -> None:

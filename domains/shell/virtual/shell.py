@@ -153,6 +153,8 @@ class VirtualShell:
             raise NotComputable("it prints on both output streams: their order on the screen is unknown")
         if reading.calls and "bash: " in shown:
             raise NotComputable("the shell's own error inside a function: bash names the function's line there")
+        if reading.sources and shown:
+            raise NotComputable("an error in a line that sources a file: bash names the file and its line there")
         if problem := problem_with_result(reading.facts, stdout, stderr, reading.forms):
             raise NotComputable(problem)
         if len(stdout) + len(stderr) > MAX_OUTPUT:

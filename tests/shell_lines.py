@@ -365,6 +365,10 @@ SCRIPTS = (b"X=from_env\nexport Y=1\n", b"hello() {\n  echo hello $X\n}\nX=x\n",
 SOURCES = ("source ./env.sh", ". ./env.sh", "source env.sh", ". ./env.sh && echo \"$X $Y\"", "source ./env.sh; hello",
            "source ./a.txt", "source ./missing.sh", ". ./d/x.txt", "echo x; . ./env.sh", "cd d && . ../env.sh",
            "source ./env.sh > out/g", "source ./env.sh | cat", "source ./env.sh a b", ". ./env.sh; echo $?")
+# cd with its output or errors sent away, which bash opens before it moves (a relative target is refused).
+QUIET_CDS = ("cd d > /dev/null", "cd - > /dev/null", "cd - >/dev/null 2>&1", "cd missing 2>/dev/null || echo no",
+             "cd d; cd - > /dev/null; pwd", "cd - &>/dev/null; pwd", "cd d >/dev/null && cd - 1>/dev/null && pwd",
+             "cd - > out/g", "cd d 2>&1", "cd a.txt 2>/dev/null; pwd", "cd ~ >/dev/null; cd - >/dev/null; pwd")
 PIPELINES = ("false | true", "cat missing | sort", "true | false | true", "grep zz a.txt | wc -l", "seq 3 | head -n 1",
              "cat a.txt | grep -c beta", "printf 'b\\na\\n' | sort | uniq")
 
@@ -396,7 +400,7 @@ def shell_state_line(rng: random.Random, defined: tuple[str, ...] = ()) -> str:
         return f"{rng.choice(PIPELINES)} && echo ok || echo failed"
     if form == 7:
         return rng.choice(("unset -f greet", "unset greet", "declare -F", "type greet", f"{name}() ( echo sub )",
-                           *SOURCES, *SOURCES))
+                           *SOURCES, *SOURCES, *QUIET_CDS, *QUIET_CDS))
     return line(rng)
 
 

@@ -309,7 +309,7 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
     backup = ""
     if program == "sed":
         words, backup = _sed_backup(words)
-    _check_divergent_forms(program, words[1:], bool(redirects))
+    _check_divergent_forms(program, words[1:], any(not _opens_nothing_here(child) for child in redirects))
     arguments = [value.text for value in words[1:]]
     if program == "git":
         reading.forms |= git_cli.read(arguments).forms
@@ -701,6 +701,15 @@ def _check_sequence(arguments: list[str]) -> None:
         if len(numbers) == 2 else tuple(numbers)
     if step == 0 or (last - first) // step > MAX_SEQUENCE:
         raise NotComputable("seq of a step of 0 or a long run")
+
+
+def _opens_nothing_here(node: Node) -> bool:
+    """A redirection whose target does not depend on the folder it is opened in: /dev/null, or one stream into the
+    other (`cd - > /dev/null 2>&1` leaves the same wherever bash opens it)."""
+    destination = node.child_by_field_name("destination")
+    text = node_text(destination) if destination is not None else ""
+    return node.type == "file_redirect" and (text == "/dev/null" or _operator(node) in (">&", "2>&", "1>&") and
+                                             text in ("1", "2"))
 
 
 def _operator(node: Node) -> str:

@@ -41,6 +41,8 @@ _CHANGES_STATE = re.compile(r"\b(export|unset|declare|typeset|local|readonly|sou
                             r"set|shopt|alias|cd|pushd|popd)\b|(^|[\s;&|(])\.\s|[A-Za-z_][A-Za-z0-9_]*\+?=")
 # `unset NAME` unsets a function where no variable has the name; `declare -f` and the like act on functions
 _UNSETS = re.compile(r"\bunset\b|\b(?:declare|typeset|readonly|export)\s+-\w*f")
+# Redirections that cannot keep a command from running: into /dev/null, or one stream into the other.
+_CANNOT_FAIL = re.compile(r"(?<![<>&\w])(?:[12]?>>?|&>>?)\s*/dev/null(?![\w/.-])|(?<![<>&\w])[12]?>&[12](?!\w)")
 _ERRORS_HIDDEN = re.compile(r"2>|&>|>&")
 _SHELL_ERROR = re.compile(r"(?<![\w./-])bash: ")  # an ambiguous or failed redirection: its command did not run
 
@@ -592,7 +594,7 @@ def _certain_cwd(known: Knowledge, semantics: Semantics, cwd_before: str) -> str
     if not moves:
         return cwd_before if after == cwd_before else None
     index = moves[0]
-    if _BRANCHED_OR_REDIRECTED.search(semantics.line):
+    if _BRANCHED_OR_REDIRECTED.search(_CANNOT_FAIL.sub(" ", semantics.line)):
         return None  # a cd inside an if, case, loop or subshell, or one whose redirection may fail first
     if len(moves) == 1 and semantics.programs[index] == "cd" and semantics.cwd_after and \
             not semantics.depends_on.get(index) and "||" not in semantics.line and \

@@ -20,11 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from ...domains.shell.world.screen import folder_shown
+from ...domains.shell.virtual.git_settings import SYSTEM_CONFIG, rule_files, setting_files
 from ...domains.shell.virtual.shell import VirtualShell
 from ...engine.errors import InputError
 from ..data.redaction import Redactor
 from ..limits import SnapshotBounds
 from .git_reader import GITLINK_MODE, GitUnanswered, Repository
+from .git_settings import read_git_settings
 
 _GIT_SECONDS = 2.0
 _STATE_ENTRIES = 40  # paths the state text names; the rest are counted
@@ -43,10 +45,13 @@ class FolderSnapshot:
     # relative path -> tracked | modified | untracked | ignored | submodule | unknown (a filter's file, not run)
     git: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    # git's settings files on this machine (tools/worlds/git_settings.py): absolute path -> text (None: content
+    # unknown), the absent ones left out; None where they were not read (the world does not know them)
+    git_settings: dict[str, str | None] | None = None
 
     def as_json(self) -> dict[str, Any]:
         return {key: getattr(self, key) for key in ("root", "home", "user", "files", "sizes", "modes", "folders",
-                                                    "links", "git", "warnings")}
+                                                    "links", "git", "warnings", "git_settings")}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> FolderSnapshot:
@@ -58,8 +63,26 @@ class FolderSnapshot:
                     self.folders.items()}
         files = {posixpath.join(self.root, path): (text.encode() if text is not None else None)
                  for path, text in self.files.items()}
-        return VirtualShell.starting(self.root, self.home, files, absolute, complete=absolute.get(self.root, False),
-                                     user=self.user)
+        shell = VirtualShell.starting(self.root, self.home, files, absolute, complete=absolute.get(self.root, False),
+                                      user=self.user)
+        self._know_git_settings(shell)
+        return shell
+
+    def _know_git_settings(self, shell: VirtualShell) -> None:
+        """The world knows git's settings files as the snapshot read them: there with their text, or absent; where
+        they were not read, not even the system's file is assumed absent."""
+        known = shell.knowledge
+        if self.git_settings is None:
+            known.absent.discard(SYSTEM_CONFIG)
+            return
+        for path in (*setting_files(self.home), *rule_files(self.home)):
+            if path in self.git_settings:
+                text = self.git_settings[path]
+                known.add_folder(posixpath.dirname(path), known.folders.get(posixpath.dirname(path), False))
+                known.absent.discard(path)
+                known.files[path] = text.encode() if text is not None else None
+            elif known.status(path) != "present":
+                known.absent.add(path)
 
     def state_text(self) -> str:
         """What the model is told: where the shell stands and what the folder holds (git's view beside it)."""
@@ -89,6 +112,8 @@ def take_snapshot(folder: str, bounds: SnapshotBounds = SnapshotBounds()) -> Fol
     snapshot = FolderSnapshot(str(root), home if str(root).startswith(home.rstrip("/") + "/") or str(root) == home
                               else "/root", os.environ.get("USER") or "user")
     snapshot.git = _git_view(root)
+    if snapshot.home == home:
+        snapshot.git_settings = read_git_settings(home, bounds)
     redactor = Redactor()
     total = 0
     snapshot.folders[""] = False

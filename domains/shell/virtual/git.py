@@ -5,11 +5,11 @@ HEAD's tree (none before the first commit), the identity `git config` set in it,
 Its `.git` folder is opaque to the file facts (its bytes are git's); anything else that touches it, and any
 step the world did not compute that may have, drops the record (knowledge.py, learning.py).
 
-What the world assumes of git's surroundings: no system configuration (/etc/gitconfig: the real-bash tests and
-the closed loop run git with GIT_CONFIG_NOSYSTEM=1, as a fresh machine has none); the home's own files
-(~/.gitconfig, ~/.config/git) the world must know absent (shell.py); no GIT_* variable nor XDG_CONFIG_HOME
-exported; the stock templates `git init` copies (no hook that runs, an info/exclude of comments only). Files
-are assumed to keep the mode they were made with (a chmod drops the record: learning.py).
+What the world assumes of git's surroundings: the settings files it reads (/etc/gitconfig, ~/.config/git/config,
+~/.gitconfig) known to the world, absent or setting only what git_settings.py lists as honoured (the identity,
+init.defaultBranch, settings of commands never run here); no GIT_* variable nor XDG_CONFIG_HOME exported; the
+stock templates `git init` copies (no hook that runs, an info/exclude of comments only). Files are assumed to keep
+the mode they were made with (a chmod drops the record: learning.py).
 
 A content of None is a file whose bytes the world does not know: git may store it, never compare it.
 """
@@ -17,38 +17,33 @@ A content of None is a file whose bytes the world does not know: git may store i
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable
+from collections.abc import Iterable
 from dataclasses import replace
 
 from bashkit import BuiltinResult
 
 from ..world.knowledge import GitRepository as Repository
+from ..world.knowledge import Knowledge
 from . import git_cli
+from .git_settings import UserSettings, read_settings, settings_problem
 from .git_tree import PLAIN_NAME, Refused, Tree, WorkTree
 
 _STAT_MOST = 20  # diff --stat: more changes per file than this may scale the graph to the terminal's width
 _STAT_NAME = 30  # ... and a longer name may be shortened with "..."
 
 
-HOME_SETTINGS = (".gitconfig", ".config/git")  # where git reads the user's configuration and ignore rules
-
-
-def home_problem(home: str, status: Callable[[str], str], exported: set[str]) -> str | None:
-    """Why git's surroundings are not known to be bare: configuration the home may hold, variables it reads."""
-    if any(status(posixpath.join(home, name)) != "absent" for name in HOME_SETTINGS):
-        return "git where the world does not know the home holds no git configuration (~/.gitconfig, ~/.config/git)"
-    if any(name.startswith("GIT_") or name == "XDG_CONFIG_HOME" for name in exported):
-        return "git with a GIT_* or XDG_CONFIG_HOME variable exported: it changes where git looks and what it reads"
-    return None
+def home_problem(known: Knowledge, named: Iterable[str]) -> str | None:
+    """Why git's surroundings are not ones the virtual git follows (git_settings.py); `named`: the line's paths."""
+    return settings_problem(known, named)
 
 
 class VirtualGit:
     """The `git` builtin of one run: `repositories` (work tree root -> record) as they stand after the run.
     `unknown`: the files whose content the world does not know, and the bytes this run filled them with."""
 
-    def __init__(self, repositories: dict[str, Repository], home: str, unknown: set[str], filling: bytes):
+    def __init__(self, repositories: dict[str, Repository], known: Knowledge, unknown: set[str], filling: bytes):
         self.repositories = dict(repositories)
-        self.home = home
+        self.known = known  # the settings outside the repository are read from it, where git runs
         self.unknown, self.filling = unknown, filling
         self.refused = ""
 
@@ -65,41 +60,43 @@ class VirtualGit:
             raise Refused("a GIT_* or XDG_CONFIG_HOME variable changes where git looks and what it reads")
         command = git_cli.read(list(context.argv))
         fs, root = context.fs, posixpath.normpath(context.cwd)
-        if any(fs.exists(posixpath.join(self.home, name)) for name in HOME_SETTINGS):
-            raise Refused("configuration of git in the home: it may change what git prints")
+        settings = read_settings(self.known)
         git_folder = posixpath.join(root, ".git")
         if command.verb == "init":
             if fs.exists(git_folder) or root in self.repositories:
                 raise Refused("`git init` where a repository may be: it reinitializes it")
             fs.mkdir(git_folder, True)
-            self.repositories[root] = Repository()
+            self.repositories[root] = Repository(branch=settings.default_branch)
             return "", 0
         repository = self.repositories.get(root)
         if repository is None or not fs.exists(git_folder) or fs.stat(git_folder)["file_type"] != "directory":
             raise Refused("a git command outside the top of a repository the world saw made")
         reads = command.verb in ("status", "add", "commit", "diff")  # config and log read the repository alone
         work = WorkTree.read(fs, root, self.unknown, self.filling) if reads else WorkTree({}, set())
+        if settings.drivers and any(posixpath.basename(path) == ".gitattributes" for path in work.files):
+            raise Refused("an attributes file where the settings configure drivers: git may run one")
         verb = getattr(self, "_" + command.verb)
-        stdout, code, after = verb(command, repository, work)
+        stdout, code, after = verb(command, repository, work, settings)
         self.repositories[root] = after
         return stdout, code
 
     @staticmethod
-    def _config(command: git_cli.GitCommand, repository: Repository, work: WorkTree):
+    def _config(command: git_cli.GitCommand, repository: Repository, work: WorkTree, settings: UserSettings):
         if command.value is not None:
             return "", 0, replace(repository, config={**repository.config, command.key: command.value})
-        if command.key not in repository.config:
+        value = _identity(repository, settings).get(command.key)
+        if value is None:
             raise Refused("`git config` of a key not set: it fails without a word")
-        return repository.config[command.key] + "\n", 0, repository
+        return value + "\n", 0, repository
 
     @staticmethod
-    def _status(command: git_cli.GitCommand, repository: Repository, work: WorkTree):
+    def _status(command: git_cli.GitCommand, repository: Repository, work: WorkTree, settings: UserSettings):
         if command.long:
             return _long_status(repository, work, "No commits yet"), 0, repository
         return "".join(f"{code} {_quoted(path)}\n" for code, path in _status(repository, work)), 0, repository
 
     @staticmethod
-    def _add(command: git_cli.GitCommand, repository: Repository, work: WorkTree):
+    def _add(command: git_cli.GitCommand, repository: Repository, work: WorkTree, settings: UserSettings):
         index = dict(repository.index)
         if command.every:
             chosen = [""]
@@ -125,9 +122,10 @@ class VirtualGit:
         return "", 0, replace(repository, index=index)
 
     @staticmethod
-    def _commit(command: git_cli.GitCommand, repository: Repository, work: WorkTree):
-        if not all(repository.config.get(key) for key in ("user.name", "user.email")):
-            raise Refused("`git commit` without an identity set in the repository: git guesses one from the system")
+    def _commit(command: git_cli.GitCommand, repository: Repository, work: WorkTree, settings: UserSettings):
+        if not all(_identity(repository, settings).get(key) for key in ("user.name", "user.email")):
+            raise Refused("`git commit` without an identity set in the repository or the user's settings: git "
+                          "guesses one from the system")
         index = dict(repository.index)
         if command.every:
             for path in list(index):
@@ -142,7 +140,7 @@ class VirtualGit:
         return _long_status(staged, work, "Initial commit"), 1, staged
 
     @staticmethod
-    def _diff(command: git_cli.GitCommand, repository: Repository, work: WorkTree):
+    def _diff(command: git_cli.GitCommand, repository: Repository, work: WorkTree, settings: UserSettings):
         rows = []
         for path in sorted(repository.index):
             old, new = repository.index[path], work.files.get(path, b"")
@@ -176,7 +174,7 @@ class VirtualGit:
         return "".join(lines) + summary + "\n", 0, repository
 
     @staticmethod
-    def _log(command: git_cli.GitCommand, repository: Repository, work: WorkTree):
+    def _log(command: git_cli.GitCommand, repository: Repository, work: WorkTree, settings: UserSettings):
         if not repository.commits:
             raise Refused("`git log` before the first commit fails")
         # One line a commit: only `wc -l` reads it (gate, listings), so the hash it stands for is never shown.
@@ -217,14 +215,14 @@ _LABELS = {"A": "new file:   ", "M": "modified:   ", "D": "deleted:    "}
 
 
 def _long_status(repository: Repository, work: WorkTree, initial: str) -> str:
-    """git's long status: the branch (`git init`'s, init.defaultBranch unset), `initial` ("No commits yet" for
+    """git's long status: the branch (`git init`'s), `initial` ("No commits yet" for
     status, "Initial commit" for a commit with nothing to commit) before the first commit, each section with its
     hints, and where nothing is staged, why."""
     rows = _status(repository, work)
     staged = [(code[0], path) for code, path in rows if code[0] not in " ?"]
     unstaged = [(code[1], path) for code, path in rows if code[1] not in " ?"]
     untracked = [path for code, path in rows if code == "??"]
-    lines = ["On branch master"] + (["", initial, ""] if repository.head is None else [])
+    lines = [f"On branch {repository.branch}"] + (["", initial, ""] if repository.head is None else [])
     if staged:
         lines += ["Changes to be committed:", '  (use "git rm --cached <file>..." to unstage)'
                   if repository.head is None else '  (use "git restore --staged <file>..." to unstage)']
@@ -243,6 +241,12 @@ def _long_status(repository: Repository, work: WorkTree, initial: str) -> str:
                      'nothing to commit (create/copy files and use "git add" to track)' if repository.head is None
                      else "nothing to commit, working tree clean")
     return "\n".join(lines) + "\n"  # where something is staged, the last section's blank line ends it
+
+
+def _identity(repository: Repository, settings: UserSettings) -> dict[str, str]:
+    """user.name and user.email as git finds them: the repository's own, else the user's settings."""
+    found = {key: settings.values.get(key) for key in ("user.name", "user.email")}
+    return {key: value for key, value in {**found, **repository.config}.items() if value}
 
 
 def _differs(one: Tree, other: Tree) -> bool:

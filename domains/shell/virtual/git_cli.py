@@ -12,11 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .git_settings import IDENTITY
 from .refusal import NotComputable
 
 _KEYS = frozenset({"user.name", "user.email"})
-# A name or address git stores and uses as typed: no option-like start, no edge spaces, no "crud" alone.
-_IDENTITY = re.compile(r"(?=.*[A-Za-z0-9])[\w@+.][\w .@+-]*(?<! )")
 _STATUS = {"-s": "--short", "--short": "--short", "--porcelain": "--porcelain"}
 # A commit's short options, combined as agents type them (`-qam MSG`): q and a in any order, m last.
 _COMMIT_FLAGS = re.compile(r"-(?P<flags>[qa]*)(?P<m>m?)(?P<message>.*)", re.DOTALL)
@@ -61,7 +60,7 @@ def _init(words: list[str]) -> GitCommand:
 def _config(words: list[str]) -> GitCommand:
     if len(words) not in (1, 2) or words[0] not in _KEYS:
         raise NotComputable("`git config` other than setting or reading user.name or user.email in the repository")
-    if len(words) == 2 and not _IDENTITY.fullmatch(words[1]):
+    if len(words) == 2 and not IDENTITY.fullmatch(words[1]):
         raise NotComputable("a git identity with characters git may strip or refuse")
     return GitCommand("config", frozenset({"git config"}), key=words[0], value=words[1] if len(words) == 2 else None)
 

@@ -28,6 +28,7 @@ from .allowlist import PROGRAMS, proven_errors
 from .gate import NotComputable, Reading, read_line
 from .dot_entries import Unexpected, with_implied_entries
 from .git import VirtualGit, home_problem
+from .git_settings import SYSTEM_CONFIG
 from .gnu_messages import gnu_wording, join_wording
 from .jq import FAILING_UNLIKE_GNU
 from ..programs.usage_errors import Undecided, invalid_option, usage_message
@@ -229,13 +230,13 @@ class VirtualShell:
                     raise NotComputable(f"it may remove or move {path}, a folder the system or the shell holds")
 
     def _check_git(self, reading: Reading) -> None:
-        """git runs at the top of a repository the world saw made (or makes one where none is), in a home the world
-        knows holds no git configuration; all the work tree is what the line reaches."""
+        """git runs at the top of a repository the world saw made (or makes one where none is), where the world knows
+        git's settings and the virtual git follows them (git_settings.py); all the work tree is what the line reaches."""
         known = self.knowledge
         if reading.moves:
             raise NotComputable("a git command in a line that changes folders: which repository it reads depends on "
                                 "the cd")
-        if problem := home_problem(known.home, known.status, known.exported):
+        if problem := home_problem(known, (*reading.paths, *reading.outputs, *reading.glob_folders)):
             raise NotComputable(problem)
         if reading.forms & _READS_WORK_TREE and (reading.outputs or reading.forms & _CHANGES_FILES):
             # Bash opens `> f` before git runs and a pipeline's stages run at once (`git status | tee f`): what
@@ -268,7 +269,7 @@ class VirtualShell:
 
     def _run(self, line: str, variant: int, unknown: set[str], reading: Reading, reach: _Reach) -> _Run:
         known = self.knowledge
-        git = VirtualGit(known.repositories, known.home, {path for path, content in known.files.items()
+        git = VirtualGit(known.repositories, known, {path for path, content in known.files.items()
                                                           if content is None}, _UNKNOWN_CONTENT[variant])
         bash = Bash(cwd=known.cwd, env={"HOME": known.home, "LANG": "C", "LC_ALL": "C",
                                          **{k: v for k, v in known.variables.items() if k in known.exported}},
@@ -415,6 +416,7 @@ def exactly(known: Knowledge, files: dict[str, bytes | None] | None = None, fold
     for folder in system_folders():
         known.add_folder(folder, False)
     known.add_folder(known.home, False)
+    known.absent.add(SYSTEM_CONFIG)  # a machine the world imagines has no system-wide git settings (git_settings.py)
     known.add_folder(known.cwd, complete)
     for path, whole in (folders or {}).items():
         known.add_folder(path, whole)

@@ -38,6 +38,7 @@ class GitRepository:
     head: dict[str, bytes | None] | None = None  # the last commit's tree; None: no commit yet
     config: dict[str, str] = field(default_factory=dict)  # what `git config` set in the repository
     commits: int = 0
+    branch: str = "master"  # the branch HEAD names: init.defaultBranch where `git init` ran, else git's own default
 
 
 @dataclass

@@ -18,13 +18,14 @@ import shlex
 from .git_lines import scenario as git_scenario
 from .shell_lines import Scenario
 
-# (section, subsection or None, name, value; None: the bare name, the boolean true)
+# (section, subsection or None, name, value; None: the bare name, the boolean true). No setting may make the real
+# git wait at its terminal: an editor that returns at once, no prompt to correct a verb.
 HONOURED = (
     ("user", None, "name", "Dev Eloper"), ("user", None, "email", "dev@example.com"), ("user", None, "name", "Dev"),
     ("user", None, "email", "d.e+git@host.example"), ("init", None, "defaultBranch", "main"),
     ("init", None, "defaultBranch", "trunk"), ("init", None, "defaultBranch", "feature/x-1"),
     ("init", None, "defaultBranch", "master"), ("alias", None, "st", "status -s"), ("alias", None, "status", "log"),
-    ("alias", None, "ci", "!echo hi"), ("core", None, "editor", "vim"), ("core", None, "autocrlf", "false"),
+    ("alias", None, "ci", "!echo hi"), ("core", None, "editor", "true"), ("core", None, "autocrlf", "false"),
     ("core", None, "fileMode", "true"), ("core", None, "fileMode", None), ("core", None, "ignoreCase", "false"),
     ("core", None, "quotePath", "on"), ("color", None, "ui", "auto"), ("color", None, "ui", "true"),
     ("color", None, "status", "never"), ("push", None, "default", "simple"), ("push", None, "autoSetupRemote", "yes"),
@@ -33,7 +34,7 @@ HONOURED = (
     ("credential", "https://example.com", "username", "dev"), ("url", "git@github.com:", "insteadOf", "gh:"),
     ("http", None, "postBuffer", "524288000"), ("safe", None, "directory", "*"), ("gpg", None, "format", "ssh"),
     ("user", None, "signingKey", "~/.ssh/id.pub"), ("commit", None, "gpgSign", "false"),
-    ("rerere", None, "enabled", "true"), ("help", None, "autocorrect", "prompt"),
+    ("rerere", None, "enabled", "true"), ("help", None, "autocorrect", "0"),
     ("filter", "lfs", "clean", "git-lfs clean -- %f"), ("filter", "lfs", "required", "true"),
     ("filter", "lfs", "process", "git-lfs filter-process"), ("diff", "bin", "textconv", "hexdump -v -C"),
     ("merge", "ours", "driver", "true"), ("github", None, "user", "dev"), ("tag", None, "sort", "version:refname"),

@@ -224,5 +224,5 @@ def known_programs() -> set[str]:
         from .shell.remote.tables import TABLES
 
         _KNOWN.update(HANDLERS, READ_ONLY, SHELLS, INTERPRETERS, PRIVILEGE, WRITES_NAMED, WRAPPERS, TABLES,
-                      (name for name in LOCAL if " " not in name), ("git", "find", "xargs", "python", "python3"))
+                      (name for name in LOCAL if " " not in name), {"git", "find", "xargs", "python", "python3"})
     return _KNOWN

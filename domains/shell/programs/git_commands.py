@@ -51,7 +51,7 @@ def _alias(call: Call, value: str, literal: bool, args: list[Value], scope: Scop
         _run(call, Value(" ".join([value[1:], *(arg.text for arg in args)]), literal and all(a.literal for a in args)),
              scope, "a git alias")
     elif literal:
-        call.run_script(" ".join(["git", value, *(arg.text for arg in args)]), scope=scope)
+        call.run_script(" ".join((f"git {value}", *(arg.text for arg in args))), scope=scope)  # read, not run
     else:
         call.opaque("program", call.text, "git runs an alias the line does not spell out", risky=True)
     return True

@@ -124,6 +124,8 @@ def world_of(pack: DomainPack, project: Path, home: Path) -> Tracker:
     """The world of the folder as `from_dir` opens one: a snapshot of it, with the session's own home."""
     snapshot = take_snapshot(str(project))
     snapshot.home = str(home)  # not this process's home
+    # git there reads no settings: GnuBash sets GIT_CONFIG_NOSYSTEM, and `lay_out`'s home holds none.
+    snapshot.git_settings = {}
     tracker = Tracker.replay(pack, snapshot.state_text(), [], computed=True, start=snapshot.shell())
     assert tracker.knowledge is not None and tracker.shell is not None
     tracker.knowledge.location = Location(str(project), str(home))

@@ -22,6 +22,7 @@ whose every multi-word text parses as nothing the guard reads is asked about: wh
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from collections.abc import Callable, Mapping
@@ -36,6 +37,7 @@ from .shell.programs.sql import read_sql
 MAX_DEPTH = 8  # nesting read below the arguments object
 MAX_TEXTS = 200  # strings read per call
 MAX_CHARS = 20_000  # a longer string is a document, not a statement
+_OPENING_CHARS = 2_000  # a statement's opening words stand in its first characters: the shapes look no further
 # Words of a tool's name that say it runs what it is given, and those that say it keeps, sends or searches text.
 RUNS = frozenset("exec execute run shell command cmd terminal bash ssh eval script console repl sql cypher cql "
                  "gremlin mongosh psql".split())
@@ -51,7 +53,7 @@ _SQL_SHAPE = re.compile(
     r"insert\s+(ignore\s+)?into\s|replace\s+into\s|upsert\s+into\s|update\s+[\w.\"`\[\]]+\s+(as\s+\w+\s+)?set\s|"
     r"delete\s+from\s|merge\s+into\s|drop\s+(temporary\s+)?" + _SQL_OBJECTS + r"\s|truncate\s+(table\s+)?[\w.\"`]+\s*"
     r"(;|$|cascade|restart)|alter\s+" + _SQL_OBJECTS + r"\s|create\s+(or\s+replace\s+)?(temp(orary)?\s+)?"
-    + _SQL_OBJECTS + r"\s|(grant|revoke)\s+[\w\s,]+\s+on\s|begin\s*(transaction\s*)?;|start\s+transaction\b|"
+    + _SQL_OBJECTS + r"\s|(grant|revoke)\s+[^;]*?\son\s|begin\s*(transaction\s*)?;|start\s+transaction\b|"
     r"explain\s+(analyze\s+)?(select|insert|update|delete|with)\b|show\s+(tables|databases|schemas|columns)\b|"
     r"pragma\s+\w+|vacuum\b)", re.IGNORECASE | re.DOTALL)
 # English words that open no command operand: text holding one is prose ("kill the process", "make sure it builds").
@@ -103,7 +105,7 @@ def content_effects(name: str, arguments: Mapping[str, Any], program: str, runs:
     reading = ContentReading(name, program, runs, read_some=read_already)
     kind = tool_kind(name)
     if (operation := mongo.operation(name)) is not None:
-        reading.effects += mongo.operation_effects(operation, list(arguments.values()), "a MongoDB database", program)
+        reading.effects += mongo.operation_effects(operation, arguments, "a MongoDB database", program)
         reading.read_some = True
     _walk_object(reading, arguments, 0, kind != "keeps", skip)
     if kind == "runs" and not reading.read_some and reading.unread:
@@ -140,17 +142,40 @@ def _walk_object(reading: ContentReading, value: Mapping[str, Any], depth: int, 
     methods = [text for text in texts if http_request.is_method(text)]
     urls = [text for text in texts if http_request.is_url(text)]
     if methods and urls:
-        reading.effects += http_request.request_effects(methods[0], urls[0], program)
+        reading.effects += http_request.request_effects(methods[0], _named(value, _URL_KEYS) or urls[0], program,
+                                                        *_request_parts(value))
         reading.read_some = True
     for text in texts:
         if (operation := mongo.operation(text.strip())) is not None:
-            reading.effects += mongo.operation_effects(operation, list(value.values()), holds, program)
+            reading.effects += mongo.operation_effects(operation, value, holds, program)
             reading.read_some = True
     for key, item in value.items():
         if str(key).lower() in skip or (isinstance(item, str) and (item in methods or mongo.operation(item.strip())
                                                                     is not None)):
             continue
         _walk(reading, item, depth + 1, free_text)
+
+
+_URL_KEYS = ("url", "uri", "endpoint", "href", "path")
+_BODY_KEYS = ("body", "data", "json", "payload", "content", "form")
+
+
+def _named(value: Mapping[str, Any], keys: tuple[str, ...]) -> str | None:
+    """The string under the first of `keys` (any case) that `value` has."""
+    found = {str(key).lower(): item for key, item in value.items()}
+    return next((found[key] for key in keys if isinstance(found.get(key), str)), None)
+
+
+def _request_parts(value: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A request object's bodies (objects as their JSON) and headers (`Name: value`), for the request's judge."""
+    bodies, headers = [], []
+    for key, item in value.items():
+        name = str(key).lower()
+        if name in _BODY_KEYS and isinstance(item, (str, Mapping, list)):
+            bodies.append(item if isinstance(item, str) else json.dumps(item, default=str))
+        elif name == "headers" and isinstance(item, Mapping):
+            headers += [f"{header}: {text}" for header, text in item.items() if isinstance(text, str)]
+    return tuple(bodies), tuple(headers)
 
 
 def _read_text(reading: ContentReading, text: str) -> None:
@@ -176,7 +201,7 @@ def _read_text(reading: ContentReading, text: str) -> None:
 
 def _is_sql(text: str, runs: bool) -> bool:
     """A statement by its shape, and by its parse unless the keyword is in capitals or the tool runs code."""
-    if not _SQL_SHAPE.match(text):
+    if not _SQL_SHAPE.match(text[:_OPENING_CHARS]):
         return False
     return runs or text.split()[0].isupper() or not read_sql(text).unknown
 

@@ -255,8 +255,8 @@ async def test_what_the_rules_cannot_tell_the_world_model_judges_by_its_predicte
             elif "the world model predicts this" in first:  # a deletion denies, a change asks
                 assert verdict["decision"] == ("deny" if " deletes " in first else "ask"), verdict
                 assert first.endswith("; predicted]") and verdict["rules"], verdict
-            else:  # the prediction gave no effects: the question stands
-                assert verdict["decision"] == "ask" and "no effects to judge by" in verdict["reason"], verdict
+            else:  # no effects, or no change without a predicted success: no evidence, the question stands
+                assert verdict["decision"] == "ask" and "the question stands" in verdict["reason"], verdict
         world = json.loads((await client.read_resource(f"world://guard-{session}-terminal")).contents[0].text)
         kept = len(world["steps"])
         known = await _guard(client, event="pre", tool_name="Bash", tool_input={"command": "ls | xargs rm"},

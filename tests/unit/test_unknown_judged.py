@@ -42,6 +42,13 @@ def test_a_predicted_deletion_denies_a_change_asks_and_a_read_or_creation_passes
         assert f"/srv/{'deleted' if expected == 'deny' else 'modified'}" in first
 
 
+@pytest.mark.parametrize("success", [False, None])
+def test_no_change_without_a_predicted_success_is_no_evidence_and_the_question_stands(success):
+    verdict = judged(ASKED, Effects(success=success, source="model", changed=[]))
+    assert verdict.decision == "ask" and verdict.rules == ASKED.rules
+    assert verdict.reason.startswith(ASKED.reason) and "the question stands" in verdict.reason
+
+
 def test_no_structured_prediction_leaves_the_question_standing():
     verdict = judged(ASKED, None)
     assert verdict.decision == "ask" and verdict.rules == ASKED.rules

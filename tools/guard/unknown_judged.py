@@ -3,9 +3,11 @@ the guard cannot follow, a loss it cannot see) they ask the user; where a model 
 predicts for the call decide instead.
 
 A predicted deletion denies, with the prediction as the reason; a predicted change to what exists is still asked
-about (that the model names it says nothing of whether it can be undone); a prediction that only reads or creates
-passes. A prediction that says nothing usable (no structured effects, a reply that does not parse, a model that
-fails or runs out of time) leaves the question standing: what nobody could judge is never passed.
+about (that the model names it says nothing of whether it can be undone); a prediction that the call succeeds and
+only reads or creates passes. An empty list of changes is no evidence on its own: a prediction that does not say
+the call succeeds (it fails, or the model cannot tell), or says nothing usable (no structured effects, a reply that
+does not parse, a model that fails or runs out of time), leaves the question standing: what nobody could judge is
+never passed.
 """
 
 from __future__ import annotations
@@ -42,6 +44,10 @@ def judged(asked: GuardVerdict, effects: Effects | None) -> GuardVerdict:
     if modified:
         return asked.model_copy(update={"reason": f"the world model predicts this changes {_names(modified)}; whether "
                                                   f"that loses anything is not known {ids}\n{could_not}"})
+    if effects.success is not True:
+        said = "fails" if effects.success is False else "does not say whether it succeeds"
+        return asked.model_copy(update={"reason": f"{asked.reason}\nthe world model predicts it changes nothing but "
+                                                  f"{said}: no evidence that it only reads, so the question stands"})
     created = [change.entity for change in effects.changed if change.change == "created"]
     outcome = f"creates only {_names(created)}" if created else "changes nothing"
     return asked.model_copy(update={"decision": "none", "rules": [], "rule_reasons": {},

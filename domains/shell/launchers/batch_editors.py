@@ -19,12 +19,14 @@ from ..reading.words import Value
 
 _VIMS = ("vim", "vi", "nvim", "ex", "view", "gvim", "vimdiff", "nvi", "evim")
 _SHELL_EX = re.compile(r"(?:sil(?:ent)?!?\s*)?(?:r(?:ead)?\s*|w(?:rite)?\s+|[%\d,.$]*)?!(.*)", re.DOTALL)
-# Ex commands that quit, set options, print or move, and change no file (vim's `:help ex-cmd-index`).
+# Ex commands that quit, set options, print or move, and change no file (vim's `:help ex-cmd-index`); a substitute
+# only without `\=`, whose replacement is an expression vim evaluates (`:help sub-replace-expression`).
 _QUIET_EX = re.compile(r"(q|qa|qall|quit|quitall|cq|qa!|q!|quit!|set?l?(ocal)?\b.*|se\b.*|syntax\b.*|syn\b.*|"
                        r"filetype\b.*|noh(lsearch)?|echo\s+['\"][^'\"]*['\"]|version|ve|\d+|redraw!?|messages|"
-                       r"[%\d,.$]*s(ubstitute)?/.*|[%\d,.$]*d(elete)?|[%\d,.$]*norm(al)?!?\s+[^:!]*)",
+                       r"[%\d,.$]*s(ubstitute)?/(?:(?!\\=).)*|[%\d,.$]*d(elete)?|[%\d,.$]*norm(al)?!?\s+[^:!]*)",
                        re.IGNORECASE)
-_WRITES_EX = re.compile(r"(w|wq|x|xa|xit|wa|wqa|wqall|up|update|write|exit|wq!|w!|x!)\s*", re.IGNORECASE)
+# The longest name first, and whole: `wq` is no `w` of a file named `q`.
+_WRITES_EX = re.compile(r"(wqall|wqa|wq!|wq|wa|w!|write|w|xit|xa|x!|x|update|up|exit)(?=\s|$)\s*", re.IGNORECASE)
 _SYSTEM_CALL = re.compile(r"""\b(?:system|systemlist)\s*\(\s*(['"])(.*?)\1\s*\)""")
 
 

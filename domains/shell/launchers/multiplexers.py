@@ -73,6 +73,12 @@ def _tmux_command(call: Call, words: list[Value]) -> None:
         p = parse(args, Spec(short_values="t", permute=False))
         if p.rest and not p.has("F"):
             _run(call, p.rest[0], call.scope.copy())
+    elif name in ("source-file", "source", "set-hook", "set-option", "set", "setw", "set-window-option"):
+        # Commands read from a file, a hook's command, or a shell for new panes (default-command, default-shell):
+        # what runs is in a file or runs later, and the line does not spell it out whole.
+        if name.startswith("source") or name == "set-hook" or any(
+                arg.text in ("default-command", "default-shell") for arg in args):
+            call.opaque("code", call.text, f"tmux {name} runs commands the line does not spell out", risky=True)
     elif name in _SEND_KEYS:
         p = parse(args, Spec(short_values="Nt", permute=False))
         if p.has("H", "X"):  # hex codes or copy-mode commands, which the line does not spell as text

@@ -20,10 +20,13 @@ _PROGRAM_SETTINGS = re.compile(r"(core\.(sshcommand|pager|editor|askpass|fsmonit
                                r"filter\.[^.]+\.(clean|smudge|process)|gpg(\.[^.]+)?\.program|"
                                r"credential(\..+)?\.helper|"
                                r"uploadpack\.packobjectshook|remote\.[^.]+\.(uploadpack|receivepack)|"
-                               r"mergetool\.[^.]+\.cmd|difftool\.[^.]+\.cmd|web\.browser|browser\.[^.]+\.cmd)",
+                               r"mergetool\.[^.]+\.cmd|difftool\.[^.]+\.cmd|web\.browser|browser\.[^.]+\.cmd|"
+                               r"interactive\.difffilter|core\.alternaterefscommand|trailer\.[^.]+\.(cmd|command)|"
+                               r"sendemail\.(sendmailcmd|tocmd|cccmd))",
                                re.IGNORECASE)
 # Settings that make git read other settings or run hooks from elsewhere: what they run is not in the line.
-_INDIRECT = re.compile(r"(include\.path|includeif\..+\.path|core\.hookspath)", re.IGNORECASE)
+# `protocol.ext.allow` lets `ext::` URLs run the command they name.
+_INDIRECT = re.compile(r"(include\.path|includeif\..+\.path|core\.hookspath|protocol\.ext\.allow)", re.IGNORECASE)
 _OFF = frozenset({"false", "no", "off", "0", "true", "yes", "on", "1", ""})
 
 
@@ -37,7 +40,9 @@ def run_settings(call: Call, settings: list[Value], verb: str, verb_args: list[V
             if key[len("alias."):] == verb:
                 return _alias(call, value, setting.literal, verb_args, scope)
             continue
-        if _PROGRAM_SETTINGS.fullmatch(lowered) and value.lower() not in _OFF:
+        runs = _PROGRAM_SETTINGS.fullmatch(lowered) or re.fullmatch(r"submodule\..+\.update", lowered) and \
+            value.startswith("!")  # `!CMD` is the update's command; checkout, rebase, merge and none are git's own
+        if runs and value.lower() not in _OFF:
             _run(call, Value(value.removeprefix("!"), setting.literal), scope, f"git's {key}")
         elif _INDIRECT.fullmatch(lowered):
             call.opaque("script", setting.text, f"git -c {key} runs hooks or reads settings from {value}, which the "

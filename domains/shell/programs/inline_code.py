@@ -163,9 +163,17 @@ def _unquoted(literal: str) -> str:
     return re.sub(r"\\(.)", r"\1", body) if literal[0] == '"' else body.replace("\\'", "'")
 
 
+# A call the words do not name: a value called (`$f(...)`, `f()()`, `x[...](`) or a member named by a string
+# (`[]["constructor"]`): what it runs is computed, so no word list can clear it.
+_COMPUTED_CALL = re.compile(r"[\])]\s*\(|\[\s*[\"'`]")
+
+
 def _harmless(code: str, language: Language) -> bool:
     """Every word of what is left computes or prints; no string hides code and nothing runs a shell."""
     if "`" in code or any(_INTERPOLATION.search(s.group(0)) for s in _STRING.finditer(code)):
+        return False
+    if _COMPUTED_CALL.search(code) or language.variables and re.search(
+            rf"[{re.escape(language.variables)}][A-Za-z_]\w*\s*(\(|->|\[)", code):
         return False
     bare = _STRING.sub(" ", code)
     if language.variables:

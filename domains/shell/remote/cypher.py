@@ -23,9 +23,9 @@ from .sql_effects import NO_COPY
 # Strings, quoted names and comments carry no clauses.
 _INERT = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`|//[^\n]*|/\*.*?\*/", re.DOTALL)
 _ONLY_CYPHER = re.compile(r"\s*(optional\s+match\s*[(\w]|match\s*(\(|\w+\s*=\s*\()|merge\s*\(|"
-                          r"unwind\s+\S.*\s+as\s+\w|foreach\s*\(|load\s+csv\s)", re.IGNORECASE | re.DOTALL)
+                          r"unwind\s+\S[^;]*?\sas\s+\w|foreach\s*\(|load\s+csv\s)", re.IGNORECASE | re.DOTALL)
 _OPENS = re.compile(r"\s*(create|with|return|call|drop\s+(index|constraint|database))\b", re.IGNORECASE)
-_PATTERN = re.compile(r"\(\s*\w*\s*(:\s*\w+\s*)*(\{[^}]*\})?\s*\)\s*(-|<-|$|\s)|-\s*\[[^\]]*\]\s*-")
+_PATTERN = re.compile(r"\(\s*(?:\w+\s*)?(?::\s*\w+\s*)*(?:\{[^}]*\}\s*)?\)\s*(-|<-|$|\s)|-\s*\[[^\]]*\]\s*-")
 _WORD = re.compile(r"(?<![.:$\w])([A-Za-z_]+)\b")
 _REMOVES = {"delete": "DELETE", "remove": "REMOVE", "set": "SET"}
 _READ_PROCEDURES = re.compile(r"(db\.(labels|relationshipTypes|propertyKeys|indexes|constraints|info|ping|schema\.\w+)"

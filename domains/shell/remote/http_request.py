@@ -36,11 +36,13 @@ def method_and_url(text: str) -> tuple[str, str] | None:
 
 def is_method(text: str) -> bool:
     """An HTTP method as a request's method field holds it: a registered method in capitals, or one of RFC 9110's
-    own in lower case too (`delete`); a word such as `copy` or `update` beside a URL is no method."""
+    own in any case (`delete`, `Delete`); a word such as `copy` or `update` beside a URL is no method."""
     word = text.strip()
-    return word in _REGISTERED or word.upper() in _CORE and word in (word.lower(), word.upper())
+    return word in _REGISTERED or word.upper() in _CORE  # clients upper-case a core method's name: `Delete` is DELETE
 
 
-def request_effects(method: str, url: str, program: str) -> list[Effect]:
-    """What a request with `method` to `url` destroys or may change there (none where it only reads)."""
-    return judged(Request(program, method.strip().upper(), url), program)[0]
+def request_effects(method: str, url: str, program: str, bodies: tuple[str, ...] = (),
+                    headers: tuple[str, ...] = ()) -> list[Effect]:
+    """What a request with `method` to `url` (with the `bodies` and `Name: value` `headers` beside them) destroys
+    or may change there (none where it only reads)."""
+    return judged(Request(program, method.strip().upper(), url, bodies, headers=headers), program)[0]

@@ -35,12 +35,16 @@ _READS = frozenset("""find findOne aggregate countDocuments estimatedDocumentCou
     hello isMaster ping serverStatus dbStats collStats version help exists latencyStats validate hint""".split())
 _CREATES = frozenset("""insertOne insertMany insert createCollection createIndex createIndexes createView
     createUser createRole createSearchIndex""".split())
-# `db.<collection>.<method>(`, `db.getCollection("x").<method>(`, `db["x"].<method>(`, `db.<method>(`.
-_SHELL_CALL = re.compile(r"\bdb(?:\s*\.\s*getCollection\s*\([^)]*\)|\s*\[[^\]]*\]|\s*\.\s*[A-Za-z_]\w*)*"
-                         r"\s*\.\s*([A-Za-z_]\w*)\s*\((?=([^;]*))")
+# `db.<collection>.<method>(`, `db.getCollection("x").<method>(`, `db["x"].<method>(`, `db.<method>(`: the chain is
+# taken whole (possessive: never given back a segment at a time, which made a long `db.db.db...` quadratic), and its
+# last `.name` is the method called.
+_SHELL_CALL = re.compile(r"(?<![.\w$])db((?:\s*\.\s*getCollection\s*\([^)]*\)|\s*\[[^\]]*\]|\s*\.\s*[A-Za-z_]\w*)++)"
+                         r"\s*\((?=([^;]*))")
+_LAST_NAME = re.compile(r"\.\s*([A-Za-z_]\w*)$")
 # A command document's first key, with the key its documented form requires beside it.
 _COMMAND_COMPANIONS = {"delete": "deletes", "update": "updates"}
 _SHOWN = 80
+_READ_CHARS = 4_000
 
 
 def _lower_names() -> dict[str, str]:
@@ -52,7 +56,7 @@ def operation(word: str) -> str | None:
     `drop_collection`); None for any other word."""
     if word in DESTROYS and any(c.isupper() for c in word):
         return word
-    joined = re.sub(r"[-_\s]", "", word)
+    joined = re.sub(r"[-_]", "", word)  # a tool's name joins with - or _; words apart ("Drop user") are prose
     if joined != word and joined.lower() in _lower_names():
         return _lower_names()[joined.lower()]
     return None
@@ -97,22 +101,34 @@ def command_effects(document: Mapping[str, Any], holds: str, program: str) -> li
     return [_lost(f"{{{name}: {value!r}}}", holds, program)]
 
 
-def operation_effects(name: str, siblings: list[Any], holds: str, program: str) -> list[Effect]:
-    """An operation named `name` (a tool's name, or a value beside its arguments): a loss unless a filter beside it
-    binds."""
-    if name in _FILTERED and any(binds(value) for value in siblings):
+# The names drivers and MCP servers give an operation's filter.
+_FILTER_KEYS = ("filter", "query", "q", "where", "selector", "criteria", "match")
+
+
+def operation_effects(name: str, arguments: Mapping[str, Any], holds: str, program: str) -> list[Effect]:
+    """An operation named `name` (a tool's name, or a value beside its arguments): a loss unless its filter binds.
+    The filter is the argument under a filter's name, else the one object beside the operation; with several
+    objects and none named so (a filter beside options, a replacement), which one filters is not known: a loss."""
+    named = [value for key, value in arguments.items() if str(key).lower() in _FILTER_KEYS]
+    objects = [value for value in arguments.values() if isinstance(value, Mapping)]
+    chosen = named[0] if named else objects[0] if len(objects) == 1 else None
+    if name in _FILTERED and binds(chosen):
         return []
     return [_lost(name, holds, program)]
 
 
 def shell_effects(text: str, holds: str, program: str) -> list[Effect] | None:
-    """mongosh calls in `text`: their losses; None when the text has no `db.` call at all."""
-    calls = list(_SHELL_CALL.finditer(text))
+    """mongosh calls in `text`'s first _READ_CHARS characters: their losses; None when they hold no `db.` call (a
+    longer text is then unread: a tool that runs it asks). The bound keeps the chain of `db.a.b...` from being
+    matched again from every `db` of a long text."""
+    calls = list(_SHELL_CALL.finditer(text[:_READ_CHARS]))
     if not calls:
         return None
     effects = []
     for call in calls:
-        method, rest = call.group(1), call.group(2)
+        if (last := _LAST_NAME.search(call.group(1))) is None:
+            continue  # `db["x"](`: no method is called
+        method, rest = last.group(1), call.group(2)
         shown = " ".join(call.group(0).split())[:_SHOWN] + "...)"
         if method in DESTROYS:
             if method in _FILTERED and _shell_filter_binds(rest):

@@ -102,7 +102,8 @@ def body_said(text: str) -> tuple[list[Said], dict[str, str]]:
         fields = {key: val for key, val in value.items() if isinstance(val, str)} if isinstance(value, dict) else {}
         return said, fields
     if text.startswith("<"):
-        root = re.match(r"<(?:\?[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*)*<?([A-Za-z][\w.-]*)", text)
+        # A comment's body never crosses its own `-->` (a lazy body could, trying every grouping of the comments).
+        root = re.match(r"<(?:\?[^>]*\?>\s*)?(?:<!--(?:(?!-->)[\s\S])*-->\s*)*+<?([A-Za-z][\w.-]*)", text)
         if root and (kind := verb_kind(root.group(1))) != "unknown":
             return [Said(root.group(1), kind, f"its XML message <{root.group(1)}>")], {}
         return [], {}

@@ -21,7 +21,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .everyday import Session, heredoc
+from .everyday import Session, heredoc, some
 
 HELD_OUT = range(500_000, 500_100)
 PACKAGES = ("ledger", "shelf", "tally", "routes", "cargo", "quota", "parcel", "meter", "roster", "atlas")
@@ -47,9 +47,7 @@ class _Task:
         return f"tests/test_{self.module}.py"
 
     def pick(self, lines: list[str], low: int, high: int | None = None) -> list[str]:
-        """Between `low` and `high` of `lines`, in their order."""
-        count = self.draw.randint(min(low, len(lines)), min(high or len(lines), len(lines)))
-        return [lines[index] for index in sorted(self.draw.sample(range(len(lines)), count))]
+        return some(self.draw, lines, low, high)
 
 
 def _module(task: _Task) -> str:

@@ -44,10 +44,13 @@ class _Work:
         return ([f"mkdir -p {folder}"] if folder else []) + [heredoc(path, text)]
 
     def some(self, lines: list[str], low: int, high: int | None = None) -> list[str]:
-        """Between `low` and `high` of `lines`, in their order (an agent does not run every check every time)."""
-        kept = sorted(self.draw.sample(range(len(lines)), self.draw.randint(min(low, len(lines)),
-                                                                            min(high or len(lines), len(lines)))))
-        return [lines[index] for index in kept]
+        return some(self.draw, lines, low, high)
+
+
+def some(draw: random.Random, lines: list[str], low: int, high: int | None = None) -> list[str]:
+    """Between `low` and `high` of `lines`, in their order (an agent does not run every check every time)."""
+    count = draw.randint(min(low, len(lines)), min(high or len(lines), len(lines)))
+    return [lines[index] for index in sorted(draw.sample(range(len(lines)), count))]
 
 
 def heredoc(path: str, text: str, redirect: str = ">") -> str:

@@ -95,7 +95,7 @@ def decide(args: argparse.Namespace, raw: str) -> GuardVerdict:
         asked = None  # the rules' question on a call they could not judge, for the server's model to answer
         if event == "pre":
             checked = zero_token_check(policy, request, action, domains[action.domain], Workspace.local(request.cwd))
-            judges = args.url and checked.undecided and policy.rules.judge_unknown and policy.rules.unknown == "ask"
+            judges = args.url and checked.undecided and policy.rules.model_judges_unknown
             asked = checked.verdict if judges else None
             if (checked.verdict is not None and asked is None) or not (checked.outcome_rules or asked):
                 return checked.verdict or GuardVerdict(event=event, decision="none", domain=action.domain,

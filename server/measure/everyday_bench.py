@@ -26,6 +26,7 @@ from pathlib import Path
 
 from mcp import Client, StdioServerParameters
 
+from ...domains import DomainPack
 from ..evals import coding
 from ..evals.closed_loop import Tally, lay_out, replay, world_of
 from ..evals.everyday import Session, session
@@ -41,15 +42,16 @@ _MAX_TOKENS = 64
 def closed_loop_share(sessions: int = SESSIONS) -> Tally:
     """The share computed on both generators, the coding one's held-out seeds apart: three tallies printed."""
     print("16. generated agent sessions, closed loop against real bash, every uncomputed step answered with nonsense:")
-    tally = _tally("everyday agent sessions (server/evals/everyday.py)", session, range(sessions))
-    _tally("coding-agent sessions (server/evals/coding.py)", coding.session, range(sessions))
+    pack = load_domain_packs(load_settings({}))["terminal"]
+    tally = _tally(pack, "everyday agent sessions (server/evals/everyday.py)", session, range(sessions))
+    _tally(pack, "coding-agent sessions (server/evals/coding.py)", coding.session, range(sessions))
     # Held out: the share and the wrong steps only, no refused line shown (they are not read while developing).
-    _tally("coding-agent sessions, held out", coding.session, coding.HELD_OUT, families=0)
+    _tally(pack, "coding-agent sessions, held out", coding.session, coding.HELD_OUT, families=0)
     return tally
 
 
-def _tally(name: str, generator: Callable[[int], Session], seeds: range, families: int = 10) -> Tally:
-    pack = load_domain_packs(load_settings({}))["terminal"]
+def _tally(pack: DomainPack, name: str, generator: Callable[[int], Session], seeds: range, families: int = 10
+           ) -> Tally:
     tally = Tally()
     with tempfile.TemporaryDirectory() as folder:
         for seed in seeds:

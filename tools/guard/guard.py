@@ -84,7 +84,7 @@ async def _decide(ctx: ToolContext, settings: GuardSettings, request: GuardReque
 def _undecided(policy: GuardPolicy, request: GuardRequest, checked: PreCheck) -> GuardVerdict | None:
     """The question the rules ask only because they could not tell what the call does, for the model to answer: from
     this pass, or from the `hook` command's where it decided the rules on the user's machine."""
-    if not policy.rules.judge_unknown or policy.rules.unknown != "ask":
+    if not policy.rules.model_judges_unknown:
         return None
     if request.prechecked:
         if not request.undecided:

@@ -65,7 +65,13 @@ class PolicyFile(BaseModel):
                                                          "be known from the text (interpreter code, xargs rm, $PROGRAM).")
     judge_unknown: bool = Field(default=True, description="Where a world model is configured (the server's guard "
                                 "tool, the hook's --url), its predicted effects decide what `unknown` would ask about: "
-                                "a predicted deletion denies, a predicted read or creation passes. false: always ask.")
+                                "a predicted deletion denies, a predicted successful read or creation passes. false: "
+                                "always ask.")
+
+    @property
+    def model_judges_unknown(self) -> bool:
+        """Whether a configured world model answers what the rules would ask about as unknown."""
+        return self.judge_unknown and self.unknown == "ask"
 
 
 @dataclass(frozen=True)

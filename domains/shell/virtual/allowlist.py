@@ -272,6 +272,6 @@ def all_forms() -> set[str]:
         if spec.numeric:
             forms.add(f"{program} -N")
         forms |= {f"{program} {word}" for word in spec.primaries}
-    forms.add("sed -iSUFFIX")  # an in-place edit that keeps a backup (gate._sed_backup)
+    forms.add("sed -iSUFFIX")  # an in-place edit that keeps a backup (argument_checks.sed_backup)
     forms |= GIT_FORMS
     return forms

@@ -10,20 +10,17 @@ result. Nothing is run here.
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from tree_sitter import Node
 
 from ..reading.grammar import broken, node_text, parse_tree
-from ..programs.sed import SED_SCRIPT, sed_scripts
 from ..reading.words import Scope, Value, expand
-from . import constructs, git_cli, jq, loop_globs, shell_state
+from . import argument_checks, constructs, git_cli, jq, loop_globs, shell_state
 from . import listings
 from .allowlist import (
     MAX_OPERANDS,
-    MAX_SEQUENCE,
     OUTPUT_OPTIONS,
     PROGRAMS,
     SHELL_STATE,
@@ -50,9 +47,6 @@ _FEEDS = ("<", "<<")  # redirections that give a command its standard input
 _HIDES_ERRORS = {"&>", "2>", "2>>", "2>&", "&>>"}
 _PRINT_ONLY = frozenset({"echo", "printf", "export", "true", "false", "pwd"})  # their words are never files
 _STATUS_READERS = frozenset({"echo", "printf"})  # may print `$?` once a command of the line has run
-# test operators on what the world does not record: times, permissions, owners, links, devices, terminals.
-_UNKNOWABLE_TESTS = frozenset({"-nt", "-ot", "-ef", "-x", "-r", "-w", "-u", "-g", "-k", "-O", "-G", "-N", "-L", "-h",
-                               "-S", "-p", "-b", "-c", "-t"})
 _FILE_CHANGERS = frozenset({"rm", "rmdir", "mv", "cp", "mkdir", "touch"})
 _QUIET = frozenset({*_FILE_CHANGERS, "true", "false", "export", "test", "["})  # they print nothing on stdout
 OPENS_ALL_FIRST = frozenset({"cmp", "sort", "comm", "join"})  # each stops at the first file it cannot open
@@ -308,8 +302,9 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         return
     backup = ""
     if program == "sed":
-        words, backup = _sed_backup(words)
-    _check_divergent_forms(program, words[1:], any(not _opens_nothing_here(child) for child in redirects))
+        words, backup = argument_checks.sed_backup(words)
+    redirected = any(not _opens_nothing_here(child) for child in redirects)
+    argument_checks.check_divergent_forms(program, words[1:], redirected)
     arguments = [value.text for value in words[1:]]
     if program == "git":
         reading.forms |= git_cli.read(arguments).forms
@@ -335,7 +330,7 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
     if len(operands(program, arguments)) > MAX_OPERANDS.get(program, len(arguments)):
         raise NotComputable(f"{program} with that many operands is not proven")
     if program == "seq":
-        _check_sequence(arguments)
+        argument_checks.check_sequence(arguments)
     if program == "cd":
         _cd(arguments, scope, reading)
     if program == "export" and (not arguments or any("=" not in word for word in arguments)):
@@ -350,9 +345,9 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
                                          for word in arguments):
         raise NotComputable(f"{program} on . or ..: GNU refuses it in words of its own")
     if program in ("cp", "mv"):
-        _check_copy(words[1:], scope)
+        argument_checks.check_copy(words[1:], scope)
     if program == "sed":
-        _check_sed_scripts(words[1:])
+        argument_checks.check_sed_scripts(words[1:])
     checked = needs_known_content(program, arguments)
     if checked and any(value.glob for value in words[1:]):
         raise NotComputable(f"{program} over a glob: what the world must know of each operand is decided when it runs")
@@ -370,7 +365,7 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
     if program not in _PRINT_ONLY:
         if any(not value.text for value in words[1:]):
             raise NotComputable(f"{program} given an empty word: quoted it is an operand, unquoted none")
-        for value in _file_words(program, words[1:]):
+        for value in argument_checks.file_words(program, words[1:]):
             if path := _name(value, scope, reading):
                 reading.operands.add(path)
             if backup and (copy := _name(replace(value, text=value.text + backup), scope, reading)):
@@ -381,7 +376,7 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
                     reading.outputs.add(path)
         # The files it reads (grep's pattern, sed's script are none): cmp, sort, comm, join open them all before they
         # print and stop at the first they cannot open, as GNU's do; cp and mv of one source go on with none.
-        given = _file_words(program, words[1:])
+        given = argument_checks.file_words(program, words[1:])
         if program == "join":
             reading.joined = [value.text for value in given]
         # ls of one glob: its matches are there (no error), or bash gives it the pattern alone.
@@ -555,24 +550,6 @@ def _source(word: Value, scope: Scope, reading: Reading, in_pipeline: bool, fed:
         raise NotComputable("a sourced file that hides error output: its redirections lie outside the line")
 
 
-def _check_divergent_forms(program: str, values: list[Value], redirected: bool) -> None:
-    """Forms of allowlisted programs where the differential test found the virtual shell unlike GNU bash."""
-    if program == "cd" and redirected:
-        raise NotComputable("cd with a redirection: bash opens it in the folder it leaves, the virtual shell in the "
-                            "one it enters")
-    if program in MAX_OPERANDS and any(value.glob for value in values):
-        raise NotComputable(f"{program} given a glob: how many operands it gets is decided when it runs")
-    if program in ("head", "tail") and any(_zero_count(value) for value in values):
-        raise NotComputable(f"{program} of no lines or bytes: its headers differ from GNU's")
-    if program in ("head", "tail") and (any(value.glob for value in values) or len(operands(program, [
-            value.text for value in values])) > 1 and any(value.text[1:].isdigit() for value in values)):
-        raise NotComputable(f"{program} over a glob, or -N with several files: GNU's headers and errors differ")
-    if program == "touch" and any(value.text.endswith("/") for value in values):
-        raise NotComputable("touch of a name ending in /: the virtual shell makes no error where GNU does")
-    if program in ("test", "[") and _UNKNOWABLE_TESTS & {value.text for value in values}:
-        raise NotComputable(f"{program} of times, permissions, links or devices: the world knows none of them")
-
-
 def _follow(flowing: str, stage: listings.Stage, last: bool, reading: Reading) -> str:
     try:
         return listings.follow(flowing, stage, last, reading.facts)
@@ -605,7 +582,7 @@ def _check_listing(program: str, values: list[Value], scope: Scope, reading: Rea
                 facts.resolved |= {posixpath.normpath(posixpath.join(scope.cwd, word))}
             facts.not_files |= listings.resolved_folders(word, scope.cwd) - {posixpath.normpath(scope.cwd)}
     if program == "find" or program == "grep":
-        searched = [value for value in _file_words(program, values) if not value.text.startswith("-")]
+        searched = [value for value in argument_checks.file_words(program, values) if not value.text.startswith("-")]
         if program == "find" and not searched:
             searched = [Value(".")]
         tops = {posixpath.normpath(posixpath.join(scope.cwd, value.text)) for value in searched if not value.glob}
@@ -615,92 +592,6 @@ def _check_listing(program: str, values: list[Value], scope: Scope, reading: Rea
             facts.searched |= tops
         facts.searched_in |= {posixpath.normpath(posixpath.join(scope.cwd, posixpath.dirname(value.known_prefix)))
                               for value in searched if value.glob}
-
-
-_SED_BACKUP = re.compile(r"-(?P<flags>n*)i(?P<suffix>.+)")
-
-
-def _sed_backup(words: list[Value]) -> tuple[list[Value], str]:
-    """sed's words with `-iSUFFIX` read as `-i`, and the suffix: GNU's -i takes its value attached only (`-in` keeps
-    a backup named F + "n"); a suffix with `*` (a pattern of names) or `/` (a folder) is not proven."""
-    given, suffix = [words[0]], ""
-    for value in words[1:]:
-        match = _SED_BACKUP.fullmatch(value.text)
-        if match is None:
-            given.append(value)
-            continue
-        if not re.fullmatch(r"[\w.~-]+", match.group("suffix")) or suffix:
-            raise NotComputable(f"sed {value.text}: a backup name the virtual shell is not proven to make like GNU")
-        suffix = match.group("suffix")
-        given.append(replace(value, text=f"-{match.group('flags')}i"))
-    return given, suffix
-
-
-def _check_sed_scripts(values: list[Value]) -> None:
-    """sed scripts of printing, deleting, quitting, numbering, `s` and `y` only: `w`, `r` and `e` commands or
-    flags read, write or run what the line does not name."""
-    for script in sed_scripts([value.text for value in values]):
-        if not SED_SCRIPT.fullmatch(script):
-            raise NotComputable(f"the sed script {script[:40]!r}: only p, d, q, =, s and y (without w or e) are proven")
-
-
-def _file_words(program: str, values: list[Value]) -> list[Value]:
-    """The words that may name files: not tr's sets, nor option values (`sort -o`'s output is named apart), nor
-    the pattern or script grep and sed read first when no -e gave it (`sed -n '/debug/p' f` names f alone)."""
-    if program == "tr":
-        return []
-    if program == "git":  # only add's pathspecs name files
-        return values[1:] if git_cli.read([value.text for value in values]).pathspecs else []
-    if program == "find":
-        return values[:len(listings.find_paths([value.text for value in values]))]
-    spec = PROGRAMS[program]
-    pattern_first = program in ("awk", "jq") or program in ("grep", "sed") and not any(
-        letter == "e" for letter, _ in parsed_options(program, [value.text for value in values]))
-    words, index = [], 0
-    while index < len(values):
-        value = values[index]
-        index += 1
-        text = value.text
-        if spec.expression or not text.startswith("-") or text == "-" or spec.numeric and text[1:].isdigit():
-            if pattern_first:
-                pattern_first = False
-            else:
-                words.append(value)
-        elif not text.startswith("--"):
-            letters = text[1:]
-            valued = next((at for at, letter in enumerate(letters) if letter in spec.valued), None)
-            index += valued is not None and valued == len(letters) - 1  # its value is the next word
-    return words
-
-
-def _zero_count(value: Value) -> bool:
-    """-0, -n0, -c 0, -n +0 ...: a count of nothing (a value word alone is checked as well: `-n 0` gives `0`)."""
-    text = value.text.lstrip("-+").removeprefix("n").removeprefix("c").lstrip("+-")
-    return bool(text) and set(text) == {"0"}
-
-
-def _check_copy(values: list[Value], scope: Scope) -> None:
-    """cp and mv onto their own source ("are the same file" in GNU, silent in the virtual shell) or into
-    themselves are refused, and so are sources from a glob, which may hold the destination."""
-    if any(value.glob for value in values):
-        raise NotComputable("cp or mv of a glob: a match may be the destination itself")
-    named = [posixpath.normpath(posixpath.join(scope.cwd, value.text)) for value in values
-             if not value.text.startswith("-")]
-    target = named[-1] if len(named) >= 2 else ""
-    if target and any(source == target or posixpath.dirname(source) == target or target.startswith(source + "/")
-                      for source in named[:-1]):
-        raise NotComputable("cp or mv onto its own source, the folder it is in, or into itself")
-
-
-def _check_sequence(arguments: list[str]) -> None:
-    """seq FIRST [STEP] LAST with small whole numbers only (no formats, no fractions, no long runs)."""
-    if not 1 <= len(arguments) <= 3 or not all(word.isdigit() for word in arguments):
-        raise NotComputable("seq with other than one to three whole numbers")
-    numbers = [int(word) for word in arguments]
-    first, step, last = (1, 1, numbers[0]) if len(numbers) == 1 else (numbers[0], 1, numbers[1]) \
-        if len(numbers) == 2 else tuple(numbers)
-    if step == 0 or (last - first) // step > MAX_SEQUENCE:
-        raise NotComputable("seq of a step of 0 or a long run")
 
 
 def _opens_nothing_here(node: Node) -> bool:

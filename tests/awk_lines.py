@@ -56,7 +56,7 @@ FUNCTION = (("length($1)", "length", "length()", "substr($1, 2)", "substr($1, 2,
 
 def _term(rng: random.Random) -> str:
     return rng.choice((_pick(rng, *FIELD), _pick(rng, *FIELD), _pick(rng, *NUMBER), _pick(rng, *STRING), "NR", "NF",
-                       _pick(rng, *FUNCTION), "n", "s"))
+                       _pick(rng, *FUNCTION), "n", "s", "FILENAME"))
 
 
 def _expression(rng: random.Random, depth: int = 0) -> str:

@@ -31,6 +31,12 @@ SED_SCRIPTS = ("'s/a/b/'", "'s/[0-9]\\+/N/g'", "'2p'", "'$p'", "'/beta/d'", "-n 
                "-n '2,3p'", "'s/x/y/2'", "'y/abc/xyz/'", "'s/a/&&/'", "'='", "'q'", "'s/a/b/w out/t'",
                "'r a.txt'", "'1!G;h;$!d'", "'/a/,/b/d'", "'2q;s/x/X/'", "'$!N;s/\\n/ /'", "'s|a|b|'", "'s#a#b#g'",
                "'s,a,X,2'", "'s|a\\|b|X|g'", "'s|[|]|X|'", "'sxaxbx'", "'s|/|_|;s:e:E:'", "'s!.!&&!p'", "'s|a|b'")
+# Context lines (GNU's `--` between groups) and the files a search reads, with near misses GNU refuses.
+GREP_CONTEXTS = ("-A1 ", "-A 2 ", "-B1 ", "-B 2 ", "-C1 ", "-C 1 ", "-A0 ", "-A1 -B1 ", "-C0 ", "-A 5 ", "-C x ",
+                 "-A -1 ", "-B ", "-2 ", "--context=1 ")
+GREP_CHOOSERS = ("-r --include='*.txt' ", "-r --include=*.csv ", "--include='*.txt' ", "-r --exclude='*.txt' ",
+                 "-r --exclude-dir=e ", "-r --exclude-dir=d --include='*.txt' ", "-r --include='d/*' ",
+                 "-r --include= ", "-r --include ", "-r --exclude-dir='*' ", "-r --include='[ab]*' ")
 PRINTF = ("'%s\\n'", "'%d\\n'", "'%5s|\\n'", "'%z\\n'", "'x'", "'%s'", "'%s-%s\\n'", "'%b\\n'", "'%%\\n'", "'%x\\n'")
 TR_SETS = ("a-z A-Z", "-d b", "' ' '\\n'", "':'", "-d ','", "'é' 'e'", "abc", "-s ' '", "a-c x", "-s a-z",
            "-c a-z X", "-cd 'a-z\\n'", "-cs '[:alpha:]' '\\n'", "'[:lower:]' '[:upper:]'", "a-z '[:upper:]'",
@@ -169,7 +175,9 @@ def command(rng: random.Random, program: str = "") -> str:
         flags = _flags(rng, rng.choice(("ivncx", "EwolLhHqsF", "ivnEwoH", "clLqsF", "PrAz")))
         patterns = rng.choice((rng.choice(PATTERNS), rng.choice(PATTERNS), f"-e {rng.choice(PATTERNS)}",
                                f"-e {rng.choice(PATTERNS)} -e {rng.choice(PATTERNS)}", "-E 'a|b'", "-E '(al|ga)+'"))
-        return f"grep {flags}{patterns} {paths(rng)}"
+        context = rng.choice(GREP_CONTEXTS) if rng.random() < 0.3 else ""
+        chosen = rng.choice(GREP_CHOOSERS) if rng.random() < 0.3 else ""
+        return f"grep {flags}{context}{chosen}{patterns} {paths(rng)}"
     if program == "sed":
         return f"sed {rng.choice(('', '-i ', '-n ', '-i.bak ', '-in ', '-ni.orig ', '-i~ ', '-i* ', '-i.b/ '))}" \
             f"{rng.choice(SED_SCRIPTS)} {paths(rng, 1)}"
@@ -356,7 +364,10 @@ FUNCTION_BODIES = ("echo hello", "cat a.txt", "mkdir -p out/m; touch out/m/f", "
                    "X=set_in_f", "echo \"$X\"", "wc -l a.txt nonl", "cat missing", "false", "echo \"$1\"",
                    "grep -c a a.txt || echo none", "echo x > out/f.txt", "ls d", "cd missing",
                    "for v in 1 2; do echo $v; done", "[ -f a.txt ] && echo yes",
-                   "echo $#", "local y=1; echo $y", "return 3", "set -o pipefail", "shopt -s nullglob")
+                   "echo $#", "local y=1; echo $y", "return 3", "set -o pipefail", "shopt -s nullglob",
+                   # the words a call gives: counted, read as files, quoted or split, defaulted, all at once
+                   "grep -c \"$1\" \"$2\"", "cat \"$1\"", "echo \"[$@]\"", "echo [$*]", "echo $1", "wc -l \"$@\"",
+                   "echo \"${1:-none}\" \"${2}\"", "touch \"out/$1\"", "echo \"$3\" $#")
 # Scripts a line sources (`. ./env.sh`): assignments, exports, functions, commands, errors, nested sources.
 SCRIPTS = (b"X=from_env\nexport Y=1\n", b"hello() {\n  echo hello $X\n}\nX=x\n", b"echo sourced\ncat a.txt\n",
            b"cd d\n", b"cd missing\n", b"set -o pipefail\n", b"return 2\n", b"echo $1\n", b". ./d/x.txt\n",
@@ -391,7 +402,8 @@ def shell_state_line(rng: random.Random, defined: tuple[str, ...] = ()) -> str:
         return f"{name}() {{ {rng.choice(FUNCTION_BODIES)}; }}; {name}" + rng.choice(("", "; echo $?", " && echo ok"))
     if form == 3:  # a call, of a function an earlier line defined where there is one
         return (rng.choice(defined) if defined else name) + rng.choice(("", "", " a b", " > out/g", " 2>/dev/null", "; echo $?", " && echo ok || echo no",
-                                  " | sort", "; pwd", "; echo \"$X\""))
+                                  " | sort", "; pwd", "; echo \"$X\"", " a.txt", " a a.txt", " 'x y'", " \"$X\"",
+                                  " *.txt", " '' b", " a b c d"))
     if form == 4:
         return rng.choice(("set -o pipefail", "set +o pipefail", "set -o pipefail; false | true; echo $?"))
     if form == 5:

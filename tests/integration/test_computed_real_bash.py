@@ -126,6 +126,8 @@ PREPARED_SCENARIOS = [
      "cd docs && rm readme.md", "pwd", "cd /tmp", "cd ~/project", "pwd", "test -f docs/readme.md || echo removed"],
     # Listings, finds, comparisons and paths (domains/shell/virtual/listings.py).
     ["grep -rl def . | sort", "grep -rn print src", "grep -rc a . | sort", "grep -l beta notes.txt", "grep -r beta .",
+     "grep -n -A1 beta notes.txt", "grep -B 1 gamma notes.txt", "grep -C1 -n al notes.txt", "grep -A0 beta notes.txt",
+     "grep -rn def --include='*.py' src", "grep -rl a --exclude='*.csv' docs", "grep -rc a --exclude-dir=docs . | sort",
      "ls", "ls -A", "ls -1 src", "ls -R", "ls -d src", "ls data.csv docs src", "ls missing", "ls -a", "ls -a src", "ls -aR", "ls src docs",
      "find . | sort", "find . -name '*.py' | sort", "find src -type f | wc -l", "find . -maxdepth 1 -type d | sort",
      "find . -mindepth 2 -print | sort", "find . -path './src/*' -not -name main.py", "find . ! -type d | wc -l",

@@ -50,10 +50,11 @@ class Scope:
     oldpwd: str | None = None  # where `cd -` goes back to
     sourced: tuple[str, ...] = ()  # secret files run into this shell by `source`/`.`: its variables may be theirs
     status: str | None = None  # what `$?` stands for, where the caller lets it stand for anything
+    positional: tuple[str, ...] | None = None  # $1, $2 ... inside a function called with these literal words
 
     def copy(self) -> Scope:
         return Scope(self.cwd, self.home, self.workspace, dict(self.variables), self.cwd_known, self.oldpwd,
-                     self.sourced, self.status)
+                     self.sourced, self.status, self.positional)
 
     def variable(self, name: str) -> str | None:
         if name in self.variables:
@@ -401,12 +402,27 @@ def _unescaped(text: str) -> list[Piece]:
 def _variable(name: str, written: str, scope: Scope, quoted: bool) -> Piece:
     if name == "?" and scope.status is not None:
         return (scope.status, "lit" if quoted else "field")
+    if (given := _positional(name, scope)) is not None:
+        return (given, "lit" if quoted else "field")
     if name in _SPECIAL_PARAMETERS or name.isdigit():
         return (written, "unknown")
     value = scope.variable(name)
     if value is None:
         return (written, "unknown")
     return (value, "lit" if quoted else "field")
+
+
+def _positional(name: str, scope: Scope) -> str | None:
+    """A positional parameter's value inside a function called with known words: `$N` (empty beyond the last),
+    `$#`, and `$@` or `$*` where there is exactly one word (then one word either way; more would be several)."""
+    given = scope.positional
+    if given is None:
+        return None
+    if name.isdigit() and name != "0":
+        return given[int(name) - 1] if int(name) <= len(given) else ""
+    if name == "#":
+        return str(len(given))
+    return given[0] if name in ("@", "*") and len(given) == 1 else None
 
 
 def _split(pieces: list[Piece], scope: Scope) -> list[list[Piece]]:

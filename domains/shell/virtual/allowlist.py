@@ -42,7 +42,9 @@ PROGRAMS: dict[str, OptionSpec] = {
     "sort": OptionSpec(flags="rnusf", valued="kto"),
     "uniq": OptionSpec(flags="cdui"),
     "tr": OptionSpec(flags="dsc"),
-    "grep": OptionSpec(flags="ivncxrlEwoLhHqsF", valued="e"),
+    # -A/-B/-C: context lines; --include/--exclude/--exclude-dir: which files a -r search reads.
+    "grep": OptionSpec(flags="ivncxrlEwoLhHqsF", valued="eABC",
+                       longs=frozenset({"include=", "exclude=", "exclude-dir="})),
     "sed": OptionSpec(flags="ni", valued="e"),
     "mkdir": OptionSpec(flags="p"),
     "touch": OptionSpec(),

@@ -44,6 +44,7 @@ class Reading:
     files: int = 0
     compared_field: int = 0  # the highest $N compared as a number: mawk compares a field beyond NF as a string
     separator: str = ""  # -F's, as awk reads it ("" for blanks)
+    names_file: bool = False  # a main rule reads FILENAME
 
 
 MAX_LEAVES = 8
@@ -105,6 +106,8 @@ def read(arguments: list[str]) -> Reading:
     reading = _Parser(_tokens(given[0]), outside).program()
     reading.largest_constant = max(reading.largest_constant, *constants)
     reading.files = len(given) - 1
+    if reading.names_file and (not reading.files or "-" in given[1:]):
+        raise AwkRefusal("FILENAME of the standard input: awks name it otherwise")
     reading.separator = separator
     if reading.numbers and reading.files > MAX_FILES_WITH_NUMBERS:
         raise AwkRefusal("arithmetic over that many files is not bounded here")
@@ -628,6 +631,9 @@ class _Parser:
         if name in _SPECIAL_READ:
             self.reading.sizes = self.reading.sizes or name == "NF"
             return _Expression("num", grows=name != "NF", whole=True)  # (0 as a divisor: an error, refused)
+        if name == "FILENAME" and self.section == "main":
+            self.reading.names_file = True  # the operand as typed: a file awk reads (not the standard input)
+            return _Expression("str")
         if name in _RESERVED:
             raise AwkRefusal(f"{name}: outside the proven subset of awk")
         if self._peek("op", "("):

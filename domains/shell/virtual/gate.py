@@ -508,7 +508,7 @@ def _define(node: Node, reading: Reading, in_pipeline: bool) -> None:
 def _call(name: str, arguments: list[Value], scope: Scope, reading: Reading, in_pipeline: bool, fed: bool) -> None:
     """A call of a function the world keeps or the line defines: its body is read where the call stands (a
     function runs in the caller's shell: what it assigns or where it cds stays). Its arguments are words only;
-    the body may not read them (`$1` is no value the gate knows)."""
+    the body reads them as `$1`, `$#` ... (reading/words.py)."""
     if in_pipeline:
         raise NotComputable("a function called inside a pipeline: its stages' order of output is not proven")
     if name in reading.calling or len(reading.calling) >= shell_state.MAX_DEPTH:
@@ -516,12 +516,13 @@ def _call(name: str, arguments: list[Value], scope: Scope, reading: Reading, in_
     if any(value.glob for value in arguments):
         raise NotComputable("a function given a glob")
     body = shell_state.body_of(reading.defines.get(name) or reading.functions[name])
-    hidden, calling = len(reading.hidden), reading.calling
+    hidden, calling, positional = len(reading.hidden), reading.calling, scope.positional
     reading.calling, reading.calls = (*calling, name), True
+    scope.positional = tuple(value.text for value in arguments)
     try:
         _statement(body, scope, reading, in_pipeline, fed)
     finally:
-        reading.calling = calling
+        reading.calling, scope.positional = calling, positional
     if len(reading.hidden) != hidden:
         raise NotComputable("a function whose body hides error output: its redirections lie outside the line")
 
@@ -590,8 +591,21 @@ def _check_listing(program: str, values: list[Value], scope: Scope, reading: Rea
             facts.listed |= tops
         else:
             facts.searched |= tops
+        if program == "grep" and any(word.startswith(("--include", "--exclude")) for word in arguments):
+            _check_chosen_files(arguments, searched, tops, facts)
         facts.searched_in |= {posixpath.normpath(posixpath.join(scope.cwd, posixpath.dirname(value.known_prefix)))
                               for value in searched if value.glob}
+
+
+def _check_chosen_files(arguments: list[str], searched: list[Value], tops: set[str], facts: listings.Facts) -> None:
+    """grep's --include and --exclude choose among the files a command line names too, --exclude-dir among its
+    folders (grep(1)), where the virtual shell chooses only below them: proven where the line names folders the
+    world knows, and for --exclude-dir the working folder alone."""
+    if any(value.glob for value in searched):
+        raise NotComputable("grep --include or --exclude over a glob: it may name files, which GNU chooses among")
+    if any(word.startswith("--exclude-dir") for word in arguments) and any(value.text != "." for value in searched):
+        raise NotComputable("grep --exclude-dir naming a folder other than .: GNU may skip the folder named itself")
+    facts.resolved |= tops
 
 
 def _opens_nothing_here(node: Node) -> bool:

@@ -47,7 +47,7 @@ class Facts:
     hunks: bool = False  # diff's hunks would reach the screen: none may be printed
     compared: frozenset[str] = frozenset()  # paths cmp or diff read: known files (known bytes) or known absent
     diffed: frozenset[str] = frozenset()  # paths diff reads: their known bytes must end in a newline
-    resolved: frozenset[str] = frozenset()  # folders that must exist for realpath or readlink -f
+    resolved: frozenset[str] = frozenset()  # folders that must exist (realpath, readlink -f, grep --include)
     not_files: frozenset[str] = frozenset()  # paths above what find and ls name: a file there is worded otherwise
     # What grep and find search: all at and below must be known in full (a filled-in unknown entry or content
     # need not match the pattern, and would leave the result as if nothing were unknown).
@@ -202,7 +202,7 @@ def problem_with_world(facts: Facts, known: Knowledge) -> str | None:
             return "diff of a file without a final newline: the virtual shell drops GNU's marker"
     for folder in facts.resolved:
         if folder not in known.folders:
-            return f"realpath or a final / through {folder}, which the world does not know is a folder"
+            return f"a path that must be a folder ({folder}), which the world does not know is one"
     for path in facts.not_files:
         if path in known.files or path not in known.folders and known.status(path) != "absent":
             return f"a path through {path}, which may be a file: GNU says 'Not a directory'"

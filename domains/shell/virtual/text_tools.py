@@ -216,6 +216,11 @@ def _grep(given: list[tuple[str, str]], letters: list[str], words: list[str]) ->
     # for each of them.
     if {"l", "L"} <= set(letters) or "c" in letters and {"l", "L"} & set(letters) or {"E", "F"} <= set(letters):
         return "-l with -L, -c with -l or -L, or -E with -F"
+    for name, value in given:
+        if name in ("A", "B", "C") and not _count(value, 0, 1000):
+            return f"grep -{name} {value}: a context length other than a whole number"
+        if name.startswith("--") and (not value or "/" in value or "r" not in letters):
+            return f"grep {name}={value}: a file pattern other than a name's, or outside a -r search"
     return None
 
 

@@ -41,6 +41,13 @@ PRINTS = ("node -v", "npm --version", "python3 --version", "python3 -V", "go ver
           "node -v && echo ok > a.txt")
 EDITS = ("echo edit > a.txt", "echo more >> d/x.txt", "echo new > u.txt", "rm -f b.txt", "mkdir -p d/sub",
          "echo z > d/sub/z.txt", "printf 'k\\n' >> notes.md")
+# find acting on what it matches by name (bounded: only those names become unknown), and near misses (any other
+# expression, or a start that matches itself: all below may go).
+FINDS = ("mkdir -p d/__pycache__ && touch d/__pycache__/m.pyc a.pyc", "find . -name __pycache__ -type d -prune -exec "
+         "rm -rf {} +", "find . -name '*.pyc' -delete", "find d -name '*.txt' -delete", "find . -type f -name 'x*' "
+         "-exec rm {} \\;", "find . -name '*.md' -exec rm -f {} +", "find . -name 'a*' -o -name 'b*' -delete",
+         "find d -name d -delete", "find . -name '*.txt' -exec cat {} +", "find . -maxdepth 1 -name '[ab].txt' -delete",
+         "find d -name '*' -exec rm -rf {} +", "find . -path './d/*' -delete")
 
 
 def session(seed: int) -> tuple[Scenario, frozenset[int]]:
@@ -52,7 +59,7 @@ def session(seed: int) -> tuple[Scenario, frozenset[int]]:
     for _ in range(rng.randint(6, 14)):
         shape = rng.random()
         pool = GIT if shape < 0.3 else LINKS if shape < 0.45 else INPUT_NAMED if shape < 0.55 else \
-            EDITS if shape < 0.65 else PRINTS if shape < 0.72 else READS
+            EDITS + FINDS if shape < 0.65 else PRINTS if shape < 0.72 else READS
         made.lines.append(rng.choice(pool))
     model = frozenset(index for index in range(len(made.lines)) if rng.random() < 0.33)
     return made, model

@@ -594,13 +594,20 @@ def _covers(effect, path: str) -> bool:
     if effect.pattern:
         if not _GLOB_CHARS.search(target):
             return _under(path, target)  # find's tests, tar -x: whatever lies under the folder
-        if fnmatch.fnmatchcase(path, target):
+        if _glob_matches(path, target):
             return True
         # a tree effect on each match covers what lies under a match
-        return effect.tree and any(fnmatch.fnmatchcase(ancestor, target) for ancestor in _ancestors(path))
+        return effect.tree and any(_glob_matches(ancestor, target) for ancestor in _ancestors(path))
     if effect.tree:
         return _under(path, target)
     return effect.kind in FILE_KINDS and path == target
+
+
+def _glob_matches(path: str, pattern: str) -> bool:
+    """fnmatch's reading, where `/**/` stands for any depth, none too (find's matches below a start:
+    dispatch.py `_below`)."""
+    return fnmatch.fnmatchcase(path, pattern) or "/**/" in pattern and fnmatch.fnmatchcase(
+        path, pattern.replace("/**/", "/"))
 
 
 def _ancestors(path: str):

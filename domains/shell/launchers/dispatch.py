@@ -6,6 +6,7 @@ command it runs back to the reader."""
 
 from __future__ import annotations
 
+import fnmatch
 import posixpath
 import re
 
@@ -254,6 +255,45 @@ _FIND_OPTIONS = {"-maxdepth": 1, "-mindepth": 1, "-depth": 0, "-mount": 0, "-xde
                  "-or": 0, "-and": 0, "-not": 0, "!": 0, "(": 0, ")": 0, ",": 0}
 
 
+# Words of find's expression that only narrow what one `-name GLOB` matches (or what it prints), or bound the depth.
+_NARROWING = frozenset({"-type", "-prune", "-print", "-print0", "-maxdepth", "-mindepth", "-depth", "-a", "-and"})
+
+
+def _named_only(args: list[Value], starts: list[Value]) -> str | None:
+    """The GLOB of an expression whose one test a match must pass is `-name GLOB` (find(1): the base name, with
+    `*` matching a leading dot too), narrowed only by -type, -prune and depths, before its one action (-delete, or
+    -exec ending the expression): what it acts on lies below each start and is so named. None for any other
+    expression, or where a start itself would match."""
+    texts = [value.text for value in args]
+    action = next((at for at, word in enumerate(texts) if word in ("-delete", "-exec", "-execdir")), len(texts))
+    rest = texts[action + 1:]
+    ended = not rest if texts[action:action + 1] == ["-delete"] else rest[-1:] in (["+"], [";"]) and not any(
+        word in ("+", ";") for word in rest[:-1])
+    if not ended or texts[:action].count("-name") != 1 or not all(value.literal for value in args):
+        return None
+    index, glob = 0, ""
+    while index < action:
+        word = texts[index]
+        if word == "-name" and index + 1 < action and "/" not in texts[index + 1]:
+            glob, index = texts[index + 1], index + 2
+        elif word in ("-type", "-maxdepth", "-mindepth") and index + 1 < action:
+            index += 2
+        elif word in _NARROWING:
+            index += 1
+        else:
+            return None
+    if not glob or any(fnmatch.fnmatchcase(posixpath.basename(posixpath.normpath(start.text)), glob)
+                       for start in starts):
+        return None
+    return glob
+
+
+def _below(start: Value, name: str) -> Value:
+    """What find acts on below `start`: everything, or what is named `name` at any depth (`start/**/name`)."""
+    return Value(posixpath.join(start.text, "**", name) if name else posixpath.join(start.text, "**"), literal=False,
+                 glob=True, prefix=start.text.rstrip("/") + "/")
+
+
 def _find(call: Call) -> None:
     args = list(call.args)
     while args and (args[0].text in ("-H", "-L", "-P") or args[0].text.startswith("-O")):
@@ -262,19 +302,22 @@ def _find(call: Call) -> None:
     while args and not args[0].text.startswith("-") and args[0].text not in ("(", "!", ")", ","):
         starts.append(args.pop(0))
     starts = starts or [call.literal(".")]
+    named = _named_only(args, starts)
     tests, index = False, 0
     while index < len(args):
         word = args[index].text
         index += 1
         if word == "-delete":
             for start in starts:  # with no test, the whole tree under each start, the start itself last
-                call.effect("deleted", start, tree=not tests, pattern=tests)
+                if named is not None:
+                    call.effect("deleted", _below(start, named), pattern=True)
+                else:
+                    call.effect("deleted", start, tree=not tests, pattern=tests)
         elif word in ("-exec", "-execdir", "-ok", "-okdir"):
             end = next((i for i in range(index, len(args)) if args[i].text in (";", "+")), len(args))
             command, index = args[index:end], end + 1
             for start in starts:
-                match = Value(posixpath.join(start.text, "**"), literal=False, glob=True,
-                              prefix=start.text.rstrip("/") + "/")
+                match = _below(start, named or "")
                 call.run([match if w.text == "{}" else Value(w.text.replace("{}", match.text), literal=False, glob=True,
                                                              prefix=w.text.split("{}")[0]) if "{}" in w.text else w
                           for w in command])

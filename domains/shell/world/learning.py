@@ -8,6 +8,7 @@ step makes what it may have touched unknown (`rm a b` with `a` missing removes `
 
 from __future__ import annotations
 
+import fnmatch
 import posixpath
 import re
 
@@ -154,6 +155,8 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
                 known.make_unknown(posixpath.normpath(effect.path))
     misused = set() if real else _misused_programs(semantics.line)
     for effect in semantics.without(*doubted).files() if not misread else ():
+        if _forget_named_below(known, effect.path if effect.pattern else ""):
+            continue
         if effect.kind == "deleted" and effect.program == "find" and effect.path:
             # What it matched below the folder it walks; the folder too, unless it is the shell's own
             path = posixpath.normpath(effect.path)
@@ -244,6 +247,8 @@ def _forget_what_it_may_have_touched(known: Knowledge, semantics: Semantics, dou
     """What the commands that may have done part of their work name, what the parts the line does not spell out
     may reach, and where its redirections write becomes unknown."""
     for effect in semantics.of_commands(*doubted).files():
+        if effect.pattern and _forget_named_below(known, effect.path):
+            continue
         if not effect.path or effect.pattern or effect.where == "unknown":
             known.forget_all()
         elif effect.maybe:
@@ -254,7 +259,8 @@ def _forget_what_it_may_have_touched(known: Knowledge, semantics: Semantics, dou
         _forget_opaque(known, semantics, part)
     _forget_git_work_trees(known, semantics, cwd_before)
     semantics = semantics.without(*doubted)
-    if any(e.pattern or e.where == "unknown" or not e.path for e in semantics.files()):
+    if any(e.pattern and not _NAMED_BELOW.fullmatch(e.path) or e.where == "unknown" or not e.path
+           for e in semantics.files()):
         known.forget_all()
     if any(effect.kind == "permissions" for effect in semantics.effects) or "git" in semantics.programs and (
             not (verbs := _GIT_VERB.findall(semantics.line)) or set(verbs) - _GIT_READS):
@@ -425,6 +431,8 @@ def _forget_opaque(known: Knowledge, semantics: Semantics, part: Opaque) -> None
     the program families whose documentation bounds it (`git add` writes the repository's folder only)."""
     if _writes_nothing(semantics.programs[part.command] if part.command < len(semantics.programs) else ""):
         return  # it writes nothing, whatever its words hold (`cd -`, `cat $X`), or it is no program at all
+    if part.what == "glob" and _NAMED_BELOW.fullmatch(posixpath.join(semantics.cwd, part.text)):
+        return  # what find gave it, by name below a folder: its effect says (_forget_named_below)
     if part.what == "stdin-arguments" and semantics.programs[part.command] == "xargs" and \
             _writes_nothing(semantics.programs[part.command + 1] if part.command + 1 < len(semantics.programs) else ""):
         return  # `xargs grep x`: the command it runs (read next, with its parts) writes nothing, whatever it is given
@@ -514,6 +522,26 @@ def _misused_programs(line: str) -> set[str]:
         if misused:
             found.add(node_text(name))
     return found
+
+
+# What find acts on by name at any depth below a folder (launchers/dispatch.py `_below`): `/top/**/name`.
+_NAMED_BELOW = re.compile(r"(?P<top>/[^*?\[]*?)/\*\*/(?P<name>[^/]+)")
+
+
+def _forget_named_below(known: Knowledge, pattern: str) -> bool:
+    """Every path the world knows below the top of a `/top/**/name` pattern whose own name matches becomes unknown
+    (with what lies below it); True where the pattern is one. What the world does not know of was unknown already."""
+    match = _NAMED_BELOW.fullmatch(pattern)
+    if match is None:
+        return False
+    top, name = posixpath.normpath(match.group("top")), match.group("name")
+    forgotten: list[str] = []
+    for path in sorted({*known.files, *known.folders, *known.maybe_there}, key=len):
+        if path != top and under(path, (top,)) and not under(path, forgotten) and \
+                fnmatch.fnmatchcase(posixpath.basename(path), name):
+            known.make_unknown(path)
+            forgotten.append(path)
+    return True
 
 
 def _forget_below(known: Knowledge, path: str) -> None:

@@ -13,7 +13,7 @@ from dataclasses import replace
 from tree_sitter import Node
 
 from .launchers.aliases import alias_named, with_alias
-from .reading.call import Call, FileContents, PathState, ShellHistory, Stdin, no_file
+from .reading.call import Call, FileContents, KeptFunctions, PathState, ShellHistory, Stdin, no_file
 from .reading.effects import MADE_BY_LINE, Effect, Opaque, OpaqueWhat, Requirement, Semantics
 from .reading.grammar import broken, node_text, parse_tree
 from .reading.lookup import looked_up_program
@@ -42,6 +42,7 @@ class Reader:
         self.reads: dict[int, list[str]] = {}  # command -> the files whose content it reads (programs/reads.py)
         self.depends_on: dict[int, frozenset[int]] = {}
         self.functions: dict[str, Node] = {}
+        self.followed: set[str] = set()  # the functions called whose bodies were read
         # `alias name=value` earlier in the line (launchers/aliases.py); None: a value the line does not set
         self.aliases: dict[str, str | None] = {}
         self.written = WrittenFiles()  # what the line writes into files, for a later command that runs or reads them
@@ -78,7 +79,7 @@ class Reader:
     def semantics(self, line: str, start: Scope, end: Scope) -> Semantics:
         return Semantics(line, start.cwd, start.workspace, tuple(self.effects), tuple(self.opaque),
                          tuple(self.requirements), tuple(self.programs), end.cwd if end.cwd_known else "",
-                         dict(self.depends_on))
+                         dict(self.depends_on), frozenset(self.followed))
 
     # --- statements --------------------------------------------------------------------------
     def run_code(self, code: str, scope: Scope, index: int | None = None, stdin: Stdin | None = None) -> None:
@@ -397,6 +398,7 @@ class Reader:
         if program in self.functions and self.depth < MAX_DEPTH:
             self.depth += 1
             body = self.functions.pop(program)  # a function calling itself is read once
+            self.followed.add(program)
             try:
                 self.statement(body, scope, stdin)
             finally:
@@ -505,6 +507,9 @@ def analyze(line: str, cwd: str, home: str = "", workspace: str = "", state: Pat
     start = scope.copy()
     reader = Reader(state)
     try:
+        if isinstance(state, KeptFunctions):  # the shell's functions, defined before the line as it was
+            for definition in state.functions.values():
+                reader.statement(parse_tree(definition), scope.copy(), Stdin())
         root = parse_tree(line)
         if broken(root):
             reader.opaque.append(Opaque("unparsable", line[:200], "the line does not parse as bash (a missing quote, "

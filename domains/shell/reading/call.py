@@ -40,6 +40,14 @@ class ShellHistory(Protocol):
 
 
 @runtime_checkable
+class KeptFunctions(Protocol):
+    """A PathState that also keeps the shell's functions (a world's record), as typed: a call is read through its
+    body, as one the line itself defined."""
+
+    functions: dict[str, str]
+
+
+@runtime_checkable
 class FileContents(Protocol):
     """A PathState that can also read a file (the guard's real workspace): SQL a client is given in a file
     is read by its meaning, never run."""

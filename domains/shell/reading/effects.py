@@ -103,6 +103,7 @@ class Semantics:
     programs: tuple[str, ...] = ()  # every simple command's program, in order ('' where unknown)
     cwd_after: str = ""  # the working directory when the line is done (top-level cd)
     depends_on: dict[int, frozenset[int]] = field(default_factory=dict)  # command -> commands that must succeed first
+    functions: frozenset[str] = frozenset()  # the functions called whose bodies were read (their effects are here)
 
     @property
     def risky_opaque(self) -> tuple[Opaque, ...]:
@@ -147,5 +148,5 @@ class Semantics:
             tuple(e for e in self.effects if e.command not in dropped),
             tuple(o for o in self.opaque if o.command not in dropped),
             tuple(r for r in self.requirements if r.command not in dropped),
-            self.programs, self.cwd_after, self.depends_on,
+            self.programs, self.cwd_after, self.depends_on, self.functions,
         )

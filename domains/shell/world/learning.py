@@ -181,7 +181,7 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
     known.functions = {**known.functions, **defined}  # defined whatever the step printed
     if (changed := _CHANGES_SHELL.search(rest)) is not None:
         known.shell_changed = known.shell_changed or changed.group(0).strip()
-    _learn_function_calls(known, rest, real)
+    _learn_function_calls(known, rest, real, semantics.functions)
     if _CHANGES_STATE.search(semantics.line):
         known.variables.clear()
         known.exported.clear()
@@ -195,20 +195,22 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
         known.oldpwd = None  # a cd that failed leaves OLDPWD, one into the same folder sets it: which, is not known
 
 
-def _learn_function_calls(known: Knowledge, line: str, real: bool) -> None:
-    """A step the world did not compute that may call a function it keeps, or unset one: the body may do anything
-    (it was kept as typed, and is read only where a computed line calls it), so what it may change becomes unknown:
-    every file, the variables where it may set one, where the shell stands where it may cd (a real prompt still
-    says), and the shell itself where it may change that."""
+def _learn_function_calls(known: Knowledge, line: str, real: bool, followed: frozenset[str]) -> None:
+    """A step the world did not compute that may call a function it keeps, or unset one: what the body may change
+    becomes unknown: the files it names, as the line's semantics read them where they followed every call the line
+    may make (`followed`), else every file; the variables where it may set one, where the shell stands where it may
+    cd (a real prompt still says), and the shell itself where it may change that."""
     if not known.functions:
         return
     if _UNSETS.search(line):
         known.shell_changed = known.shell_changed or "unset (of a function, perhaps)"
-    if not any(re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", line) for name in known.functions):
+    named = {name for name in known.functions if re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", line)}
+    if not named:
         return
     # The bodies, each opened as a statement starts (a body may call the others)
     bodies = "\n".join(";" + source[source.index("{") + 1:] for source in known.functions.values())
-    known.forget_all()
+    if not named <= followed:
+        known.forget_all()
     if (changed := _CHANGES_SHELL.search(bodies)) is not None:
         known.shell_changed = known.shell_changed or changed.group(0).strip()
     if _CHANGES_STATE.search(bodies):
@@ -273,10 +275,10 @@ def _forget_what_it_may_have_touched(known: Knowledge, semantics: Semantics, dou
                 known.make_unknown(posixpath.join(known.home, name))
         else:
             known.forget_all()
-    if any(program not in WRITES_NAMED | READ_ONLY | SHELLS | INTERPRETERS.keys() and not mistyped(program)
-           for index, program in enumerate(semantics.programs) if program and index not in idle):
+    if any(program not in WRITES_NAMED | READ_ONLY | SHELLS | INTERPRETERS.keys() | semantics.functions and
+           not mistyped(program) for index, program in enumerate(semantics.programs) if program and index not in idle):
         known.forget_all()  # a program read for what it destroys, not for all it writes (`npm ci`, `sqlite3 db`)
-    targets, unbounded = _redirects_and_unbounded_words(semantics.line, cwd_before)
+    targets, unbounded = _redirects_and_unbounded_words(semantics.line, cwd_before, semantics.functions)
     if unbounded:
         # What a glob gave a program (`uniq *.txt` writes its second match), or a sed script's `w` wrote,
         # is not known.
@@ -672,11 +674,13 @@ _PLAIN_WORD = re.compile(r"[\w./+-]+")  # a word that is its own text: no expans
 _LOOP_LIST = "for … in"  # (no program's name)
 
 
-def _redirects_and_unbounded_words(line: str, cwd: str) -> tuple[list[tuple[str, bool]], bool]:
+def _redirects_and_unbounded_words(line: str, cwd: str, followed: frozenset[str] = frozenset()
+                                   ) -> tuple[list[tuple[str, bool]], bool]:
     """Read from the line's syntax tree: the files it redirects output into (any command's, builtins' too; with
     whether the word is plain text, its own spelling), and
     whether a word reaches files the line does not name (a glob, or a sed script beyond p, d, q, =, s and y:
-    `w`, `r` and `e` reach files that are not operands)."""
+    `w`, `r` and `e` reach files that are not operands). A glob given to a function whose body the semantics
+    followed (`followed`) is bounded there: the body's commands read it as a word they cannot spell."""
     targets, unbounded = [], False
     pending: list[tuple[Node, str]] = [(parse_tree(line), "")]  # a node, and the program of the command it is in
     while pending:
@@ -692,7 +696,7 @@ def _redirects_and_unbounded_words(line: str, cwd: str) -> tuple[list[tuple[str,
         pending.extend((child, program) for child in node.named_children)
         # A glob given to a program that writes nothing reaches nothing it could change (`wc -l src/*.py`).
         unbounded = unbounded or (node.type == "word" and program != _LOOP_LIST and not _writes_nothing(program) and
-                                  any(char in node_text(node) for char in "*?["))
+                                  program not in followed and any(char in node_text(node) for char in "*?["))
         if node.type == "file_redirect" and (destination := node.child_by_field_name("destination")) is not None:
             operator = "".join(node_text(child) for child in node.children if not child.is_named)
             word = node_text(destination).strip("'\"")

@@ -17,6 +17,7 @@ from ..reading.call import Call, Stdin
 from ..reading.effects import WRITE_KINDS
 from ..programs.git import git
 from ..programs.python_reads import files_read
+from .python_runs import bound_of_code
 from .known_code import PYTHON, interpreter_of, language_of, read_code, read_python, run_written
 from ..reading.options import Spec, parse
 from .node_scripts import run_node_script
@@ -121,7 +122,10 @@ def _script(call: Call, operands: list[Value], what: str) -> None:
     reason = f"{call.program} {what} ({script.text}); its commands are not in the line"
     if written:
         reason += ", and the line itself wrote that script"
-    call.opaque("script", script.text, reason, risky=written or not script.literal)
+    bound = None
+    if language_of(call.program) == "python" and (text := call.text_of(script)) is not None:
+        bound = _python_bound(call, text, posixpath.dirname(path))
+    call.opaque("script", script.text, reason, risky=written or not script.literal, bound=bound)
     if script.literal and not written:
         call.need(script, "bash: {}: No such file or directory" if call.program in ("source", ".") else
                   f"{call.program}: {{}}: No such file or directory")
@@ -214,7 +218,10 @@ def _interpreter(call: Call, program: str | None = None) -> None:
             return  # its syntax tree shows it only computes, or starts commands it spells out (read as those)
         if not program.startswith(("python", "pypy")) and literal and read_code(call, program, code):
             return  # its calls that run or delete are read, and the rest only computes and prints
-        call.opaque("code", code, f"{program} runs code given inline; what it does is its own program", risky=True)
+        bound = _python_bound(call, code, call.scope.cwd) if program.startswith(("python", "pypy")) and literal \
+            else None
+        call.opaque("code", code, f"{program} runs code given inline; what it does is its own program", risky=True,
+                    bound=bound)
         return
     if p.has("m"):
         if p.value("m") == "json.tool" and PYTHON.fullmatch(program) and len(p.rest) <= 1 and \
@@ -230,6 +237,21 @@ def _interpreter(call: Call, program: str | None = None) -> None:
     _code_from_stdin(call, shell=False)
 
 
+def _bytecode(call: Call) -> bool | None:
+    """Whether Python writes bytecode caches: not under -B; None for an option that changes where it finds modules
+    or what it reads of the environment (-E, -I, -P, -S, -s, -X, -W...), which no bound follows."""
+    options = call.args[:next((i for i, arg in enumerate(call.args) if not arg.text.startswith("-") or
+                               arg.text in ("-", "-c", "-m") or arg.text.startswith(("-c", "-m"))), len(call.args))]
+    letters = {letter for arg in options for letter in arg.text[1:]}
+    return None if letters - set("uqB") else "B" not in letters
+
+
+def _python_bound(call: Call, code: str, folder: str) -> tuple[str, ...] | None:
+    """The bound of a Python run of `code` with sys.path[0] `folder` (python_runs.py); None where not known."""
+    bytecode = _bytecode(call)
+    return None if bytecode is None else bound_of_code(call, code, folder, writes_bytecode=bytecode)
+
+
 def _code_from_stdin(call: Call, shell: bool) -> None:
     stdin = call.stdin
     if stdin.source == "text" and stdin.text is not None and shell:
@@ -239,7 +261,9 @@ def _code_from_stdin(call: Call, shell: bool) -> None:
         call.reader.add_effect_exec_download(call, stdin.from_download)
     if stdin.source in ("pipe", "text"):
         source = f"the output of {stdin.from_program or 'another command'}" if stdin.piped else "a here-document"
-        call.opaque("code", call.text, f"{call.program} runs code read from {source}", risky=True)
+        bound = _python_bound(call, stdin.text, call.scope.cwd) if not shell and stdin.source == "text" and \
+            stdin.text is not None and PYTHON.fullmatch(call.program) else None
+        call.opaque("code", call.text, f"{call.program} runs code read from {source}", risky=True, bound=bound)
     elif stdin.source == "file" and stdin.path is not None:
         _script(call, [stdin.path], "runs a script from its standard input")
     elif stdin.source == "":

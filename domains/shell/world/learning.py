@@ -422,7 +422,12 @@ def _copies_nothing(known: Knowledge, semantics: Semantics, index: int) -> bool:
 
 def _forget_opaque(known: Knowledge, semantics: Semantics, part: Opaque) -> None:
     """What a part whose effects the line does not tell may have touched becomes unknown: everything, but for
-    the program families whose documentation bounds it (`git add` writes the repository's folder only)."""
+    the program families whose documentation bounds it (`git add` writes the repository's folder only), and a
+    Python run whose code the world knows (its bound: the files it names, its modules' caches)."""
+    if part.bound is not None:
+        for path in part.bound:
+            known.make_unknown(path)
+        return
     if _writes_nothing(semantics.programs[part.command] if part.command < len(semantics.programs) else ""):
         return  # it writes nothing, whatever its words hold (`cd -`, `cat $X`), or it is no program at all
     if part.what == "stdin-arguments" and semantics.programs[part.command] == "xargs" and \

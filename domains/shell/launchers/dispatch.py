@@ -17,7 +17,7 @@ from ..reading.call import Call, Stdin
 from ..reading.effects import WRITE_KINDS
 from ..programs.git import git
 from ..programs.python_reads import files_read
-from .python_runs import bound_of_code
+from .python_runs import bound_of_code, state_of
 from .known_code import PYTHON, interpreter_of, language_of, read_code, read_python, run_written
 from ..reading.options import Spec, parse
 from .node_scripts import run_node_script
@@ -113,6 +113,7 @@ def _script(call: Call, operands: list[Value], what: str) -> None:
     if language_of(call.program) == "python" and (text := call.text_of(script)) is not None and \
             (read := files_read(text)) is not None:
         note_reads(call, [script, *(Value(path) for path in read)])
+        _unless_shadowed(call, text, posixpath.dirname(call.scope.path(script)[0]))
         return  # a script the world (or the workspace) holds, that only reads and computes
     path, _ = call.scope.path(script)
     written = any(effect.path == path and effect.kind in WRITE_KINDS for effect in call.reader.effects)
@@ -215,6 +216,8 @@ def _interpreter(call: Call, program: str | None = None) -> None:
     if code is not None:
         literal = any(arg.literal and arg.text in (code, f"-c{code}") for arg in call.args)  # not from a variable
         if program.startswith(("python", "pypy")) and literal and read_python(call, code):
+            if files_read(code) is not None:
+                _unless_shadowed(call, code, call.scope.cwd)
             return  # its syntax tree shows it only computes, or starts commands it spells out (read as those)
         if not program.startswith(("python", "pypy")) and literal and read_code(call, program, code):
             return  # its calls that run or delete are read, and the rest only computes and prints
@@ -244,6 +247,13 @@ def _bytecode(call: Call) -> bool | None:
                                arg.text in ("-", "-c", "-m") or arg.text.startswith(("-c", "-m"))), len(call.args))]
     letters = {letter for arg in options for letter in arg.text[1:]}
     return None if letters - set("uqB") else "B" not in letters
+
+
+def _unless_shadowed(call: Call, code: str, folder: str) -> None:
+    """Code that only reads, run where a world's record cannot place what it imports (a project's `json.py` is
+    found before the library's; an option or variable that moves the search): for the world, it may do anything."""
+    if state_of(call) is not None and _python_bound(call, code, folder) is None:
+        call.opaque("code", code, f"{call.program} may import a module of the project in place of the library's")
 
 
 def _python_bound(call: Call, code: str, folder: str) -> tuple[str, ...] | None:

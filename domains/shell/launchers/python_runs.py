@@ -17,7 +17,7 @@ import posixpath
 import sys
 from dataclasses import dataclass, field
 
-from ..programs.python_writes import CodeReading, read_code
+from ..programs.python_writes import ASSIGNS_PYTHON, CodeReading, read_code
 from ..reading.call import Call, Listings
 from ..reading.words import Value
 
@@ -48,8 +48,9 @@ def state_of(call: Call) -> Listings | None:
 def environment(call: Call, state: Listings) -> tuple[list[str], bool] | None:
     """PYTHONPATH's folders (absolute) and whether bytecode is written, from what the world knows the shell
     exports; None where a Python or pytest variable it does not follow is set, or the line sets one."""
-    if any(name.startswith(("PYTHON", "PYTEST")) for name in call.scope.variables):
-        return None
+    if any(name.startswith(("PYTHON", "PYTEST")) for name in call.scope.variables) or \
+            ASSIGNS_PYTHON.search(call.text):
+        return None  # set by the line itself (`PYTHONPATH=lib python3 f.py`, `env PYTHONPATH=lib python3 f.py`)
     exported = state.exported_values()
     if any(name.startswith(("PYTHON", "PYTEST")) and name not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")
            for name in exported):

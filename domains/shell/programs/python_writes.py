@@ -13,6 +13,7 @@ syntax tree decides, nothing runs.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 
 from .python_reads import _NODES, _READING_CALLS, _dotted, _read_only_open, _reading, _used_in_place
@@ -35,6 +36,9 @@ _WRITING_ATTRIBUTES = _PATH_WRITES | frozenset({"mkdir", "unlink", "rmdir", "ren
                                                 "hardlink_to", "link_to", "chmod", "lchmod", "open", "makedirs"})
 # pytest's own names that only mark, compare or raise (docs.pytest.org, API reference).
 _PYTEST_NAMES = frozenset({"mark", "fixture", "raises", "approx", "param", "skip", "fail", "xfail", "warns"})
+# A Python or pytest variable a line sets for a command (`PYTHONPATH=lib python3 f.py`, `env PYTEST_ADDOPTS=...`):
+# where one runs, and what it does, is not what the bound of its code says.
+ASSIGNS_PYTHON = re.compile(r"(?<![\w$])(?:PYTHON|PYTEST)\w*=")
 _PYTEST_MARKS_THAT_USE = frozenset({"usefixtures"})  # a mark that asks for fixtures by name
 
 

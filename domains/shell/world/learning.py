@@ -20,6 +20,7 @@ from .knowledge import Knowledge, ancestors, under
 from ..reading.registry import INTERPRETERS, READ_ONLY, SHELLS, WRITES_NAMED
 from ..programs.git_work_tree import ANYWHERE, NOTHING, PATHS, REPOSITORY_ONLY, work_tree_reach
 from ..programs.typos import mistyped
+from ..programs.python_writes import ASSIGNS_PYTHON
 from ..programs.sed import SED_SCRIPT, sed_scripts
 from .screen import prompt_folder
 from ..programs.usage_errors import GNU_OPTIONS, Undecided, invalid_option
@@ -424,7 +425,7 @@ def _forget_opaque(known: Knowledge, semantics: Semantics, part: Opaque) -> None
     """What a part whose effects the line does not tell may have touched becomes unknown: everything, but for
     the program families whose documentation bounds it (`git add` writes the repository's folder only), and a
     Python run whose code the world knows (its bound: the files it names, its modules' caches)."""
-    if part.bound is not None:
+    if part.bound is not None and not ASSIGNS_PYTHON.search(semantics.line):  # (`env PYTHONPATH=lib python3 f.py`)
         for path in part.bound:
             known.make_unknown(path)
         return

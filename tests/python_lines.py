@@ -1,0 +1,43 @@
+"""Sessions of a small Python project in which Python runs (a script, -c, a here-document on stdin) may be the
+model's: a script that imports the project's package, one whose module writes a file it names, one that reaches
+past what the reader follows, a module of the standard library shadowed by a file of the project, code that edits
+a file through a path object, between reads and edits the virtual shell computes. The input of
+tests/integration/test_predicted_python.py. Everything is drawn from one `random.Random(seed)`.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .shell_lines import Scenario
+
+FILES = {"a.txt": b"one\n", "src/pkg/__init__.py": b"", "src/pkg/core.py": b"def total(values):\n    return sum(values)\n",
+         "src/pkg/writer.py": b"def save():\n    with open('out.txt', 'w') as f:\n        f.write('saved\\n')\n",
+         "reproduce.py": b"import sys\nsys.path.insert(0, 'src')\nfrom pkg.core import total\n\nprint(total([1, 2]))\n",
+         "save.py": b"import sys\nsys.path.insert(0, 'src')\nfrom pkg import writer\n\nwriter.save()\n",
+         "sneaky.py": b"import importlib\nimportlib.import_module('shutil').rmtree('src')\n",
+         "tricky.py": b"f = getattr(__builtins__, 'open')\nf('a.txt', 'w').write('tricky\\n')\n"}
+PYTHON = ("python3 reproduce.py", "python3 save.py", "python3 -B reproduce.py", "python3 sneaky.py", "python3 tricky.py",
+          "python3 -c 'import sys; sys.path.insert(0, \"src\"); import pkg.core'",
+          "python3 -c \"open('a.txt', 'w').write('c')\"", "python3 -c 'import json; print(json.dumps(1))'",
+          "python3 - <<'EOF'\nfrom pathlib import Path\np = Path('a.txt')\np.write_text(p.read_text() + 'more')\nEOF",
+          "python3 - <<'EOF'\nimport sys\nsys.path.insert(0, 'src')\nfrom pkg.writer import save\nsave()\nEOF",
+          "cd src && python3 -c 'import pkg.core' && cd ..", "PYTHONPATH=src python3 -c 'import pkg.writer'",
+          "python3 -c 'import pkg'", "python3 -X dev reproduce.py")
+EDITS = ("echo \"open('a.txt', 'w').write('shadow')\" > json.py", "rm -f json.py", "echo 'x = 1' >> src/pkg/core.py",
+         "echo \"open('b.txt', 'w').write('b')\" >> src/pkg/core.py", "echo ok > a.txt", "mkdir -p pkg",
+         "echo \"open('c.txt', 'w').write('c')\" > pkg/__init__.py", "rm -rf src/pkg/__pycache__",
+         "echo 'import os' >> src/pkg/core.py")
+READS = ("cat a.txt", "cat b.txt", "cat c.txt", "cat out.txt", "ls", "ls src/pkg", "cat src/pkg/core.py",
+         "ls src/pkg/__pycache__", "cat reproduce.py", "ls -a", "wc -l src/pkg/writer.py", "cat json.py")
+
+
+def session(seed: int) -> tuple[Scenario, frozenset[int]]:
+    """A session, and the indexes of the steps the model answers: every Python run, and a fifth of the rest."""
+    rng = random.Random(seed)
+    made = Scenario(seed, dict(FILES))
+    for _ in range(rng.randint(6, 14)):
+        shape = rng.random()
+        made.lines.append(rng.choice(PYTHON if shape < 0.4 else EDITS if shape < 0.6 else READS))
+    model = frozenset(index for index, line in enumerate(made.lines) if "python3" in line or rng.random() < 0.2)
+    return made, model

@@ -1,7 +1,8 @@
 """Sessions of a small Python project in which Python runs (a script, -c, a here-document on stdin) may be the
 model's: a script that imports the project's package, one whose module writes a file it names, one that reaches
 past what the reader follows, a module of the standard library shadowed by a file of the project, code that edits
-a file through a path object, between reads and edits the virtual shell computes. The input of
+a file through a path object, pytest runs (with the search path exported or not, a conftest's fixture, a plugin's
+fixture that writes, a configuration file), between reads and edits the virtual shell computes. The input of
 tests/integration/test_predicted_python.py. Everything is drawn from one `random.Random(seed)`.
 """
 
@@ -16,20 +17,29 @@ FILES = {"a.txt": b"one\n", "src/pkg/__init__.py": b"", "src/pkg/core.py": b"def
          "reproduce.py": b"import sys\nsys.path.insert(0, 'src')\nfrom pkg.core import total\n\nprint(total([1, 2]))\n",
          "save.py": b"import sys\nsys.path.insert(0, 'src')\nfrom pkg import writer\n\nwriter.save()\n",
          "sneaky.py": b"import importlib\nimportlib.import_module('shutil').rmtree('src')\n",
-         "tricky.py": b"f = getattr(__builtins__, 'open')\nf('a.txt', 'w').write('tricky\\n')\n"}
+         "tricky.py": b"f = getattr(__builtins__, 'open')\nf('a.txt', 'w').write('tricky\\n')\n",
+         "tests/test_core.py": b"from pkg.core import total\n\n\ndef test_total():\n    assert total([1, 2]) == 3\n",
+         "pyproject.toml": b"[project]\nname = 'pkg'\n"}
 PYTHON = ("python3 reproduce.py", "python3 save.py", "python3 -B reproduce.py", "python3 sneaky.py", "python3 tricky.py",
           "python3 -c 'import sys; sys.path.insert(0, \"src\"); import pkg.core'",
           "python3 -c \"open('a.txt', 'w').write('c')\"", "python3 -c 'import json; print(json.dumps(1))'",
           "python3 - <<'EOF'\nfrom pathlib import Path\np = Path('a.txt')\np.write_text(p.read_text() + 'more')\nEOF",
           "python3 - <<'EOF'\nimport sys\nsys.path.insert(0, 'src')\nfrom pkg.writer import save\nsave()\nEOF",
           "cd src && python3 -c 'import pkg.core' && cd ..", "PYTHONPATH=src python3 -c 'import pkg.writer'",
-          "python3 -c 'import pkg'", "python3 -X dev reproduce.py")
+          "python3 -c 'import pkg'", "python3 -X dev reproduce.py", "python3 -m pytest -q",
+          "python3 -m pytest -q tests/test_core.py", "python3 -m pytest -q -p no:cacheprovider", "python3 -B -m pytest -q",
+          "python3 -m pytest -q --junitxml=r.xml")
 EDITS = ("echo \"open('a.txt', 'w').write('shadow')\" > json.py", "rm -f json.py", "echo 'x = 1' >> src/pkg/core.py",
          "echo \"open('b.txt', 'w').write('b')\" >> src/pkg/core.py", "echo ok > a.txt", "mkdir -p pkg",
          "echo \"open('c.txt', 'w').write('c')\" > pkg/__init__.py", "rm -rf src/pkg/__pycache__",
-         "echo 'import os' >> src/pkg/core.py")
+         "echo 'import os' >> src/pkg/core.py", "export PYTHONPATH=src", "export PYTHONPATH=src",
+         "printf 'def test_tmp(tmp_path):\\n    (tmp_path / \"f\").write_text(\"x\")\\n' >> tests/test_core.py",
+         "printf 'import pytest\\n\\n\\n@pytest.fixture\\ndef two():\\n    return 2\\n' > tests/conftest.py",
+         "printf 'def test_two(two):\\n    open(\"two.txt\", \"w\").write(\"2\")\\n' >> tests/test_core.py",
+         "printf '[pytest]\\naddopts = -p no:cacheprovider\\n' > pytest.ini", "rm -rf .pytest_cache tests/__pycache__")
 READS = ("cat a.txt", "cat b.txt", "cat c.txt", "cat out.txt", "ls", "ls src/pkg", "cat src/pkg/core.py",
-         "ls src/pkg/__pycache__", "cat reproduce.py", "ls -a", "wc -l src/pkg/writer.py", "cat json.py")
+         "ls src/pkg/__pycache__", "cat reproduce.py", "ls -a", "wc -l src/pkg/writer.py", "cat json.py", "ls tests",
+         "cat tests/test_core.py", "ls .pytest_cache", "cat two.txt", "cat pyproject.toml")
 
 
 def session(seed: int) -> tuple[Scenario, frozenset[int]]:

@@ -18,6 +18,7 @@ from ..reading.effects import WRITE_KINDS
 from ..programs.git import git
 from ..programs.python_reads import files_read
 from .python_runs import bound_of_code, state_of
+from .pytest_runs import bound_of_pytest
 from .known_code import PYTHON, interpreter_of, language_of, read_code, read_python, run_written
 from ..reading.options import Spec, parse
 from .node_scripts import run_node_script
@@ -231,7 +232,9 @@ def _interpreter(call: Call, program: str | None = None) -> None:
                 not any(arg.text.startswith("-") for arg in p.rest):
             note_reads(call, p.rest)  # it reads one file (or its input) and prints it; a second operand it writes
             return
-        call.opaque("program", f"{program} -m {p.value('m')}", f"{program} runs the module {p.value('m')}")
+        bytecode = _bytecode(call) if p.value("m") == "pytest" and PYTHON.fullmatch(program) else None
+        call.opaque("program", f"{program} -m {p.value('m')}", f"{program} runs the module {p.value('m')}",
+                    bound=bound_of_pytest(call, _after_module(call), bytecode) if bytecode is not None else None)
         return
     if p.rest and p.rest[0].text != "-":
         _script(call, p.rest[:1], "runs a script file")
@@ -247,6 +250,14 @@ def _bytecode(call: Call) -> bool | None:
                                arg.text in ("-", "-c", "-m") or arg.text.startswith(("-c", "-m"))), len(call.args))]
     letters = {letter for arg in options for letter in arg.text[1:]}
     return None if letters - set("uqB") else "B" not in letters
+
+
+def _after_module(call: Call) -> list[Value]:
+    """The words after `-m MODULE` (or `-mMODULE`): the module's own arguments, as python passes them on."""
+    index = next(i for i, arg in enumerate(call.args) if arg.text.startswith("-m") or
+                 arg.text.startswith("-") and not arg.text.startswith("--") and "m" in arg.text)
+    word = call.args[index].text
+    return call.args[index + (1 if word.endswith("m") else 0) + 1:]
 
 
 def _unless_shadowed(call: Call, code: str, folder: str) -> None:

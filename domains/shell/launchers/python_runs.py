@@ -62,24 +62,22 @@ def environment(call: Call, state: Listings) -> tuple[list[str], bool] | None:
     return [posixpath.normpath(posixpath.join(cwd, entry)) for entry in path.split(":")] if path else [], not quiet
 
 
-def bound_of_code(call: Call, code: str, folder: str, first: list[str] | None = None,
-                  writes_bytecode: bool = True) -> tuple[str, ...] | None:
-    """What running `code` as __main__ may write: None where not known. `folder`: sys.path[0]; `first`: entries
-    before it (pytest's)."""
+def bound_of_code(call: Call, code: str, folder: str, writes_bytecode: bool = True) -> tuple[str, ...] | None:
+    """What running `code` as __main__, with sys.path[0] `folder`, may write: None where not known."""
     state = state_of(call)
     main = read_code(code)
     settings = environment(call, state) if state is not None else None
     if state is None or main is None or settings is None:
         return None
-    entries = [*(first or []), folder, *settings[0]]
+    entries = [folder, *settings[0]]
     for index, added in main.path_added:
-        if index is None or index > len(entries) - len(first or []):
+        if index is None or index > len(entries):
             return None  # appended after the standard library: what is found there first is not known
         entries.insert(index, posixpath.normpath(posixpath.join(call.scope.cwd, added)))
     run = Run(call, state, entries)
-    if not resolve(run, main, None) or not all(_clean(run, entry) for entry in set(entries)):
+    if not resolve(run, main, None) or not all(clean(run, entry) for entry in set(entries)):
         return None
-    return _bound(run, main, writes_bytecode and settings[1])
+    return bound(run, main, writes_bytecode and settings[1])
 
 
 def resolve(run: Run, reading: CodeReading, package: str | None) -> bool:
@@ -100,7 +98,7 @@ def resolve(run: Run, reading: CodeReading, package: str | None) -> bool:
             if len(homes) != 1 or homes[0] is None:
                 return False  # not found, found twice, or not known
             found = _descend(run, homes[0], rest, imported.names) if rest or imported.names else \
-                _load(run, homes[0])
+                load(run, homes[0])
         if not found:
             return False
     return True
@@ -132,24 +130,24 @@ def _descend(run: Run, start: str, parts: list[str], names: tuple[str, ...]) -> 
     """Import the package at `start` (a module file or package file) and its submodules `parts`, then each of
     `names` that is a submodule."""
     current = start
-    if current.endswith(".py") and not _load(run, current):
+    if current.endswith(".py") and not load(run, current):
         return False
     for part in parts:
         if not current.endswith("__init__.py"):
             return False  # a module holds no submodules
         found = _find(run, posixpath.dirname(current), part)
-        if not found or not _load(run, found):
+        if not found or not load(run, found):
             return False
         current = found
     if names and current.endswith("__init__.py"):
         for name in names:
             found = _find(run, posixpath.dirname(current), name)
-            if found is None or found and not _load(run, found):
+            if found is None or found and not load(run, found):
                 return False
     return True
 
 
-def _load(run: Run, path: str) -> bool:
+def load(run: Run, path: str) -> bool:
     """Read one module file the world knows exactly, and what it imports."""
     if path.endswith("/__init__.py") is False and not path.endswith(".py"):
         path = posixpath.join(path, "__init__.py")
@@ -163,7 +161,7 @@ def _load(run: Run, path: str) -> bool:
     return resolve(run, reading, posixpath.dirname(path))
 
 
-def _clean(run: Run, entry: str) -> bool:
+def clean(run: Run, entry: str) -> bool:
     """A sys.path folder that holds no name that could shadow the standard library's modules or pytest's."""
     names = run.state.names_in(entry)
     if names is None:
@@ -172,9 +170,10 @@ def _clean(run: Run, entry: str) -> bool:
         (".py", *_COMPILED))) for name in names)
 
 
-def _bound(run: Run, main: CodeReading, writes_bytecode: bool) -> tuple[str, ...]:
+def bound(run: Run, main: CodeReading | None, writes_bytecode: bool) -> tuple[str, ...]:
+    """The files the code read names, and, where bytecode is written, the caches beside each module file read."""
     cwd = run.call.scope.cwd
-    written = {posixpath.normpath(posixpath.join(cwd, path)) for reading in (main, *run.read.values())
+    written = {posixpath.normpath(posixpath.join(cwd, path)) for reading in (*([main] if main else []), *run.read.values())
                for path in reading.written}
     if writes_bytecode:
         written |= {posixpath.join(posixpath.dirname(path), "__pycache__") for path in run.read}

@@ -265,19 +265,24 @@ def _path_change(statement: ast.stmt, modules: dict[str, str]) -> tuple[int | No
 
 
 def _tests(tree: ast.Module, modules: dict[str, str], reading: CodeReading) -> None:
-    """What pytest would ask of its fixtures: every function's parameters but those a parametrize mark gives."""
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.FunctionDef):
-            continue
-        given = {"self", "cls"}
+    """What pytest would ask of its fixtures: the parameters of its tests (`test*` functions, and methods of `Test*`
+    classes) and fixtures, but those a parametrize mark gives."""
+    functions = [node for node in tree.body if isinstance(node, ast.FunctionDef)] + [
+        node for klass in tree.body if isinstance(klass, ast.ClassDef) and klass.name.startswith("Test")
+        for node in klass.body if isinstance(node, ast.FunctionDef) and node.name.startswith("test")]
+    for node in functions:
+        given, fixture = {"self", "cls"}, False
         for decorator in node.decorator_list:
             function = decorator.func if isinstance(decorator, ast.Call) else decorator
             name = _dotted(function, modules)
-            if name in ("pytest.fixture", "pytest.fixture.__call__"):
-                reading.fixtures.add(node.name)
+            fixture = fixture or name == "pytest.fixture"
             if name == "pytest.mark.parametrize" and isinstance(decorator, ast.Call) and decorator.args and \
                     isinstance(decorator.args[0], ast.Constant) and isinstance(decorator.args[0].value, str):
                 given |= {word.strip() for word in decorator.args[0].value.split(",")}
+        if fixture:
+            reading.fixtures.add(node.name)
+        if not (fixture or node.name.startswith("test")):
+            continue
         arguments = node.args
         reading.asked |= {argument.arg for argument in (*arguments.posonlyargs, *arguments.args,
                                                         *arguments.kwonlyargs)} - given

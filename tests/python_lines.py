@@ -25,7 +25,7 @@ PYTHON = ("python3 reproduce.py", "python3 save.py", "python3 -B reproduce.py", 
           "python3 -c \"open('a.txt', 'w').write('c')\"", "python3 -c 'import json; print(json.dumps(1))'",
           "python3 - <<'EOF'\nfrom pathlib import Path\np = Path('a.txt')\np.write_text(p.read_text() + 'more')\nEOF",
           "python3 - <<'EOF'\nimport sys\nsys.path.insert(0, 'src')\nfrom pkg.writer import save\nsave()\nEOF",
-          "cd src && python3 -c 'import pkg.core' && cd ..", "PYTHONPATH=src python3 -c 'import pkg.writer'",
+          "PYTHONPATH=src python3 -c 'import pkg.writer'",
           "python3 -c 'import pkg'", "python3 -X dev reproduce.py", "python3 -m pytest -q",
           "python3 -m pytest -q tests/test_core.py", "python3 -m pytest -q -p no:cacheprovider", "python3 -B -m pytest -q",
           "python3 -m pytest -q --junitxml=r.xml")
@@ -42,12 +42,22 @@ READS = ("cat a.txt", "cat b.txt", "cat c.txt", "cat out.txt", "ls", "ls src/pkg
          "cat tests/test_core.py", "ls .pytest_cache", "cat two.txt", "cat pyproject.toml")
 
 
+# The runs a world cannot bound (code past the reader, an option or variable it does not follow): drawn less often,
+# since each forgets everything and leaves little to compare after it.
+UNBOUNDED = frozenset({"python3 sneaky.py", "python3 tricky.py", "python3 -X dev reproduce.py", "python3 -c 'import pkg'",
+                       "PYTHONPATH=src python3 -c 'import pkg.writer'", "python3 -m pytest -q --junitxml=r.xml"})
+
+
 def session(seed: int) -> tuple[Scenario, frozenset[int]]:
-    """A session, and the indexes of the steps the model answers: every Python run, and a fifth of the rest."""
+    """A session, and the indexes of the steps the model answers: every Python run, and a tenth of the rest."""
     rng = random.Random(seed)
     made = Scenario(seed, dict(FILES))
+    if rng.random() < 0.5:
+        made.lines.append("export PYTHONPATH=src")
+    bounded = [line for line in PYTHON if line not in UNBOUNDED]
     for _ in range(rng.randint(6, 14)):
         shape = rng.random()
-        made.lines.append(rng.choice(PYTHON if shape < 0.4 else EDITS if shape < 0.6 else READS))
-    model = frozenset(index for index, line in enumerate(made.lines) if "python3" in line or rng.random() < 0.2)
+        pool = sorted(UNBOUNDED) if shape < 0.05 else bounded if shape < 0.4 else EDITS if shape < 0.55 else READS
+        made.lines.append(rng.choice(pool))
+    model = frozenset(index for index, line in enumerate(made.lines) if "python3" in line or rng.random() < 0.1)
     return made, model

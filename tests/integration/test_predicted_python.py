@@ -21,7 +21,7 @@ from ..python_lines import session
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None or shutil.which("python3") is None,
                                 reason="needs a real bash and python3")
 CI_SEED = 66
-HELD_OUT = 8_000_000  # the first seed of the held-out range
+HELD_OUT = 9_000_000  # the first seed of the held-out range (8_000_000 on was seen: it found the plugins' writes)
 
 
 def test_fixed_seeds_compute_nothing_a_python_run_may_have_written(tmp_path):

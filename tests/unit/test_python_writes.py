@@ -118,3 +118,58 @@ def test_the_world_forgets_only_the_bound():
     assert shell.compute("cat src/pkg/core.py").stdout == MODULE.decode()
     assert shell.compute("cat a.txt").stdout == "one\n"
     assert f"{P}/src/pkg/__pycache__" in shell.knowledge.maybe_there
+
+
+TEST = b"from pkg.core import total\n\n\ndef test_total():\n    assert total([1, 2]) == 3\n"
+
+
+def _pytest_shell(**extra: bytes) -> VirtualShell:
+    shell = _shell(tests__test_core=TEST, pyproject=b"[project]\nname = 'pkg'\n", **extra)
+    known = shell.knowledge
+    for path in [path for path in known.files if path.endswith(("test_core", "pyproject"))]:
+        known.files[path + (".py" if "test_core" in path else ".toml")] = known.files.pop(path)
+    known.folders[f"{P}/tests"] = True
+    known.variables["PYTHONPATH"], known.exported = "src", {"PYTHONPATH"}
+    return shell
+
+
+def test_a_pytest_run_whose_files_the_world_knows_may_write_its_caches_only():
+    bound = _bounds(_pytest_shell(), "python3 -m pytest -q")[0]
+    assert bound is not None
+    assert {f"{P}/.pytest_cache", f"{P}/tests/__pycache__", f"{P}/src/pkg/__pycache__", f"{P}/"} <= set(bound)
+    assert f"{P}/a.txt" not in bound and not any(path.startswith(f"{P}/src/pkg/core") for path in bound)
+    quiet = _bounds(_pytest_shell(), "python3 -B -m pytest -q -p no:cacheprovider tests")[0]
+    assert quiet is not None and not any(path.endswith(("__pycache__", ".pytest_cache")) for path in quiet
+                                         if path.startswith(P))
+
+
+@pytest.mark.parametrize("line, extra", [
+    ("python3 -m pytest -q", {"pytest.ini": b"[pytest]\naddopts = -x\n"}),  # a configuration the bound does not read
+    ("python3 -m pytest -q", {"tests__test_tmp.py": b"def test_tmp(tmp_path):\n    pass\n"}),  # tmp_path writes
+    ("python3 -m pytest -q --junitxml=r.xml", {}),  # an option that writes
+    ("python3 -m pytest -q", {"tests__conftest.py": b"import os\nos.system('rm -rf /')\n"}),
+])
+def test_a_pytest_run_the_reading_cannot_bound_has_no_bound(line, extra):
+    assert _bounds(_pytest_shell(**extra), line) == [None]
+
+
+def test_after_pytest_known_files_stay_known_and_the_folder_may_hold_more():
+    from agentworld_mcp.domains.shell.world.learning import learn_step
+
+    shell = _pytest_shell()
+    learn_step(shell.knowledge, analyze("python3 -m pytest -q", P, "/home/dev", state=shell.knowledge), "1 passed\n",
+               real=False, exact=True)
+    assert shell.compute("cat tests/test_core.py").stdout == TEST.decode()
+    assert shell.knowledge.folders[P] is False  # a plugin may have added a name of its own (.benchmarks)
+
+
+def test_relative_imports_are_followed_into_the_package():
+    shell = _shell(src__pkg__util=b"", src__pkg__writer=b"def save():\n    open('out.txt', 'w').write('x')\n")
+    known = shell.knowledge
+    known.files[f"{P}/src/pkg/util.py"] = b"from . import core\nfrom .writer import save\n"
+    known.files[f"{P}/src/pkg/writer.py"] = known.files.pop(f"{P}/src/pkg/writer")
+    del known.files[f"{P}/src/pkg/util"]
+    line = "python3 -c 'import sys; sys.path.insert(0, \"src\"); from pkg.util import save; save()'"
+    assert _bounds(shell, line) == [(f"{P}/out.txt", f"{P}/src/pkg/__pycache__")]
+    known.files[f"{P}/src/pkg/util.py"] = b"from .missing import x\n"
+    assert _bounds(shell, line) == [None]

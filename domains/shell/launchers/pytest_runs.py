@@ -7,7 +7,9 @@ configuration file that holds a pytest section, the run collects `test_*.py` and
 (the current folder by default), skipping `.*`, `build`, `dist`, `venv` and the like and every `__pycache__`, loads
 each `conftest.py` there and above, imports each collected file after putting its first folder without an
 `__init__.py` on sys.path (the `prepend` mode), rewrites their asserts into bytecode kept in `__pycache__` beside
-them, and writes `.pytest_cache` at the rootdir (`-p no:cacheprovider`: not). Where those files and what they import
+them, and writes `.pytest_cache` at the rootdir (`-p no:cacheprovider`: not); the plugins installed beside it may
+add entries of their own there and in the folder it runs in (pytest-benchmark makes `.benchmarks` unasked), so
+those folders' listings become incomplete, their known files kept. Where those files and what they import
 read as writing nothing the reader cannot name (launchers/python_runs.py), the bound is those caches and the files
 the code names; anything else (an option not read here, a folder not known in full, a configuration file with a
 pytest section, a fixture that writes such as tmp_path) leaves none. Folders above the workspace that the world
@@ -48,10 +50,10 @@ def bound_of_pytest(call: Call, words: list[Value], writes_bytecode: bool) -> tu
     collected = _collected(run, arguments)
     if roots is None or collected is None:
         return None
-    basedirs = {_basedir(run, path) for path in collected}
-    if None in basedirs:
+    basedirs = [_basedir(run, path) for path in collected]
+    if any(folder is None for folder in basedirs):
         return None
-    run.entries = sorted({*run.entries, *basedirs})
+    run.entries = sorted({*run.entries, *(folder for folder in basedirs if folder is not None)})
     if not all(load(run, path) for path in collected) or not all(clean(run, entry) for entry in run.entries):
         return None
     tests = [run.read[path] for path in collected]
@@ -59,7 +61,10 @@ def bound_of_pytest(call: Call, words: list[Value], writes_bytecode: bool) -> tu
     if any(reading.asked - fixtures for reading in tests):
         return None  # a fixture of a plugin (tmp_path writes below /tmp), or one asked for by a name not read
     caches = {posixpath.join(root, ".pytest_cache") for root in roots} if keeps_cache else set()
-    return tuple(sorted({*bound(run, None, writes_bytecode and settings[1]), *caches}))
+    # Plugins installed beside pytest add entries of their own where it runs and at its rootdir (pytest-benchmark's
+    # `.benchmarks`, whatever the run's options): those folders may gain names ('/' ends such a path in a bound).
+    gain = {folder + "/" for folder in (*roots, cwd) if folder != "/"}
+    return tuple(sorted({*bound(run, None, writes_bytecode and settings[1]), *caches, *gain}))
 
 
 def _arguments(words: list[Value]) -> tuple[list[str], bool] | None:
@@ -104,8 +109,9 @@ def _roots(run: Run, arguments: list[str]) -> set[str] | None:
                     return None
                 roots.add(folder)
             if folder == "/":
-                return roots
+                break
             folder = posixpath.dirname(folder)
+    return roots
 
 
 def _collected(run: Run, arguments: list[str]) -> list[str] | None:

@@ -91,10 +91,10 @@ def resolve(run: Run, reading: CodeReading, package: str | None) -> bool:
             for _ in range(imported.level - 1):
                 base = posixpath.dirname(base)
             parts = imported.module.split(".") if imported.module else []
-            found = _descend(run, base, parts, imported.names)
+            found = _descend(run, posixpath.join(base, "__init__.py"), parts, imported.names)
         else:
             top, *rest = imported.module.split(".")
-            homes = [found for entry in run.entries if (found := _find(run, entry, top)) != ""]
+            homes = [home for entry in run.entries if (home := _find(run, entry, top)) != ""]
             if len(homes) != 1 or homes[0] is None:
                 return False  # not found, found twice, or not known
             found = _descend(run, homes[0], rest, imported.names) if rest or imported.names else \

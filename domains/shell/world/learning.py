@@ -427,7 +427,10 @@ def _forget_opaque(known: Knowledge, semantics: Semantics, part: Opaque) -> None
     Python run whose code the world knows (its bound: the files it names, its modules' caches)."""
     if part.bound is not None and not ASSIGNS_PYTHON.search(semantics.line):  # (`env PYTHONPATH=lib python3 f.py`)
         for path in part.bound:
-            known.make_unknown(path)
+            if not path.endswith("/"):
+                known.make_unknown(path)
+            elif path.rstrip("/") in known.folders:  # it may gain names: its known entries stay
+                known.folders[path.rstrip("/")] = False
         return
     if _writes_nothing(semantics.programs[part.command] if part.command < len(semantics.programs) else ""):
         return  # it writes nothing, whatever its words hold (`cd -`, `cat $X`), or it is no program at all

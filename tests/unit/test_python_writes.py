@@ -59,6 +59,11 @@ def test_files_it_names_are_what_it_writes(code, written):
     "from os import *",
     "import sys\nsys.stdout = None",
     "vars()['x'] = 1",
+    "import glob\nglob.os.remove('a')",
+    "from glob import os\nos.remove('a')",
+    "import json\njson.decoder.re.os",
+    "import operator\nfrom pathlib import Path\noperator.methodcaller('write_text', 'x')(Path('a'))",
+    "from operator import attrgetter\nattrgetter('__class__')(1)",
 ])
 def test_ways_past_the_reading_leave_it_unknown(code):
     assert read_code(code) is None

@@ -13,8 +13,11 @@ syntax tree decides, nothing runs.
 from __future__ import annotations
 
 import ast
+import importlib
 import re
+import types
 from dataclasses import dataclass, field
+from functools import cache
 
 from .python_reads import _NODES, _READING_CALLS, _dotted, _read_only_open, _reading, _used_in_place
 
@@ -24,6 +27,8 @@ _MODULE_NODES = _NODES + (ast.FunctionDef, ast.ClassDef, ast.Return, ast.Global,
 # Builtins that reach what the reading cannot follow (code as text, namespaces, attributes by name): never named.
 _ESCAPES = frozenset({"eval", "exec", "compile", "__import__", "getattr", "setattr", "delattr", "vars", "globals",
                       "locals", "breakpoint", "input", "help", "memoryview", "object", "super", "type"})
+# Functions of reading modules that reach an attribute or method by a name given as a string.
+_BY_NAME = frozenset({"operator.methodcaller", "operator.attrgetter"})
 # Dunder names code may read: they hold strings (`if __name__ == "__main__":`).
 _PLAIN_DUNDERS = frozenset({"__name__", "__file__", "__doc__"})
 # A path object's methods that only read or compute, and those that write the file it names (pathlib's docs).
@@ -106,7 +111,8 @@ def _import(node: ast.Import | ast.ImportFrom, reading: CodeReading, modules: di
             "sys", "os", "pathlib", "pytest") or node.level == 0 and _reading(module):
         for alias in node.names:
             dotted = f"{module}.{alias.name}"
-            if not (_reading(dotted) or dotted in ("pathlib.Path", "sys.path") or
+            if not (_reading(dotted) and not _reexported(dotted) and dotted not in _BY_NAME or
+                    dotted in ("pathlib.Path", "sys.path") or
                     module == "pytest" and alias.name in _PYTEST_NAMES):
                 return False
             modules[alias.asname or alias.name] = dotted
@@ -195,7 +201,25 @@ def _module_attribute(base: str, attribute: str) -> bool:
             attribute not in _PYTEST_MARKS_THAT_USE
     if base == "sys.path":
         return attribute in ("insert", "append")
-    return not attribute.startswith("_") and _reading(f"{base}.{attribute}")
+    dotted = f"{base}.{attribute}"
+    return not attribute.startswith("_") and _reading(dotted) and not _reexported(dotted) and dotted not in _BY_NAME
+
+
+@cache
+def _reexported(dotted: str) -> bool:
+    """A module a reading module holds as its attribute (`glob.os`, `json.decoder`): through it, what the module
+    imported is reached (`glob.os.remove`), which the allowlist does not judge. Read from this process's own library;
+    `os.path` alone is judged by python_reads' rules."""
+    top, *rest = dotted.split(".")
+    if dotted == "os.path" or not rest:
+        return False
+    try:
+        found: object = importlib.import_module(top)
+        for name in rest:
+            found = getattr(found, name)
+    except (ImportError, AttributeError):
+        return False  # no such attribute: using it fails, reaching nothing
+    return isinstance(found, types.ModuleType)
 
 
 def _tracked_write(node: ast.Attribute, parent: ast.AST | None, paths: dict[str, str], modules: dict[str, str],

@@ -38,10 +38,11 @@ NONSENSE = ("", "Segmentation fault (core dumped)\n", "done.\nok\n", "cat: a.txt
 
 
 def run_scenario(made: Scenario, root: Path, tally: Tally, predicted: bool = False, bare_home: bool = False,
-                 model: frozenset[int] = frozenset()) -> list[str]:
+                 model: frozenset[int] = frozenset(), knowing: bool = False) -> list[str]:
     """The divergences of one scenario (empty when every computed line matched real bash). `predicted`: a line
     the virtual shell leaves to the model is learned as a prediction of nonsense, never as reality. `model`: the
-    lines (by index) the model answers, with nonsense, even where the virtual shell would compute them."""
+    lines (by index) the model answers, with nonsense, even where the virtual shell would compute them. `knowing`:
+    a predicted line is read with the world's record as its state, as a world reads it (the scripts it knows)."""
     home, project, shell = laid_out(made, root, bare_home)
     real = RealBash(project, home)
     found: list[str] = []
@@ -58,7 +59,7 @@ def run_scenario(made: Scenario, root: Path, tally: Tally, predicted: bool = Fal
             stood = real_cwd(real) if outcome is not None and not outcome.cwd_known else ""
             stdout, stderr, code = real.run(line)
             if outcome is None and (predicted or index in model):
-                semantics = analyze(line, shell.knowledge.cwd, str(home))
+                semantics = analyze(line, shell.knowledge.cwd, str(home), state=shell.knowledge if knowing else None)
                 learn_step(shell.knowledge, semantics, random.Random(line).choice(NONSENSE), real=False, exact=True)
                 continue
             if outcome is None:
@@ -91,10 +92,11 @@ def report(made: Scenario, found: list[str]) -> str:
 
 
 def explore(make: Callable[[int], Scenario | tuple[Scenario, frozenset[int]]], root: Path, label: str, ci_seed: int,
-            seconds: float, predicted: bool = False, bare_home: bool = False, first: int | None = None) -> None:
+            seconds: float, predicted: bool = False, bare_home: bool = False, first: int | None = None,
+            knowing: bool = False) -> None:
     """Run `make`'s scenarios from the chosen seed for the chosen time; fail naming every divergence found. `make`
     may give, beside a scenario, the lines the model answers (`run_scenario`'s `model`); `first`: the first seed of
-    a range of its own (a held-out one), in place of the chosen seed's."""
+    a range of its own (a held-out one), in place of the chosen seed's; `knowing` as `run_scenario`'s."""
     chosen = os.environ.get("AGENTWORLD_DIFF_SEED", str(ci_seed))
     seed = random.SystemRandom().randrange(2**32) if chosen == "random" else int(chosen)
     seconds = float(os.environ.get("AGENTWORLD_DIFF_SECONDS", str(seconds)))
@@ -105,7 +107,7 @@ def explore(make: Callable[[int], Scenario | tuple[Scenario, frozenset[int]]], r
         made = make(start + scenarios)
         made, model = made if isinstance(made, tuple) else (made, frozenset())
         answered += len(model)
-        if found := run_scenario(made, root / str(scenarios), tally, predicted, bare_home, model):
+        if found := run_scenario(made, root / str(scenarios), tally, predicted, bare_home, model, knowing):
             failures.append(report(made, found) + (f" (the model's lines: {sorted(model)})" if model else ""))
         shutil.rmtree(root / str(scenarios), ignore_errors=True)
         scenarios += 1

@@ -18,6 +18,8 @@ from ..reading.call import Call, Stdin
 from ..reading.effects import WRITE_KINDS
 from ..programs.git import git
 from ..programs.python_reads import files_read
+from .python_runs import bound_of_code, state_of
+from .pytest_runs import bound_of_pytest
 from .known_code import PYTHON, interpreter_of, language_of, read_code, read_python, run_written
 from ..reading.options import Spec, parse
 from .node_scripts import run_node_script
@@ -113,6 +115,7 @@ def _script(call: Call, operands: list[Value], what: str) -> None:
     if language_of(call.program) == "python" and (text := call.text_of(script)) is not None and \
             (read := files_read(text)) is not None:
         note_reads(call, [script, *(Value(path) for path in read)])
+        _unless_shadowed(call, text, posixpath.dirname(call.scope.path(script)[0]))
         return  # a script the world (or the workspace) holds, that only reads and computes
     path, _ = call.scope.path(script)
     written = any(effect.path == path and effect.kind in WRITE_KINDS for effect in call.reader.effects)
@@ -122,7 +125,10 @@ def _script(call: Call, operands: list[Value], what: str) -> None:
     reason = f"{call.program} {what} ({script.text}); its commands are not in the line"
     if written:
         reason += ", and the line itself wrote that script"
-    call.opaque("script", script.text, reason, risky=written or not script.literal)
+    bound = None
+    if language_of(call.program) == "python" and (text := call.text_of(script)) is not None:
+        bound = _python_bound(call, text, posixpath.dirname(path))
+    call.opaque("script", script.text, reason, risky=written or not script.literal, bound=bound)
     if script.literal and not written:
         call.need(script, "bash: {}: No such file or directory" if call.program in ("source", ".") else
                   f"{call.program}: {{}}: No such file or directory")
@@ -212,23 +218,60 @@ def _interpreter(call: Call, program: str | None = None) -> None:
     if code is not None:
         literal = any(arg.literal and arg.text in (code, f"-c{code}") for arg in call.args)  # not from a variable
         if program.startswith(("python", "pypy")) and literal and read_python(call, code):
+            if files_read(code) is not None:
+                _unless_shadowed(call, code, call.scope.cwd)
             return  # its syntax tree shows it only computes, or starts commands it spells out (read as those)
         if not program.startswith(("python", "pypy")) and literal and read_code(call, program, code):
             return  # its calls that run or delete are read, and the rest only computes and prints
-        call.opaque("code", code, f"{program} runs code given inline; what it does is its own program", risky=True)
+        bound = _python_bound(call, code, call.scope.cwd) if program.startswith(("python", "pypy")) and literal \
+            else None
+        call.opaque("code", code, f"{program} runs code given inline; what it does is its own program", risky=True,
+                    bound=bound)
         return
     if p.has("m"):
         if p.value("m") == "json.tool" and PYTHON.fullmatch(program) and len(p.rest) <= 1 and \
                 not any(arg.text.startswith("-") for arg in p.rest):
             note_reads(call, p.rest)  # it reads one file (or its input) and prints it; a second operand it writes
             return
-        call.opaque("program", f"{program} -m {p.value('m')}", f"{program} runs the module {p.value('m')}")
+        bytecode = _bytecode(call) if p.value("m") == "pytest" and PYTHON.fullmatch(program) else None
+        call.opaque("program", f"{program} -m {p.value('m')}", f"{program} runs the module {p.value('m')}",
+                    bound=bound_of_pytest(call, _after_module(call), bytecode) if bytecode is not None else None)
         return
     if p.rest and p.rest[0].text != "-":
         _script(call, p.rest[:1], "runs a script file")
         note_reads(call, [arg for arg in p.rest[1:] if not arg.text.startswith("-")])  # the script may read them
         return
     _code_from_stdin(call, shell=False)
+
+
+def _bytecode(call: Call) -> bool | None:
+    """Whether Python writes bytecode caches: not under -B; None for an option that changes where it finds modules
+    or what it reads of the environment (-E, -I, -P, -S, -s, -X, -W...), which no bound follows."""
+    options = call.args[:next((i for i, arg in enumerate(call.args) if not arg.text.startswith("-") or
+                               arg.text in ("-", "-c", "-m") or arg.text.startswith(("-c", "-m"))), len(call.args))]
+    letters = {letter for arg in options for letter in arg.text[1:]}
+    return None if letters - set("uqB") else "B" not in letters
+
+
+def _after_module(call: Call) -> list[Value]:
+    """The words after `-m MODULE` (or `-mMODULE`): the module's own arguments, as python passes them on."""
+    index = next(i for i, arg in enumerate(call.args) if arg.text.startswith("-m") or
+                 arg.text.startswith("-") and not arg.text.startswith("--") and "m" in arg.text)
+    word = call.args[index].text
+    return call.args[index + (1 if word.endswith("m") else 0) + 1:]
+
+
+def _unless_shadowed(call: Call, code: str, folder: str) -> None:
+    """Code that only reads, run where a world's record cannot place what it imports (a project's `json.py` is
+    found before the library's; an option or variable that moves the search): for the world, it may do anything."""
+    if state_of(call) is not None and _python_bound(call, code, folder) is None:
+        call.opaque("code", code, f"{call.program} may import a module of the project in place of the library's")
+
+
+def _python_bound(call: Call, code: str, folder: str) -> tuple[str, ...] | None:
+    """The bound of a Python run of `code` with sys.path[0] `folder` (python_runs.py); None where not known."""
+    bytecode = _bytecode(call)
+    return None if bytecode is None else bound_of_code(call, code, folder, writes_bytecode=bytecode)
 
 
 def _code_from_stdin(call: Call, shell: bool) -> None:
@@ -240,7 +283,9 @@ def _code_from_stdin(call: Call, shell: bool) -> None:
         call.reader.add_effect_exec_download(call, stdin.from_download)
     if stdin.source in ("pipe", "text"):
         source = f"the output of {stdin.from_program or 'another command'}" if stdin.piped else "a here-document"
-        call.opaque("code", call.text, f"{call.program} runs code read from {source}", risky=True)
+        bound = _python_bound(call, stdin.text, call.scope.cwd) if not shell and stdin.source == "text" and \
+            stdin.text is not None and PYTHON.fullmatch(call.program) else None
+        call.opaque("code", call.text, f"{call.program} runs code read from {source}", risky=True, bound=bound)
     elif stdin.source == "file" and stdin.path is not None:
         _script(call, [stdin.path], "runs a script from its standard input")
     elif stdin.source == "":

@@ -55,6 +55,16 @@ class FileContents(Protocol):
     def text_of(self, path: str) -> str | None: ...
 
 
+@runtime_checkable
+class Listings(Protocol):
+    """A PathState that also knows folders in full and the variables its shell exports (a world's record): where
+    Python finds the modules a run imports, and what its environment says (domains/shell/launchers/python_runs.py)."""
+
+    def names_in(self, folder: str) -> list[str] | None: ...  # folders end in '/'; None: not known in full
+
+    def exported_values(self) -> dict[str, str | None]: ...  # None: exported, its value unknown
+
+
 class Reader(Protocol):
     """What a program's handler sees of the line's reader (domains/shell/line.py): where findings go, what
     the world knows, and how a command this one starts is read. Named here so that no handler imports the
@@ -225,8 +235,9 @@ class Call:
         self.reader.requirements.append(Requirement(path, value.text, self.program, error.format(value.text),
                                                     self.index, condition))
 
-    def opaque(self, what: OpaqueWhat, text: str, reason: str, risky: bool = False) -> None:
-        self.reader.opaque.append(Opaque(what, text[:200], reason, risky, self.index))
+    def opaque(self, what: OpaqueWhat, text: str, reason: str, risky: bool = False,
+               bound: tuple[str, ...] | None = None) -> None:
+        self.reader.opaque.append(Opaque(what, text[:200], reason, risky, self.index, bound))
 
     def network(self, kind: EffectKind, host: str, value: Value | None = None) -> None:
         if value is not None:

@@ -72,9 +72,13 @@ class Opaque:
     reason: str  # one line for the agent: what is unknown and why
     risky: bool = False  # it could delete or overwrite files: rules over effects cannot be decided
     command: int = 0
+    # Where a reading bounds what it may write (a Python run whose code the world knows, launchers/python_runs.py):
+    # the paths, each with all under it, and folders that may gain names (ending in '/'); None where nothing bounds it.
+    # No rule reads it: it is the world's.
+    bound: tuple[str, ...] | None = field(default=None, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {name: value for name, value in asdict(self).items() if name != "bound"}
 
 
 Condition = Literal["exists", "absent", "empty"]

@@ -215,6 +215,21 @@ class Knowledge:
         return [posixpath.basename(path) for path in (*self.files, *self.folders)
                 if posixpath.dirname(path) == folder and path != folder]
 
+    def names_in(self, folder: str) -> list[str] | None:
+        """The names `folder` may hold, folders ending in '/', where its listing is complete (call.Listings): each
+        name that may or may not be there counts as there, as a file and as a folder. None where it is not known."""
+        folder = _clean(folder)
+        if not self.folders.get(folder) or not self._exact_answers(folder):
+            return None
+        names = [posixpath.basename(path) + ("/" if path in self.folders else "") for path in (*self.files,
+                 *self.folders) if posixpath.dirname(path) == folder and path != folder]
+        unsure = [posixpath.basename(path) for path in self.maybe_there if posixpath.dirname(path) == folder]
+        return names + unsure + [name + "/" for name in unsure]
+
+    def exported_values(self) -> dict[str, str | None]:
+        """The variables the shell exports, with their values where known (call.Listings)."""
+        return {name: self.variables.get(name) for name in self.exported}
+
     def listed_in_full_under(self, top: str) -> bool:
         """Every name at or below `top` is known (what `find top` walks): whether `top` is there, and each folder
         at or below it known in full. The content of the files there may be unknown."""

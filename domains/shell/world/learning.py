@@ -21,6 +21,7 @@ from .knowledge import Knowledge, ancestors, under
 from ..reading.registry import INTERPRETERS, READ_ONLY, SHELLS, WRITES_NAMED
 from ..programs.git_work_tree import ANYWHERE, NOTHING, PATHS, REPOSITORY_ONLY, work_tree_reach
 from ..programs.typos import mistyped
+from ..programs.python_writes import ASSIGNS_PYTHON
 from ..programs.sed import SED_SCRIPT, sed_scripts
 from .screen import prompt_folder
 from ..programs.usage_errors import GNU_OPTIONS, Undecided, invalid_option
@@ -430,7 +431,15 @@ def _copies_nothing(known: Knowledge, semantics: Semantics, index: int) -> bool:
 
 def _forget_opaque(known: Knowledge, semantics: Semantics, part: Opaque) -> None:
     """What a part whose effects the line does not tell may have touched becomes unknown: everything, but for
-    the program families whose documentation bounds it (`git add` writes the repository's folder only)."""
+    the program families whose documentation bounds it (`git add` writes the repository's folder only), and a
+    Python run whose code the world knows (its bound: the files it names, its modules' caches)."""
+    if part.bound is not None and not ASSIGNS_PYTHON.search(semantics.line):  # (`env PYTHONPATH=lib python3 f.py`)
+        for path in part.bound:
+            if not path.endswith("/"):
+                known.make_unknown(path)
+            elif path.rstrip("/") in known.folders:  # it may gain names: its known entries stay
+                known.folders[path.rstrip("/")] = False
+        return
     if _writes_nothing(semantics.programs[part.command] if part.command < len(semantics.programs) else ""):
         return  # it writes nothing, whatever its words hold (`cd -`, `cat $X`), or it is no program at all
     if part.what == "glob" and _NAMED_BELOW.fullmatch(posixpath.join(semantics.cwd, part.text)):

@@ -201,7 +201,7 @@ GIT_SCENARIOS = [
      "git log --oneline", "rm -rf .git", "git status -s"],
     ["git init --quiet", "echo a > a.txt", "git add a.txt", "git config user.name Dev",
      "git config user.email dev@example.com", "git commit -q -m empty", "git commit -q -m first", "echo b >> a.txt",
-     "git diff --stat", "git status", "git add a.txt", "git status",
+     "git diff --stat", "git diff", "git status", "git add a.txt", "git diff --cached", "git status",
      "echo c > c.txt", "git commit -q -m 'not staged'",
      "git commit -qam second", "git status --short", "git init -q"],
 ]

@@ -2,7 +2,7 @@
 
 Only forms whose output the world's facts decide and that print no hash, date or path outside the work tree:
 `init -q`, `config user.name|user.email [VALUE]`, `status [-s|--short|--porcelain]`, `add` of `.`, `-A`/`--all` or
-named paths, `commit -q -m MSG` (with `-a`), `diff --stat`, and `log --oneline` (only counted: gate and listings
+named paths, `commit -q -m MSG` (with `-a`), `diff` (its patch or --stat, of the work tree or --cached; git_diff.py), and `log --oneline` (only counted: gate and listings
 refuse it unless `wc -l` reads it). Anything else (other verbs, options before the verb such as `-C`, pathspec
 magic or git's own globs) is the model's.
 """
@@ -20,10 +20,13 @@ _STATUS = {"-s": "--short", "--short": "--short", "--porcelain": "--porcelain"}
 # A commit's short options, combined as agents type them (`-qam MSG`): q and a in any order, m last.
 _COMMIT_FLAGS = re.compile(r"-(?P<flags>[qa]*)(?P<m>m?)(?P<message>.*)", re.DOTALL)
 _PATHSPEC = re.compile(r"[\w./+,=@% -]+")  # no glob characters (git globs a pathspec itself), no magic (`:`)
+# A word git reads as a revision, whatever the repository holds (`HEAD`, `@`, `x~1`): git.py refuses the rest.
+_REVISION = re.compile(r".*HEAD.*|.*[~^@:].*")
 # The forms the allowlist lists (allowlist.all_forms): each needs a computed case in the real-bash test.
 FORMS = frozenset({"git init", "git init -q", "git config", "git status", "git status --short",
                    "git status --porcelain", "git add", "git add -A", "git commit", "git commit -q", "git commit -a",
-                   "git commit -m", "git diff", "git diff --stat", "git log", "git log --oneline"})
+                   "git commit -m", "git diff", "git diff --stat",
+                   "git diff --cached", "git log", "git log --oneline"})
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,9 @@ class GitCommand:
     message: str = ""  # commit's
     porcelain: bool = False
     long: bool = False  # status without options: the long format
+    cached: bool = False  # diff's index against HEAD (--cached, --staged)
+    stat: bool = False  # diff's --stat
+    separated: bool = False  # diff's paths after `--`: git reads none of them as a revision
 
 
 def read(arguments: list[str]) -> GitCommand:
@@ -46,7 +52,7 @@ def read(arguments: list[str]) -> GitCommand:
     verb, words = arguments[0], arguments[1:]
     reader = _VERBS.get(verb)
     if reader is None:
-        raise NotComputable(f"`git {verb[:30]}`: only init, config, status, add, commit, diff --stat and "
+        raise NotComputable(f"`git {verb[:30]}`: only init, config, status, add, commit, diff and "
                             "log --oneline are computed")
     return reader(words)
 
@@ -110,9 +116,24 @@ def _commit(words: list[str]) -> GitCommand:
 
 
 def _diff(words: list[str]) -> GitCommand:
-    if words != ["--stat"]:
-        raise NotComputable("`git diff` other than --stat: its hunks are not proven")
-    return GitCommand("diff", frozenset({"git diff", "git diff --stat"}))
+    cached = stat = separated = False
+    pathspecs = []
+    for word in words:
+        if separated or not word.startswith("-"):
+            if not _PATHSPEC.fullmatch(word) or not separated and _REVISION.fullmatch(word):
+                raise NotComputable("`git diff` of a revision, or of a path with git's own globs or magic")
+            pathspecs.append(word)
+        elif word in ("--cached", "--staged"):
+            cached = True
+        elif word == "--stat":
+            stat = True
+        elif word == "--":
+            separated = True
+        else:
+            raise NotComputable(f"`git diff` {word[:30]}: only --cached, --staged, --stat and paths are computed")
+    forms = {"git diff"} | ({"git diff --stat"} if stat else set()) | ({"git diff --cached"} if cached else set())
+    return GitCommand("diff", frozenset(forms), pathspecs=tuple(pathspecs), cached=cached, stat=stat,
+                      separated=separated)
 
 
 def _log(words: list[str]) -> GitCommand:

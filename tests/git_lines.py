@@ -46,16 +46,23 @@ def scenario(seed: int) -> Scenario:
     core = rng.random() < 0.5  # an agent's everyday loop only, so that long runs of computed steps are tried
     names = sorted(made.files) + ["c.txt"]
     if core and rng.random() < 0.5:  # a committed tree, then edits in place and the diffs that show them
+        for rules in (".gitignore", "d/.gitignore"):  # (rules the virtual git refuses would end the session)
+            made.files.pop(rules, None)
         start = ["git init -q", "git config user.email dev@example.com", "git config user.name Dev", "git add -A",
                  "git commit -q -m 'Initial commit'"]
-        made.lines = start + [diff_step(rng, sorted(made.files) or names) for _ in range(rng.randint(3, 10))]
+        branchy = rng.random() < 0.5  # branches made, committed on and switched between
+        names = sorted(made.files) or names
+        made.lines = start + (branch_round(rng, names) if branchy else []) + [
+            diff_step(rng, names, branchy) for _ in range(rng.randint(3, 10))]
         return made
     made.lines = start + [core_step(rng, names) if core else step(rng) for _ in range(rng.randint(2, 9))]
     return made
 
 
-def diff_step(rng: random.Random, names: list[str]) -> str:
-    """An edit of a file in place, a staging, or a diff."""
+def diff_step(rng: random.Random, names: list[str], branchy: bool = False) -> str:
+    """An edit of a file in place, a staging, a diff, or (`branchy`, mostly) a step with branches."""
+    if branchy and rng.random() < 0.5:
+        return branch_step(rng)
     name = rng.choice(names)
     name = f"'{name}'" if " " in name else name
     if rng.random() < 0.4:
@@ -63,6 +70,8 @@ def diff_step(rng: random.Random, names: list[str]) -> str:
                            "git add -A && git diff --cached", "git diff --stat", "git status -s"])
     if rng.random() < 0.15:
         return rng.choice([f"git add {name}", "git add -A", "git commit -qam 'Update'"])
+    if rng.random() < 0.3:
+        return branch_step(rng)
     return rng.choice([f"sed -i 's/a/A/' {name}", f"sed -i '1d' {name}", f"sed -i '3s/$/\\nnew/' {name}",
                        f"sed -i '$d' {name}", f"sed -i 's/4/four/' {name}", f"sed -i '3s/$/\\nnew/' {name}",
                        f"sed -i 's/return/yield/' {name}", f"echo more >> {name}", f"printf 'tail' >> {name}",
@@ -91,6 +100,30 @@ def core_step(rng: random.Random, names: list[str]) -> str:
                        f"head -n 1 {name} > tmp && mv tmp {name}", "mkdir -p new", "echo x > new/f.txt"])
 
 
+def branch_round(rng: random.Random, names: list[str]) -> list[str]:
+    """A branch made, edited and committed on, left and come back to, with looks between."""
+    name = rng.choice(["feature", "fix/x", "dev"])
+    looks = ["git branch", "git log --oneline | wc -l", "git status -s", "ls -R", "git diff", "git status"]
+    lines = [rng.choice([f"git switch -c {name}", f"git checkout -b {name}"])]
+    lines += [diff_step(rng, names) for _ in range(rng.randint(1, 3))]
+    lines += [rng.choice(["git add -A && git commit -q -m 'On a branch'", "git commit -qam 'On a branch'"])]
+    lines += [rng.choice(["git switch master", "git checkout master", "git switch -", "git checkout -"])]
+    lines += rng.sample(looks, 2)
+    lines += [rng.choice([f"git switch {name}", f"git checkout {name}", "git switch -", "git checkout -"])]
+    return lines + rng.sample(looks, 1)
+
+
+def branch_step(rng: random.Random) -> str:
+    """A branch made, listed or switched to (and back), or a commit on it."""
+    name = rng.choice(["feature", "fix/x", "master", "main", "dev"])
+    return rng.choice([f"git switch -c {name}", f"git checkout -b {name}", f"git switch {name}",
+                       f"git checkout {name}", f"git branch {name}", "git branch", "git switch -", "git checkout -",
+                       "git switch master", "git add -A && git commit -q -m 'On a branch'", "git branch | wc -l",
+                       "git commit -qam 'On a branch'", "git commit -qam 'On a branch'", "echo branch > b.txt",
+                       "git add b.txt", "rm -f a.txt", "echo change >> a.txt", "mkdir -p n/m && echo z > n/m/z.txt",
+                       "git switch nosuch", "git checkout nosuch", "git log --oneline | wc -l", "git status"])
+
+
 def step(rng: random.Random) -> str:
     shape = rng.random()
     if shape < 0.22:
@@ -111,7 +144,9 @@ def step(rng: random.Random) -> str:
         return edit(rng)
     return rng.choice(["rm -rf .git", "ls -a", "cat .git/HEAD", "ls .git", "cd d && git status -s",
                        "git -C . status -s", "export GIT_DIR=.git", "echo '[user]' > ~/.gitconfig",
-                       "git branch -m main", "git rm -q --cached a.txt", "git config user.email", "git init -q",
+                       "git branch -m main", "git rm -q --cached a.txt", "git branch -d feature", "git switch -c",
+                       "git checkout -b new HEAD", "git switch --detach", "git checkout a.txt", "git branch -a",
+                       "git switch -c 'bad name'", "git checkout -", "git switch -c feature", "git branch feature", "git config user.email", "git init -q",
                        "git add . && git status -s", "touch .git/x", "mkdir sub && cd sub && git init -q",
                        "git stash", "chmod +x a.txt", "git checkout -- a.txt", "git status --short > status.txt",
                        "git status -s | tee s.txt", "echo x >> a.txt && git diff --stat", "git diff --stat > d.txt",

@@ -204,6 +204,10 @@ GIT_SCENARIOS = [
      "git diff --stat", "git diff", "git status", "git add a.txt", "git diff --cached", "git status",
      "echo c > c.txt", "git commit -q -m 'not staged'",
      "git commit -qam second", "git status --short", "git init -q"],
+    ["git init -q", "git config user.email dev@example.com", "git config user.name Dev", "git switch -c main",
+     "echo a > a.txt", "git add a.txt", "git commit -q -m first", "git branch", "git switch -c feature",
+     "echo b > b.txt", "git add -A && git commit -q -m second", "git checkout main", "ls", "git checkout -b fix",
+     "git branch side", "git branch", "git switch feature", "git switch -", "git checkout feature", "ls"],
 ]
 
 

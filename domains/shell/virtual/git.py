@@ -25,10 +25,11 @@ from bashkit import BuiltinResult
 
 from ..world.knowledge import GitRepository as Repository
 from ..world.knowledge import Knowledge
-from . import git_cli, git_diff
+from . import git_branch, git_cli, git_diff
 from .git_settings import UserSettings, read_settings, settings_problem
 from .git_tree import PLAIN_NAME, Refused, Tree, WorkTree
 
+_SWITCHES = ("switch", "checkout")
 _HEX = re.compile(r"[0-9a-fA-F]{4,}")  # a word git may read as an object's abbreviated id
 
 
@@ -49,13 +50,13 @@ class VirtualGit:
 
     def __call__(self, context) -> BuiltinResult:
         try:
-            stdout, code = self._run(context)
+            stdout, stderr, code = self._run(context)
         except Refused as refusal:
             self.refused = self.refused or str(refusal) or "git"
             return BuiltinResult("", "git: not computed\n", 1)
-        return BuiltinResult(stdout, "", code)
+        return BuiltinResult(stdout, stderr, code)
 
-    def _run(self, context) -> tuple[str, int]:
+    def _run(self, context) -> tuple[str, str, int]:
         if any(name.startswith("GIT_") or name == "XDG_CONFIG_HOME" for name in context.env):
             raise Refused("a GIT_* or XDG_CONFIG_HOME variable changes where git looks and what it reads")
         command = git_cli.read(list(context.argv))
@@ -67,18 +68,28 @@ class VirtualGit:
                 raise Refused("`git init` where a repository may be: it reinitializes it")
             fs.mkdir(git_folder, True)
             self.repositories[root] = Repository(branch=settings.default_branch)
-            return "", 0
+            return "", "", 0
         repository = self.repositories.get(root)
         if repository is None or not fs.exists(git_folder) or fs.stat(git_folder)["file_type"] != "directory":
             raise Refused("a git command outside the top of a repository the world saw made")
-        reads = command.verb in ("status", "add", "commit", "diff")  # config and log read the repository alone
+        # config, log, branch and a new branch read the repository alone
+        reads = command.verb in ("status", "add", "commit", "diff") or command.verb in _SWITCHES and not command.create
         work = WorkTree.read(fs, root, self.unknown, self.filling) if reads else WorkTree({}, set())
         if settings.drivers and any(posixpath.basename(path) == ".gitattributes" for path in work.files):
             raise Refused("an attributes file where the settings configure drivers: git may run one")
-        verb = getattr(self, "_" + command.verb)
-        stdout, code, after = verb(command, repository, work, settings)
+        if command.verb == "branch" and not command.name:
+            stdout, stderr, code, after = git_branch.listing(repository)
+        elif command.verb == "branch" or command.create:
+            stdout, stderr, code, after = git_branch.create(repository, command.name, command.verb != "branch")
+        elif command.verb in _SWITCHES:
+            if command.name in work.files or command.name in work.folders or command.name in repository.index:
+                raise Refused(f"`git {command.verb}` of a name that is also a path")
+            stdout, stderr, code, after = git_branch.switch(repository, command.name, work, fs, root, command.verb)
+        else:
+            stdout, code, after = getattr(self, "_" + command.verb)(command, repository, work, settings)
+            stderr = ""
         self.repositories[root] = after
-        return stdout, code
+        return stdout, stderr, code
 
     @staticmethod
     def _config(command: git_cli.GitCommand, repository: Repository, work: WorkTree, settings: UserSettings):

@@ -2,8 +2,9 @@
 
 Only forms whose output the world's facts decide and that print no hash, date or path outside the work tree:
 `init -q`, `config user.name|user.email [VALUE]`, `status [-s|--short|--porcelain]`, `add` of `.`, `-A`/`--all` or
-named paths, `commit -q -m MSG` (with `-a`), `diff` (its patch or --stat, of the work tree or --cached; git_diff.py), and `log --oneline` (only counted: gate and listings
-refuse it unless `wc -l` reads it). Anything else (other verbs, options before the verb such as `-C`, pathspec
+named paths, `commit -q -m MSG` (with `-a`), `diff` (its patch or --stat, of the work tree or --cached, of named
+paths; git_diff.py), `branch [NAME]`, `switch [-c] NAME|-` and `checkout [-b] NAME|-` (git_branch.py), and
+`log --oneline` (only counted: gate and listings refuse it unless `wc -l` reads it). Anything else (other verbs, options before the verb such as `-C`, pathspec
 magic or git's own globs) is the model's.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .git_settings import IDENTITY
+from .git_settings import BRANCH, IDENTITY
 from .refusal import NotComputable
 
 _KEYS = frozenset({"user.name", "user.email"})
@@ -26,7 +27,8 @@ _REVISION = re.compile(r".*HEAD.*|.*[~^@:].*")
 FORMS = frozenset({"git init", "git init -q", "git config", "git status", "git status --short",
                    "git status --porcelain", "git add", "git add -A", "git commit", "git commit -q", "git commit -a",
                    "git commit -m", "git diff", "git diff --stat",
-                   "git diff --cached", "git log", "git log --oneline"})
+                   "git diff --cached", "git branch", "git switch", "git switch -c", "git checkout",
+                   "git checkout -b", "git log", "git log --oneline"})
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,8 @@ class GitCommand:
     cached: bool = False  # diff's index against HEAD (--cached, --staged)
     stat: bool = False  # diff's --stat
     separated: bool = False  # diff's paths after `--`: git reads none of them as a revision
+    name: str = ""  # the branch branch, switch and checkout name ("-": the one before; "": branch's list)
+    create: bool = False  # switch -c, checkout -b
 
 
 def read(arguments: list[str]) -> GitCommand:
@@ -52,8 +56,8 @@ def read(arguments: list[str]) -> GitCommand:
     verb, words = arguments[0], arguments[1:]
     reader = _VERBS.get(verb)
     if reader is None:
-        raise NotComputable(f"`git {verb[:30]}`: only init, config, status, add, commit, diff and "
-                            "log --oneline are computed")
+        raise NotComputable(f"`git {verb[:30]}`: only init, config, status, add, commit, diff, "
+                            "log --oneline, branch, switch and checkout are computed")
     return reader(words)
 
 
@@ -142,5 +146,35 @@ def _log(words: list[str]) -> GitCommand:
     return GitCommand("log", frozenset({"git log", "git log --oneline"}))
 
 
+def _branch(words: list[str]) -> GitCommand:
+    if not words:
+        return GitCommand("branch", frozenset({"git branch"}))
+    return GitCommand("branch", frozenset({"git branch"}), name=_branch_name(words, "branch"))
+
+
+def _switch(words: list[str]) -> GitCommand:
+    return _switching("switch", "-c", words)
+
+
+def _checkout(words: list[str]) -> GitCommand:
+    return _switching("checkout", "-b", words)
+
+
+def _switching(verb: str, create: str, words: list[str]) -> GitCommand:
+    """`git switch [-c] NAME`, `git checkout [-b] NAME`, and either of `-` (the branch before)."""
+    if words[:1] == [create]:
+        return GitCommand(verb, frozenset({f"git {verb}", f"git {verb} {create}"}), name=_branch_name(words[1:], verb),
+                          create=True)
+    if words == ["-"]:
+        return GitCommand(verb, frozenset({f"git {verb}"}), name="-")
+    return GitCommand(verb, frozenset({f"git {verb}"}), name=_branch_name(words, verb))
+
+
+def _branch_name(words: list[str], verb: str) -> str:
+    if len(words) != 1 or not BRANCH.fullmatch(words[0]) or len(words[0]) > 60:
+        raise NotComputable(f"`git {verb}` other than of one plain branch name (options, start points, paths)")
+    return words[0]
+
+
 _VERBS = {"init": _init, "config": _config, "status": _status, "add": _add, "commit": _commit, "diff": _diff,
-          "log": _log}
+          "log": _log, "branch": _branch, "switch": _switch, "checkout": _checkout}

@@ -82,7 +82,8 @@ def change_group(before: list[bytes], after: list[bytes]) -> tuple[int, int, int
         raise Refused("`git diff` of an edit in several places: git's diff algorithm chooses its hunks")
     for side, group in ((before, removed), (after, added)):
         end = prefix + len(group)
-        if group and (prefix > 0 and side[prefix - 1] == side[end - 1] or end < len(side) and side[end] == side[prefix]):
+        if group and (prefix > 0 and side[prefix - 1] == side[end - 1] or
+                      end < len(side) and side[end] == side[prefix]):
             raise Refused("`git diff` of a change that could slide along equal lines: git's indent heuristic places it")
     return prefix, len(removed), len(added)
 

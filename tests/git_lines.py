@@ -115,7 +115,7 @@ def branch_round(rng: random.Random, names: list[str]) -> list[str]:
 
 def branch_step(rng: random.Random) -> str:
     """A branch made, listed or switched to (and back), or a commit on it."""
-    name = rng.choice(["feature", "fix/x", "master", "main", "dev"])
+    name = rng.choice(["feature", "fix/x", "master", "main", "dev", "fix", "d", "src"])
     return rng.choice([f"git switch -c {name}", f"git checkout -b {name}", f"git switch {name}",
                        f"git checkout {name}", f"git branch {name}", "git branch", "git switch -", "git checkout -",
                        "git switch master", "git add -A && git commit -q -m 'On a branch'", "git branch | wc -l",

@@ -82,7 +82,8 @@ class VirtualGit:
         elif command.verb == "branch" or command.create:
             stdout, stderr, code, after = git_branch.create(repository, command.name, command.verb != "branch")
         elif command.verb in _SWITCHES:
-            if command.name in work.files or command.name in work.folders or command.name in repository.index:
+            if command.name in work.files or command.name in work.folders or \
+                    any(_under(path, command.name) for path in repository.index):
                 raise Refused(f"`git {command.verb}` of a name that is also a path")
             stdout, stderr, code, after = git_branch.switch(repository, command.name, work, fs, root, command.verb)
         else:

@@ -34,6 +34,9 @@ def create(repository: Repository, name: str, switch: bool) -> Result:
         return "", f"fatal: a branch named '{name}' already exists\n", 128, repository
     if name == repository.branch:
         raise Refused("a new branch named as the unborn one")
+    if any(other.startswith(name + "/") or name.startswith(other + "/") for other in (*repository.branches,
+                                                                                       repository.branch)):
+        raise Refused("a branch whose name is a folder of another's, or the other way: git cannot lock its ref")
     if repository.head is None:
         if not switch:
             return "", f"fatal: not a valid object name: '{repository.branch}'\n", 128, repository

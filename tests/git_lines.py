@@ -70,6 +70,12 @@ def diff_step(rng: random.Random, names: list[str], branchy: bool = False) -> st
                            "git add -A && git diff --cached", "git diff --stat", "git status -s"])
     if rng.random() < 0.15:
         return rng.choice([f"git add {name}", "git add -A", "git commit -qam 'Update'"])
+    if rng.random() < 0.2:
+        return rng.choice([f"git restore {name}", f"git checkout -- {name}", f"git restore --staged {name}",
+                           f"git rm --cached {name}", f"git rm -q --cached {name}", "git restore .",
+                           "git restore --staged .", "git restore d", "git restore nosuch", "git rm --cached nosuch",
+                           "git rm --cached d", f"git restore -- {name}", f"git checkout {name}",
+                           f"git restore ./{name}", f"git rm {name}", f"git restore --worktree {name}"])
     if rng.random() < 0.3:
         return branch_step(rng)
     return rng.choice([f"sed -i 's/a/A/' {name}", f"sed -i '1d' {name}", f"sed -i '3s/$/\\nnew/' {name}",

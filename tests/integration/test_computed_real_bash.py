@@ -207,7 +207,10 @@ GIT_SCENARIOS = [
     ["git init -q", "git config user.email dev@example.com", "git config user.name Dev", "git switch -c main",
      "echo a > a.txt", "git add a.txt", "git commit -q -m first", "git branch", "git switch -c feature",
      "echo b > b.txt", "git add -A && git commit -q -m second", "git checkout main", "ls", "git checkout -b fix",
-     "git branch side", "git branch", "git switch feature", "git switch -", "git checkout feature", "ls"],
+     "git branch side", "git branch", "git switch feature", "git switch -", "git checkout feature", "ls",
+     "echo c >> a.txt", "git diff", "git restore a.txt", "echo d >> b.txt", "git checkout -- b.txt", "git status -s",
+     "echo e >> a.txt", "git add a.txt", "git restore --staged a.txt", "git status -s", "git rm --cached b.txt",
+     "git status -s", "git restore --staged b.txt", "git rm -q --cached a.txt", "git status -s"],
 ]
 
 

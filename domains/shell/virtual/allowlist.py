@@ -145,7 +145,8 @@ PROVEN_ERRORS: tuple[re.Pattern[str], ...] = tuple(re.compile(form) for form in 
     rf"Already on '{_BRANCH}'",
     rf"fatal: (?:a branch named '{_BRANCH}' already exists|not a valid object name: '{_BRANCH}')",
     rf"fatal: invalid reference: (?:@{{-1}}|{_BRANCH})",
-    rf"error: pathspec '(?:-|{_BRANCH})' did not match any file\(s\) known to git",
+    rf"error: pathspec '(?:-|{_BRANCH}|{_NAME})' did not match any file\(s\) known to git",
+    rf"fatal: pathspec '{_NAME}' did not match any files",
 ))
 
 

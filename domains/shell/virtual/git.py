@@ -25,7 +25,7 @@ from bashkit import BuiltinResult
 
 from ..world.knowledge import GitRepository as Repository
 from ..world.knowledge import Knowledge
-from . import git_branch, git_cli, git_diff
+from . import git_branch, git_cli, git_diff, git_paths
 from .git_settings import UserSettings, read_settings, settings_problem
 from .git_tree import PLAIN_NAME, Refused, Tree, WorkTree
 
@@ -73,7 +73,8 @@ class VirtualGit:
         if repository is None or not fs.exists(git_folder) or fs.stat(git_folder)["file_type"] != "directory":
             raise Refused("a git command outside the top of a repository the world saw made")
         # config, log, branch and a new branch read the repository alone
-        reads = command.verb in ("status", "add", "commit", "diff") or command.verb in _SWITCHES and not command.create
+        reads = command.verb in ("status", "add", "commit", "diff", "restore", "rm") or \
+            command.verb in _SWITCHES and not command.create
         work = WorkTree.read(fs, root, self.unknown, self.filling) if reads else WorkTree({}, set())
         if settings.drivers and any(posixpath.basename(path) == ".gitattributes" for path in work.files):
             raise Refused("an attributes file where the settings configure drivers: git may run one")
@@ -86,6 +87,12 @@ class VirtualGit:
                     any(_under(path, command.name) for path in repository.index):
                 raise Refused(f"`git {command.verb}` of a name that is also a path")
             stdout, stderr, code, after = git_branch.switch(repository, command.name, work, fs, root, command.verb)
+        elif command.verb == "restore":
+            stdout, stderr, code, after = git_paths.restore(repository, _named(command, repository),
+                                                            command.staged, work, fs, root)
+        elif command.verb == "rm":
+            stdout, stderr, code, after = git_paths.remove_cached(repository, _named(command, repository),
+                                                                  command.quiet, work)
         else:
             stdout, code, after = getattr(self, "_" + command.verb)(command, repository, work, settings)
             stderr = ""
@@ -266,6 +273,17 @@ def _differs_file(one: bytes | None, other: bytes | None) -> bool:
     if one is None or other is None:
         raise Refused("a file git compares has content the world does not know")
     return one != other
+
+
+def _named(command: git_cli.GitCommand, repository: Repository) -> tuple[str, ...]:
+    """The pathspecs of restore and rm, as paths from the top; refused where git would quote a path it names."""
+    tops = tuple(_within(spec) for spec in command.pathspecs)
+    if any(spec != (top or ".") for spec, top in zip(command.pathspecs, tops)):
+        raise Refused("a pathspec not written as git prints it (`./`, `//`, a trailing /)")
+    for path in (*tops, *repository.index, *(repository.head or {})):
+        if path:
+            _shown(path)
+    return tops
 
 
 def _within(spec: str) -> str:

@@ -3,7 +3,8 @@
 Only forms whose output the world's facts decide and that print no hash, date or path outside the work tree:
 `init -q`, `config user.name|user.email [VALUE]`, `status [-s|--short|--porcelain]`, `add` of `.`, `-A`/`--all` or
 named paths, `commit -q -m MSG` (with `-a`), `diff` (its patch or --stat, of the work tree or --cached, of named
-paths; git_diff.py), `branch [NAME]`, `switch [-c] NAME|-` and `checkout [-b] NAME|-` (git_branch.py), and
+paths; git_diff.py), `branch [NAME]`, `switch [-c] NAME|-` and `checkout [-b] NAME|-` (git_branch.py), `restore [--staged]`,
+`checkout --` and `rm --cached [-q]` of named paths (git_paths.py), and
 `log --oneline` (only counted: gate and listings refuse it unless `wc -l` reads it). Anything else (other verbs, options before the verb such as `-C`, pathspec
 magic or git's own globs) is the model's.
 """
@@ -28,7 +29,8 @@ FORMS = frozenset({"git init", "git init -q", "git config", "git status", "git s
                    "git status --porcelain", "git add", "git add -A", "git commit", "git commit -q", "git commit -a",
                    "git commit -m", "git diff", "git diff --stat",
                    "git diff --cached", "git branch", "git switch", "git switch -c", "git checkout",
-                   "git checkout -b", "git log", "git log --oneline"})
+                   "git checkout -b", "git checkout --", "git restore", "git restore --staged", "git rm",
+                   "git rm --cached", "git log", "git log --oneline"})
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,8 @@ class GitCommand:
     separated: bool = False  # diff's paths after `--`: git reads none of them as a revision
     name: str = ""  # the branch branch, switch and checkout name ("-": the one before; "": branch's list)
     create: bool = False  # switch -c, checkout -b
+    staged: bool = False  # restore --staged
+    quiet: bool = False  # rm -q
 
 
 def read(arguments: list[str]) -> GitCommand:
@@ -57,7 +61,7 @@ def read(arguments: list[str]) -> GitCommand:
     reader = _VERBS.get(verb)
     if reader is None:
         raise NotComputable(f"`git {verb[:30]}`: only init, config, status, add, commit, diff, "
-                            "log --oneline, branch, switch and checkout are computed")
+                            "log --oneline, branch, switch, checkout, restore and rm --cached are computed")
     return reader(words)
 
 
@@ -157,7 +161,32 @@ def _switch(words: list[str]) -> GitCommand:
 
 
 def _checkout(words: list[str]) -> GitCommand:
+    if words[:1] == ["--"]:
+        return GitCommand("restore", frozenset({"git checkout", "git checkout --"}), pathspecs=_paths(words[1:]))
     return _switching("checkout", "-b", words)
+
+
+def _restore(words: list[str]) -> GitCommand:
+    staged = words[:1] == ["--staged"]
+    words = words[staged:]
+    forms = {"git restore"} | ({"git restore --staged"} if staged else set())
+    return GitCommand("restore", frozenset(forms), pathspecs=_paths(words[words[:1] == ["--"]:]), staged=staged)
+
+
+def _rm(words: list[str]) -> GitCommand:
+    options = set()
+    while words and words[0] in ("--cached", "-q", "--quiet"):
+        options.add(words.pop(0).lstrip("-")[0])
+    if "c" not in options:
+        raise NotComputable("`git rm` other than --cached [-q] of named files: it removes files from the work tree")
+    return GitCommand("rm", frozenset({"git rm", "git rm --cached"}), pathspecs=_paths(words[words[:1] == ["--"]:]),
+                      quiet="q" in options)
+
+
+def _paths(words: list[str]) -> tuple[str, ...]:
+    if not words or any(not _PATHSPEC.fullmatch(word) or word.startswith("-") for word in words):
+        raise NotComputable("a git command on paths other than plain ones (options, git's own globs, magic)")
+    return tuple(words)
 
 
 def _switching(verb: str, create: str, words: list[str]) -> GitCommand:
@@ -177,4 +206,4 @@ def _branch_name(words: list[str], verb: str) -> str:
 
 
 _VERBS = {"init": _init, "config": _config, "status": _status, "add": _add, "commit": _commit, "diff": _diff,
-          "log": _log, "branch": _branch, "switch": _switch, "checkout": _checkout}
+          "log": _log, "branch": _branch, "switch": _switch, "checkout": _checkout, "restore": _restore, "rm": _rm}

@@ -102,7 +102,8 @@ def core_step(rng: random.Random, names: list[str]) -> str:
                            f"git diff -- {name}", "git add -A && git diff --cached", "git diff --cached --stat",
                            f"git diff --cached -- {name}", "git diff d", "git diff -- d/", "git diff ."])
     return rng.choice([f"sed -i 's/a/A/' {name}", f"sed -i '1d' {name}", f"sed -i '3s/$/\\nnew/' {name}",
-                       f"sed -i '$d' {name}", f"sed -i 's/4/four/' {name}", f"echo more >> {name}", f"printf 'a\\nb\\n' >> {name}", f"rm {name}", f"echo new > {name}",
+                       f"sed -i '$d' {name}", f"sed -i 's/4/four/' {name}", f"echo more >> {name}",
+                       f"printf 'a\\nb\\n' >> {name}", f"rm {name}", f"echo new > {name}",
                        f"head -n 1 {name} > tmp && mv tmp {name}", "mkdir -p new", "echo x > new/f.txt"])
 
 
@@ -152,7 +153,8 @@ def step(rng: random.Random) -> str:
                        "git -C . status -s", "export GIT_DIR=.git", "echo '[user]' > ~/.gitconfig",
                        "git branch -m main", "git rm -q --cached a.txt", "git branch -d feature", "git switch -c",
                        "git checkout -b new HEAD", "git switch --detach", "git checkout a.txt", "git branch -a",
-                       "git switch -c 'bad name'", "git checkout -", "git switch -c feature", "git branch feature", "git config user.email", "git init -q",
+                       "git switch -c 'bad name'", "git checkout -", "git switch -c feature", "git branch feature",
+                       "git config user.email", "git init -q",
                        "git add . && git status -s", "touch .git/x", "mkdir sub && cd sub && git init -q",
                        "git stash", "chmod +x a.txt", "git checkout -- a.txt", "git status --short > status.txt",
                        "git status -s | tee s.txt", "echo x >> a.txt && git diff --stat", "git diff --stat > d.txt",

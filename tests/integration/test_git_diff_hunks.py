@@ -1,9 +1,9 @@
 """The virtual git's hunks (domains/shell/virtual/git_diff.py) against the real git's, file by file: generated pairs
-of a file's old and new content (lines added at the end, a run of lines replaced, the last newline dropped, another
-file altogether, out of lines that repeat, blank lines, indented lines and names git shows after `@@`), each staged
-in a fresh repository and changed in the work tree; every patch the virtual git computes must be byte for byte
-`git diff`'s, and it must refuse (not guess) the rest. Seeds 0..(CASES-1) every run, printed; AGENTWORLD_DIFF_SEED
-moves them (`random` draws).
+of a file's old and new content (edits in several places, lines added at the end, a run of lines replaced, the last
+newline dropped, another file altogether, out of lines that repeat, blank lines, indented lines and names git shows
+after `@@`), each staged in a fresh repository and changed in the work tree; every patch the virtual git computes
+must be byte for byte `git diff`'s, and it must refuse (not guess) the rest. Seeds 0..(CASES-1) every run, printed;
+AGENTWORLD_DIFF_SEED moves them (`random` draws).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from agentworld_mcp.domains.shell.virtual import git_diff
 from agentworld_mcp.domains.shell.virtual.git_tree import Refused
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs a real git")
-CASES = 250
+CASES = 400
 POOL = (b"a\n", b"b\n", b"\n", b"def f():\n", b"    pass\n", b"x = 1\n", b"_y\n", b"$z\n", b"  indented\n",
         b"# c\n", b"end", b"q", b"class K:\n", b"1\n", b"2\n", b"3\n", b"4\n", b"5\n", b"long " * 30 + b"\n",
         b"tab \t \n", b"caf\xc3\xa9\n")
@@ -30,6 +30,17 @@ def pair(seed: int) -> tuple[bytes, bytes]:
     def content() -> bytes:
         return b"".join(rng.choice(POOL) for _ in range(rng.randint(0, 12)))
 
+    shape = rng.random()
+    if shape < 0.35:  # edits in several places of a file whose lines are mostly one of a kind
+        lines = [b"line %d\n" % number if rng.random() < 0.85 else rng.choice(POOL)
+                 for number in range(rng.randint(1, 40))]
+        old = b"".join(lines)
+        for _ in range(rng.randint(1, 4)):
+            start = rng.randint(0, len(lines))
+            end = min(len(lines), start + rng.randint(0, 2))
+            lines[start:end] = [b"new %d\n" % rng.randint(0, 9) if rng.random() < 0.7 else rng.choice(POOL)
+                                for _ in range(rng.randint(0, 2))]
+        return old, b"".join(lines)
     old = content()
     lines = git_diff.lines(old)
     shape = rng.random()

@@ -3,10 +3,10 @@
 Only forms whose output the world's facts decide and that print no hash, date or path outside the work tree:
 `init -q`, `config user.name|user.email [VALUE]`, `status [-s|--short|--porcelain]`, `add` of `.`, `-A`/`--all` or
 named paths, `commit -q -m MSG` (with `-a`), `diff` (its patch or --stat, of the work tree or --cached, of named
-paths; git_diff.py), `branch [NAME]`, `switch [-c] NAME|-` and `checkout [-b] NAME|-` (git_branch.py), `restore [--staged]`,
-`checkout --` and `rm --cached [-q]` of named paths (git_paths.py), and
-`log --oneline` (only counted: gate and listings refuse it unless `wc -l` reads it). Anything else (other verbs, options before the verb such as `-C`, pathspec
-magic or git's own globs) is the model's.
+paths; git_diff.py), `branch [NAME]`, `switch [-c] NAME|-` and `checkout [-b] NAME|-` (git_branch.py),
+`restore [--staged]`, `checkout --` and `rm --cached [-q]` of named paths (git_paths.py), and `log --oneline` (only
+counted: gate and listings refuse it unless `wc -l` reads it). Anything else (other verbs, options before the verb
+such as `-C`, pathspec magic or git's own globs) is the model's.
 """
 
 from __future__ import annotations

@@ -2,12 +2,14 @@
 
 git's diff (xdiff) first trims the lines two files share at their start and at their end, then runs Myers' algorithm
 on the rest, then slides each change group along lines equal to its own (with the indent heuristic choosing where).
-The virtual git computes only the files where none of those choices exist: after the trim, the lines left on the
-two sides share no line (one change group: all old lines removed, all new ones added), and that group cannot slide
-(the line before it is not its last, the line after it not its first). Any other edit is the model's. A hunk shows 3
-lines of context and, after its `@@`, the nearest line above it in the old file that starts with a letter, `_` or
-`$` (xdiff's default function name, cut to 80 bytes and stripped of trailing space): the virtual git refuses any
-attributes file, where a diff driver could name another rule.
+The virtual git computes only the files where none of those choices exist (change_groups): after the trim, the lines
+left on the two sides share no line (one change group), or every line left is one of a kind in both files and the
+shared ones keep their order (the only longest common subsequence, which git's Myers, exact below 256 changes,
+finds); and no group can slide (the line before it is not its last, the line after it not its first). Any other
+edit is the model's. Groups fewer than 7 common lines apart share a hunk. A hunk shows 3 lines of context and, after
+its `@@`, the nearest line above it in the old file that starts with a letter, `_` or `$` (xdiff's default function
+name, cut to 80 bytes and stripped of trailing space): the virtual git refuses any attributes file, where a diff
+driver could name another rule.
 
 Blob ids are sha1("blob <size>\\0" + content), shown to 7 hex digits: git lengthens an abbreviation that another
 object in the repository shares; the virtual git refuses where two blobs it knows share one, and holds the chance
@@ -68,9 +70,18 @@ def _file_patch(path: str, old: bytes | None, new: bytes | None) -> str:
     return "\n".join(head) + "\n" + _hunk(lines(old or b""), lines(new or b""))
 
 
-def change_group(before: list[bytes], after: list[bytes]) -> tuple[int, int, int]:
-    """The one change group git's diff finds between these lines: (its start, how many old lines it removes, how
-    many new ones it adds), or Refused where git's algorithm would choose among several."""
+# A change: its first old line, how many it removes, its first new line, how many it adds.
+Group = tuple[int, int, int, int]
+_MOST_CHANGES = 200  # below xdiff's heuristics' cost (256): its Myers is exact
+
+
+def change_groups(before: list[bytes], after: list[bytes]) -> list[Group]:
+    """The change groups git's diff finds between these lines, or Refused where its algorithm would choose.
+
+    After the common start and end are trimmed, either the two sides' middles share no line (one group), or each
+    line of the middles is one of a kind in both files (so xdiff discards none it could match) and the lines they
+    share come in the same order on both sides: then the longest common subsequence is those lines, the only one,
+    which git's exact Myers finds, and the groups lie between them."""
     prefix = 0
     while prefix < min(len(before), len(after)) and before[prefix] == after[prefix]:
         prefix += 1
@@ -78,27 +89,57 @@ def change_group(before: list[bytes], after: list[bytes]) -> tuple[int, int, int
     while suffix < min(len(before), len(after)) - prefix and before[-1 - suffix] == after[-1 - suffix]:
         suffix += 1
     removed, added = before[prefix:len(before) - suffix], after[prefix:len(after) - suffix]
-    if set(removed) & set(added):
-        raise Refused("`git diff` of an edit in several places: git's diff algorithm chooses its hunks")
-    for side, group in ((before, removed), (after, added)):
-        end = prefix + len(group)
-        if group and (prefix > 0 and side[prefix - 1] == side[end - 1] or
-                      end < len(side) and side[end] == side[prefix]):
-            raise Refused("`git diff` of a change that could slide along equal lines: git's indent heuristic places it")
-    return prefix, len(removed), len(added)
+    shared = set(removed) & set(added)
+    anchors: list[tuple[int, int]] = []
+    if shared:
+        if any(before.count(line) > 1 or after.count(line) > 1 for line in (*removed, *added)) or \
+                [line for line in removed if line in shared] != [line for line in added if line in shared] or \
+                len(removed) + len(added) - 2 * len(shared) >= _MOST_CHANGES:
+            raise Refused("`git diff` of an edit where git's diff algorithm chooses which lines to keep")
+        anchors = [(prefix + removed.index(line), prefix + added.index(line)) for line in removed if line in shared]
+    groups, old, new = [], prefix, prefix
+    for old_end, new_end in [*anchors, (len(before) - suffix, len(after) - suffix)]:
+        if old_end > old or new_end > new:
+            groups.append((old, old_end - old, new, new_end - new))
+        old, new = old_end + 1, new_end + 1
+    for first_old, count_old, first_new, count_new in groups:
+        for side, first, count in ((before, first_old, count_old), (after, first_new, count_new)):
+            end = first + count
+            if count and (first > 0 and side[first - 1] == side[end - 1] or
+                          end < len(side) and side[end] == side[first]):
+                raise Refused("`git diff` of a change that could slide along equal lines: git's indent heuristic "
+                              "places it")
+    return groups
 
 
 def _hunk(before: list[bytes], after: list[bytes]) -> str:
-    start, removed, added = change_group(before, after)
-    first = max(0, start - _CONTEXT)
-    trailing = min(_CONTEXT, len(before) - start - removed)
-    old_count, new_count = start - first + removed + trailing, start - first + added + trailing
-    header = f"@@ -{_range(first, old_count)} +{_range(first, new_count)} @@{_function(before, first)}\n"
-    shown = [(" ", line) for line in before[first:start]] + [("-", line) for line in before[start:start + removed]]
-    shown += [("+", line) for line in after[start:start + added]]
-    shown += [(" ", line) for line in before[start + removed:start + removed + trailing]]
-    return header + "".join(sign + _text(line) + ("" if line.endswith(b"\n") else "\n\\ No newline at end of file\n")
-                            for sign, line in shown)
+    """The hunks: groups fewer than 2 x 3 common lines apart share one (xdiff's xdl_get_hunk)."""
+    groups, hunks = change_groups(before, after), []
+    for group in groups:
+        if hunks and group[0] - (hunks[-1][-1][0] + hunks[-1][-1][1]) <= 2 * _CONTEXT:
+            hunks[-1].append(group)
+        else:
+            hunks.append([group])
+    text = []
+    for hunk in hunks:
+        old_first, new_first = max(0, hunk[0][0] - _CONTEXT), max(0, hunk[0][2] - _CONTEXT)
+        old_end = min(len(before), hunk[-1][0] + hunk[-1][1] + _CONTEXT)
+        new_end = min(len(after), hunk[-1][2] + hunk[-1][3] + _CONTEXT)
+        text.append(f"@@ -{_range(old_first, old_end - old_first)} +{_range(new_first, new_end - new_first)} @@"
+                    f"{_function(before, old_first)}\n")
+        new = new_first
+        for first_old, count_old, first_new, count_new in hunk:
+            shown = [(" ", line) for line in after[new:first_new]] + [
+                ("-", line) for line in before[first_old:first_old + count_old]] + [
+                ("+", line) for line in after[first_new:first_new + count_new]]
+            text += [_shown_line(sign, line) for sign, line in shown]
+            new = first_new + count_new
+        text += [_shown_line(" ", line) for line in after[new:new_end]]
+    return "".join(text)
+
+
+def _shown_line(sign: str, line: bytes) -> str:
+    return sign + _text(line) + ("" if line.endswith(b"\n") else "\n\\ No newline at end of file\n")
 
 
 def _range(first: int, count: int) -> str:

@@ -203,9 +203,16 @@ GIT_SCENARIOS = [
      "git log --oneline", "rm -rf .git", "git status -s"],
     ["git init --quiet", "echo a > a.txt", "git add a.txt", "git config user.name Dev",
      "git config user.email dev@example.com", "git commit -q -m empty", "git commit -q -m first", "echo b >> a.txt",
-     "git diff --stat", "git status", "git add a.txt", "git status",
+     "git diff --stat", "git diff", "git status", "git add a.txt", "git diff --cached", "git status",
      "echo c > c.txt", "git commit -q -m 'not staged'",
      "git commit -qam second", "git status --short", "git init -q"],
+    ["git init -q", "git config user.email dev@example.com", "git config user.name Dev", "git switch -c main",
+     "echo a > a.txt", "git add a.txt", "git commit -q -m first", "git branch", "git switch -c feature",
+     "echo b > b.txt", "git add -A && git commit -q -m second", "git checkout main", "ls", "git checkout -b fix",
+     "git branch side", "git branch", "git switch feature", "git switch -", "git checkout feature", "ls",
+     "echo c >> a.txt", "git diff", "git restore a.txt", "echo d >> b.txt", "git checkout -- b.txt", "git status -s",
+     "echo e >> a.txt", "git add a.txt", "git restore --staged a.txt", "git status -s", "git rm --cached b.txt",
+     "git status -s", "git restore --staged b.txt", "git rm -q --cached a.txt", "git status -s"],
 ]
 
 

@@ -105,6 +105,7 @@ class Reach:
 
     scope: str
     paths: tuple[str, ...] = ()
+    emptied: tuple[str, ...] = ()  # folders above the paths that may be gone after it (rm and mv remove them)
 
 
 def work_tree_reach(words: list[str]) -> Reach:
@@ -135,7 +136,14 @@ def work_tree_reach(words: list[str]) -> Reach:
         return Reach(scope)
     if any(path.startswith(":") or any(char in path for char in "*?[") for path in named):
         return Reach(WORK_TREE)  # git's own glob, or magic (`:/`, `:(top)`): any file
+    if verb in ("rm", "mv"):  # git removes the folders a removed (or moved) file leaves empty
+        return Reach(PATHS, tuple(named), tuple(folder for path in named for folder in _folders_above(path)))
     return Reach(PATHS, tuple(named))
+
+
+def _folders_above(path: str) -> list[str]:
+    parts = [part for part in path.split("/") if part and part != "."]
+    return ["/".join(parts[:depth]) for depth in range(len(parts) - 1, 0, -1) if ".." not in parts[:depth]]
 
 
 def _scope(verb: str, row: Verb, parsed) -> str:

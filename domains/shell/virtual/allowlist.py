@@ -109,6 +109,7 @@ SHELL_STATE = frozenset({"cd", "export"})
 # identical to GNU's; a line that prints any other message on stderr is the model's.
 _NAME = r"[A-Za-z0-9._/+-]+"  # an operand GNU prints as typed, unquoted (others it quotes: 'my file.txt')
 _MISSING = "No such file or directory"
+_BRANCH = r"[A-Za-z0-9][A-Za-z0-9/_-]*"  # a branch's name as the virtual git takes it (git_settings.BRANCH)
 _GETOPT = "|".join(sorted(GNU_OPTIONS))
 PROVEN_ERRORS: tuple[re.Pattern[str], ...] = tuple(re.compile(form) for form in (
     rf"cat: {_NAME}: (?:{_MISSING}|Is a directory)",
@@ -141,6 +142,13 @@ PROVEN_ERRORS: tuple[re.Pattern[str], ...] = tuple(re.compile(form) for form in 
     rf"awk: cannot open {_NAME} \({_MISSING}\)",
     rf"(?P<program>{_GETOPT}): invalid option -- '[A-Za-z0-9]'",  # getopt's (programs/usage_errors.py)
     rf"Try '(?:{_GETOPT}) --help' for more information\.",
+    # git's words on its branches (virtual/git_branch.py; tests/integration/test_computed_git.py proves them).
+    rf"Switched to (?:a new )?branch '{_BRANCH}'",
+    rf"Already on '{_BRANCH}'",
+    rf"fatal: (?:a branch named '{_BRANCH}' already exists|not a valid object name: '{_BRANCH}')",
+    rf"fatal: invalid reference: (?:@{{-1}}|{_BRANCH})",
+    rf"error: pathspec '(?:-|{_BRANCH}|{_NAME})' did not match any file\(s\) known to git",
+    rf"fatal: pathspec '{_NAME}' did not match any files",
 ))
 
 

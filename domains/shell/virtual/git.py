@@ -17,6 +17,7 @@ A content of None is a file whose bytes the world does not know: git may store i
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Iterable
 from dataclasses import replace
 
@@ -24,12 +25,12 @@ from bashkit import BuiltinResult
 
 from ..world.knowledge import GitRepository as Repository
 from ..world.knowledge import Knowledge
-from . import git_cli
+from . import git_branch, git_cli, git_diff, git_paths
 from .git_settings import UserSettings, read_settings, settings_problem
 from .git_tree import PLAIN_NAME, Refused, Tree, WorkTree
 
-_STAT_MOST = 20  # diff --stat: more changes per file than this may scale the graph to the terminal's width
-_STAT_NAME = 30  # ... and a longer name may be shortened with "..."
+_SWITCHES = ("switch", "checkout")
+_HEX = re.compile(r"[0-9a-fA-F]{4,}")  # a word git may read as an object's abbreviated id
 
 
 def home_problem(known: Knowledge, named: Iterable[str]) -> str | None:
@@ -49,13 +50,13 @@ class VirtualGit:
 
     def __call__(self, context) -> BuiltinResult:
         try:
-            stdout, code = self._run(context)
+            stdout, stderr, code = self._run(context)
         except Refused as refusal:
             self.refused = self.refused or str(refusal) or "git"
             return BuiltinResult("", "git: not computed\n", 1)
-        return BuiltinResult(stdout, "", code)
+        return BuiltinResult(stdout, stderr, code)
 
-    def _run(self, context) -> tuple[str, int]:
+    def _run(self, context) -> tuple[str, str, int]:
         if any(name.startswith("GIT_") or name == "XDG_CONFIG_HOME" for name in context.env):
             raise Refused("a GIT_* or XDG_CONFIG_HOME variable changes where git looks and what it reads")
         command = git_cli.read(list(context.argv))
@@ -67,18 +68,36 @@ class VirtualGit:
                 raise Refused("`git init` where a repository may be: it reinitializes it")
             fs.mkdir(git_folder, True)
             self.repositories[root] = Repository(branch=settings.default_branch)
-            return "", 0
+            return "", "", 0
         repository = self.repositories.get(root)
         if repository is None or not fs.exists(git_folder) or fs.stat(git_folder)["file_type"] != "directory":
             raise Refused("a git command outside the top of a repository the world saw made")
-        reads = command.verb in ("status", "add", "commit", "diff")  # config and log read the repository alone
+        # config, log, branch and a new branch read the repository alone
+        reads = command.verb in ("status", "add", "commit", "diff", "restore", "rm") or \
+            command.verb in _SWITCHES and not command.create
         work = WorkTree.read(fs, root, self.unknown, self.filling) if reads else WorkTree({}, set())
         if settings.drivers and any(posixpath.basename(path) == ".gitattributes" for path in work.files):
             raise Refused("an attributes file where the settings configure drivers: git may run one")
-        verb = getattr(self, "_" + command.verb)
-        stdout, code, after = verb(command, repository, work, settings)
+        if command.verb == "branch" and not command.name:
+            stdout, stderr, code, after = git_branch.listing(repository)
+        elif command.verb == "branch" or command.create:
+            stdout, stderr, code, after = git_branch.create(repository, command.name, command.verb != "branch")
+        elif command.verb in _SWITCHES:
+            if command.name in work.files or command.name in work.folders or \
+                    any(_under(path, command.name) for path in repository.index):
+                raise Refused(f"`git {command.verb}` of a name that is also a path")
+            stdout, stderr, code, after = git_branch.switch(repository, command.name, work, fs, root, command.verb)
+        elif command.verb == "restore":
+            stdout, stderr, code, after = git_paths.restore(repository, _named(command, repository),
+                                                            command.staged, work, fs, root)
+        elif command.verb == "rm":
+            stdout, stderr, code, after = git_paths.remove_cached(repository, _named(command, repository),
+                                                                  command.quiet, work)
+        else:
+            stdout, code, after = getattr(self, "_" + command.verb)(command, repository, work, settings)
+            stderr = ""
         self.repositories[root] = after
-        return stdout, code
+        return stdout, stderr, code
 
     @staticmethod
     def _config(command: git_cli.GitCommand, repository: Repository, work: WorkTree, settings: UserSettings):
@@ -141,37 +160,34 @@ class VirtualGit:
 
     @staticmethod
     def _diff(command: git_cli.GitCommand, repository: Repository, work: WorkTree, settings: UserSettings):
-        rows = []
-        for path in sorted(repository.index):
-            old, new = repository.index[path], work.files.get(path, b"")
-            if path not in work.files and (path in work.folders or not old):
-                raise Refused("a tracked file replaced by a folder, or an empty one removed (`| 0`)")
-            if old is None or new is None:
-                raise Refused("`git diff` of a file whose content the world does not know")
-            if old == new:
-                continue
-            before, after = old.splitlines(keepends=True), new.splitlines(keepends=True)
-            if after[:len(before)] == before:
-                counts = (len(after) - len(before), 0)
-            elif before[:len(after)] == after:
-                counts = (0, len(before) - len(after))
-            else:
-                raise Refused("`git diff` --stat of an edit other than lines added or removed at the end: git's "
-                              "diff algorithm decides the counts")
-            if sum(counts) == 0 or sum(counts) > _STAT_MOST or len(path) > _STAT_NAME:
-                raise Refused("`git diff` --stat of a long name or many changes: git scales its graph")
-            rows.append((_shown(path), counts))
-        if not rows:
-            return "", 0, repository
-        width = max(len(path) for path, _ in rows)
-        digits = max(len(str(sum(counts))) for _, counts in rows)
-        lines = [f" {path.ljust(width)} | {str(sum(counts)).rjust(digits)} {'+' * counts[0]}{'-' * counts[1]}\n"
-                 for path, counts in rows]
-        added, removed = (sum(counts[i] for _, counts in rows) for i in (0, 1))
-        summary = f" {len(rows)} file{'s' * (len(rows) != 1)} changed"
-        summary += f", {added} insertion{'s' * (added != 1)}(+)" if added else ""
-        summary += f", {removed} deletion{'s' * (removed != 1)}(-)" if removed else ""
-        return "".join(lines) + summary + "\n", 0, repository
+        if work.files and any(posixpath.basename(path) == ".gitattributes" for path in work.files):
+            raise Refused("`git diff` beside an attributes file: it may name a diff driver, or text conversions")
+        tops = tuple(_within(spec) for spec in command.pathspecs)
+        for spec, top in zip(command.pathspecs, tops):
+            if spec.endswith("/") and top not in work.folders or not command.separated and top and \
+                    top not in work.files and top not in work.folders:
+                raise Refused("`git diff` of a path not in the work tree: git reads it as a revision, or matches "
+                              "nothing")
+            if not command.separated and (posixpath.basename(top) == repository.branch or _HEX.fullmatch(
+                    posixpath.basename(top))):
+                raise Refused("`git diff` of a path without `--` that git may read as a revision")
+        if command.cached:
+            old, new = repository.head or {}, repository.index
+        else:
+            old = repository.index
+            new = {path: work.files[path] for path in old if path in work.files}
+            if any(path not in work.files and path in work.folders for path in old):
+                raise Refused("a tracked file replaced by a folder")
+        pairs = git_diff.changes(old, new, tops)
+        if any(before is None for _, before, _ in pairs) and any(after is None for _, _, after in pairs):
+            raise Refused("`git diff` of files added and removed: git may show them as a rename")
+        for path, _, _ in pairs:
+            _shown(path)
+        if command.stat:
+            return git_diff.stat(pairs), 0, repository
+        known = {content for tree in (repository.index, repository.head or {}, new) for content in tree.values()
+                 if content is not None}
+        return git_diff.patch(pairs, known), 0, repository
 
     @staticmethod
     def _log(command: git_cli.GitCommand, repository: Repository, work: WorkTree, settings: UserSettings):
@@ -257,6 +273,17 @@ def _differs_file(one: bytes | None, other: bytes | None) -> bool:
     if one is None or other is None:
         raise Refused("a file git compares has content the world does not know")
     return one != other
+
+
+def _named(command: git_cli.GitCommand, repository: Repository) -> tuple[str, ...]:
+    """The pathspecs of restore and rm, as paths from the top; refused where git would quote a path it names."""
+    tops = tuple(_within(spec) for spec in command.pathspecs)
+    if any(spec != (top or ".") for spec, top in zip(command.pathspecs, tops)):
+        raise Refused("a pathspec not written as git prints it (`./`, `//`, a trailing /)")
+    for path in (*tops, *repository.index, *(repository.head or {})):
+        if path:
+            _shown(path)
+    return tops
 
 
 def _within(spec: str) -> str:

@@ -2,9 +2,11 @@
 
 Only forms whose output the world's facts decide and that print no hash, date or path outside the work tree:
 `init -q`, `config user.name|user.email [VALUE]`, `status [-s|--short|--porcelain]`, `add` of `.`, `-A`/`--all` or
-named paths, `commit -q -m MSG` (with `-a`), `diff --stat`, and `log --oneline` (only counted: gate and listings
-refuse it unless `wc -l` reads it). Anything else (other verbs, options before the verb such as `-C`, pathspec
-magic or git's own globs) is the model's.
+named paths, `commit -q -m MSG` (with `-a`), `diff` (its patch or --stat, of the work tree or --cached, of named
+paths; git_diff.py), `branch [NAME]`, `switch [-c] NAME|-` and `checkout [-b] NAME|-` (git_branch.py),
+`restore [--staged]`, `checkout --` and `rm --cached [-q]` of named paths (git_paths.py), and `log --oneline` (only
+counted: gate and listings refuse it unless `wc -l` reads it). Anything else (other verbs, options before the verb
+such as `-C`, pathspec magic or git's own globs) is the model's.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .git_settings import IDENTITY
+from .git_settings import BRANCH, IDENTITY
 from .refusal import NotComputable
 
 _KEYS = frozenset({"user.name", "user.email"})
@@ -20,10 +22,15 @@ _STATUS = {"-s": "--short", "--short": "--short", "--porcelain": "--porcelain"}
 # A commit's short options, combined as agents type them (`-qam MSG`): q and a in any order, m last.
 _COMMIT_FLAGS = re.compile(r"-(?P<flags>[qa]*)(?P<m>m?)(?P<message>.*)", re.DOTALL)
 _PATHSPEC = re.compile(r"[\w./+,=@% -]+")  # no glob characters (git globs a pathspec itself), no magic (`:`)
+# A word git reads as a revision, whatever the repository holds (`HEAD`, `@`, `x~1`): git.py refuses the rest.
+_REVISION = re.compile(r".*HEAD.*|.*[~^@:].*")
 # The forms the allowlist lists (allowlist.all_forms): each needs a computed case in the real-bash test.
 FORMS = frozenset({"git init", "git init -q", "git config", "git status", "git status --short",
                    "git status --porcelain", "git add", "git add -A", "git commit", "git commit -q", "git commit -a",
-                   "git commit -m", "git diff", "git diff --stat", "git log", "git log --oneline"})
+                   "git commit -m", "git diff", "git diff --stat",
+                   "git diff --cached", "git branch", "git switch", "git switch -c", "git checkout",
+                   "git checkout -b", "git checkout --", "git restore", "git restore --staged", "git rm",
+                   "git rm --cached", "git log", "git log --oneline"})
 
 
 @dataclass(frozen=True)
@@ -37,6 +44,13 @@ class GitCommand:
     message: str = ""  # commit's
     porcelain: bool = False
     long: bool = False  # status without options: the long format
+    cached: bool = False  # diff's index against HEAD (--cached, --staged)
+    stat: bool = False  # diff's --stat
+    separated: bool = False  # diff's paths after `--`: git reads none of them as a revision
+    name: str = ""  # the branch branch, switch and checkout name ("-": the one before; "": branch's list)
+    create: bool = False  # switch -c, checkout -b
+    staged: bool = False  # restore --staged
+    quiet: bool = False  # rm -q
 
 
 def read(arguments: list[str]) -> GitCommand:
@@ -46,8 +60,8 @@ def read(arguments: list[str]) -> GitCommand:
     verb, words = arguments[0], arguments[1:]
     reader = _VERBS.get(verb)
     if reader is None:
-        raise NotComputable(f"`git {verb[:30]}`: only init, config, status, add, commit, diff --stat and "
-                            "log --oneline are computed")
+        raise NotComputable(f"`git {verb[:30]}`: only init, config, status, add, commit, diff, "
+                            "log --oneline, branch, switch, checkout, restore and rm --cached are computed")
     return reader(words)
 
 
@@ -110,9 +124,24 @@ def _commit(words: list[str]) -> GitCommand:
 
 
 def _diff(words: list[str]) -> GitCommand:
-    if words != ["--stat"]:
-        raise NotComputable("`git diff` other than --stat: its hunks are not proven")
-    return GitCommand("diff", frozenset({"git diff", "git diff --stat"}))
+    cached = stat = separated = False
+    pathspecs = []
+    for word in words:
+        if separated or not word.startswith("-"):
+            if not _PATHSPEC.fullmatch(word) or not separated and _REVISION.fullmatch(word):
+                raise NotComputable("`git diff` of a revision, or of a path with git's own globs or magic")
+            pathspecs.append(word)
+        elif word in ("--cached", "--staged"):
+            cached = True
+        elif word == "--stat":
+            stat = True
+        elif word == "--":
+            separated = True
+        else:
+            raise NotComputable(f"`git diff` {word[:30]}: only --cached, --staged, --stat and paths are computed")
+    forms = {"git diff"} | ({"git diff --stat"} if stat else set()) | ({"git diff --cached"} if cached else set())
+    return GitCommand("diff", frozenset(forms), pathspecs=tuple(pathspecs), cached=cached, stat=stat,
+                      separated=separated)
 
 
 def _log(words: list[str]) -> GitCommand:
@@ -121,5 +150,60 @@ def _log(words: list[str]) -> GitCommand:
     return GitCommand("log", frozenset({"git log", "git log --oneline"}))
 
 
+def _branch(words: list[str]) -> GitCommand:
+    if not words:
+        return GitCommand("branch", frozenset({"git branch"}))
+    return GitCommand("branch", frozenset({"git branch"}), name=_branch_name(words, "branch"))
+
+
+def _switch(words: list[str]) -> GitCommand:
+    return _switching("switch", "-c", words)
+
+
+def _checkout(words: list[str]) -> GitCommand:
+    if words[:1] == ["--"]:
+        return GitCommand("restore", frozenset({"git checkout", "git checkout --"}), pathspecs=_paths(words[1:]))
+    return _switching("checkout", "-b", words)
+
+
+def _restore(words: list[str]) -> GitCommand:
+    staged = words[:1] == ["--staged"]
+    words = words[staged:]
+    forms = {"git restore"} | ({"git restore --staged"} if staged else set())
+    return GitCommand("restore", frozenset(forms), pathspecs=_paths(words[words[:1] == ["--"]:]), staged=staged)
+
+
+def _rm(words: list[str]) -> GitCommand:
+    options = set()
+    while words and words[0] in ("--cached", "-q", "--quiet"):
+        options.add(words.pop(0).lstrip("-")[0])
+    if "c" not in options:
+        raise NotComputable("`git rm` other than --cached [-q] of named files: it removes files from the work tree")
+    return GitCommand("rm", frozenset({"git rm", "git rm --cached"}), pathspecs=_paths(words[words[:1] == ["--"]:]),
+                      quiet="q" in options)
+
+
+def _paths(words: list[str]) -> tuple[str, ...]:
+    if not words or any(not _PATHSPEC.fullmatch(word) or word.startswith("-") for word in words):
+        raise NotComputable("a git command on paths other than plain ones (options, git's own globs, magic)")
+    return tuple(words)
+
+
+def _switching(verb: str, create: str, words: list[str]) -> GitCommand:
+    """`git switch [-c] NAME`, `git checkout [-b] NAME`, and either of `-` (the branch before)."""
+    if words[:1] == [create]:
+        return GitCommand(verb, frozenset({f"git {verb}", f"git {verb} {create}"}), name=_branch_name(words[1:], verb),
+                          create=True)
+    if words == ["-"]:
+        return GitCommand(verb, frozenset({f"git {verb}"}), name="-")
+    return GitCommand(verb, frozenset({f"git {verb}"}), name=_branch_name(words, verb))
+
+
+def _branch_name(words: list[str], verb: str) -> str:
+    if len(words) != 1 or not BRANCH.fullmatch(words[0]) or len(words[0]) > 60:
+        raise NotComputable(f"`git {verb}` other than of one plain branch name (options, start points, paths)")
+    return words[0]
+
+
 _VERBS = {"init": _init, "config": _config, "status": _status, "add": _add, "commit": _commit, "diff": _diff,
-          "log": _log}
+          "log": _log, "branch": _branch, "switch": _switch, "checkout": _checkout, "restore": _restore, "rm": _rm}

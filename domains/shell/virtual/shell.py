@@ -48,7 +48,8 @@ _UNPROVEN = re.compile(r"not yet implemented|not supported|io error|^cp: cannot 
 _CHANGES_FILES = frozenset({"rm", "rmdir", "mv", "cp", "mkdir", "touch", "tee", "sed -i", "sort -o"})
 # They may exit non-zero and print nothing (cmp -s; `!`, `[[`, `((`: the shell's constructs).
 _SILENT_FAILURES = frozenset({"grep", "test", "[", "false", "cmp", "diff", "!", "[[", "((", "git commit"})
-_READS_WORK_TREE = frozenset({"git status", "git add", "git commit", "git diff"})
+_READS_WORK_TREE = frozenset({"git status", "git add", "git commit", "git diff", "git switch", "git checkout",
+                              "git restore", "git rm"})
 # Builtins and keywords a function may shadow, beside the allowlist's programs: a line calling one runs the function.
 _SHELL_WORDS = frozenset({"set", "declare", "typeset", "unset", "local", "return", "source", "exit", "read", "shift",
                           "eval", "exec", "command", "builtin", "type", "hash", "let", "printf", "echo", "cd", "pwd",

@@ -39,6 +39,9 @@ class GitRepository:
     config: dict[str, str] = field(default_factory=dict)  # what `git config` set in the repository
     commits: int = 0
     branch: str = "master"  # the branch HEAD names: init.defaultBranch where `git init` ran, else git's own default
+    # The other branches, each with its commit's tree and how many commits it holds (virtual/git_branch.py).
+    branches: dict[str, tuple[dict[str, bytes | None], int]] = field(default_factory=dict)
+    previous: str = ""  # the branch `git switch -` goes back to; "": none (git_branch.UNKNOWN: not known)
 
 
 @dataclass

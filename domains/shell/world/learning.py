@@ -324,6 +324,8 @@ def _forget_git_work_trees(known: Knowledge, semantics: Semantics, cwd_before: s
                 known.forget_all()
                 return
             _forget_below(known, path) if path in known.folders else known.make_unknown(path)
+        for folder in reach.emptied:
+            known.make_unknown(posixpath.normpath(posixpath.join(cwd_before, folder)))
 
 
 def _work_tree_top(known: Knowledge, start: str) -> str | None:

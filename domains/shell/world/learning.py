@@ -683,6 +683,7 @@ _PLAIN_WORD = re.compile(r"[\w./+-]+")  # a word that is its own text: no expans
 
 
 _LOOP_LIST = "for … in"  # (no program's name)
+_ASSIGNED = "NAME=…"  # a value or an array's words stored in a variable: a glob there names files, writes none
 
 
 def _redirects_and_unbounded_words(line: str, cwd: str, followed: frozenset[str] = frozenset()
@@ -698,6 +699,8 @@ def _redirects_and_unbounded_words(line: str, cwd: str, followed: frozenset[str]
         node, program = pending.pop()
         if node.type == "command" and (named := node.child_by_field_name("name")) is not None:
             program = node_text(named)
+        if node.type == "variable_assignment":
+            program = _ASSIGNED
         if node.type == "for_statement":
             # A loop's list: the names a glob there matches go to the body's commands alone, which are read apart
             # (a `$f` they are given is a word the reader does not spell).
@@ -706,7 +709,8 @@ def _redirects_and_unbounded_words(line: str, cwd: str, followed: frozenset[str]
             continue
         pending.extend((child, program) for child in node.named_children)
         # A glob given to a program that writes nothing reaches nothing it could change (`wc -l src/*.py`).
-        unbounded = unbounded or (node.type == "word" and program != _LOOP_LIST and not _writes_nothing(program) and
+        unbounded = unbounded or (node.type == "word" and program not in (_LOOP_LIST, _ASSIGNED) and
+                                  not _writes_nothing(program) and
                                   program not in followed and any(char in node_text(node) for char in "*?["))
         if node.type == "file_redirect" and (destination := node.child_by_field_name("destination")) is not None:
             operator = "".join(node_text(child) for child in node.children if not child.is_named)

@@ -369,6 +369,16 @@ SOURCES = ("source ./env.sh", ". ./env.sh", "source env.sh", ". ./env.sh && echo
 QUIET_CDS = ("cd d > /dev/null", "cd - > /dev/null", "cd - >/dev/null 2>&1", "cd missing 2>/dev/null || echo no",
              "cd d; cd - > /dev/null; pwd", "cd - &>/dev/null; pwd", "cd d >/dev/null && cd - 1>/dev/null && pwd",
              "cd - > out/g", "cd d 2>&1", "cd a.txt 2>/dev/null; pwd", "cd ~ >/dev/null; cd - >/dev/null; pwd")
+# Moves a predicted step may make (world/moves.py follows those the exact facts decide), and pushd, popd and dirs
+# (the directory stack the world keeps): round trips, targets missing, files, folders not seen, a stack empty.
+MOVES = ("cd missing", "cd a.txt", "cd d && ls && cd -", "cd d; ls; cd -", "cd nodir/x && ls && cd -",
+         "pushd d >/dev/null && ls && popd >/dev/null", "pushd d/e >/dev/null && pwd && popd >/dev/null",
+         "pushd missing >/dev/null && ls && popd >/dev/null", "pushd d; pushd ..; popd; popd; popd", "popd",
+         "pushd d", "pushd d > /dev/null", "dirs", "dirs -v", "dirs -l -p", "popd >/dev/null; pwd", "pushd",
+         "pushd missing", "pushd a.txt", "pushd d >/dev/null; dirs; cd e; dirs", "cd d && make && cd -",
+         "cd missing || cd d", "pushd out >/dev/null; pwd", "pushd ~ > /dev/null; dirs", "cd d && cd .. && pwd",
+         "pushd d > /dev/null; popd; echo $OLDPWD", "pushd d >/dev/null; cd -", "pushd -n d", "popd +1",
+         "pushd d e", "pushd '' ", "pushd d/ >/dev/null; dirs")
 PIPELINES = ("false | true", "cat missing | sort", "true | false | true", "grep zz a.txt | wc -l", "seq 3 | head -n 1",
              "cat a.txt | grep -c beta", "printf 'b\\na\\n' | sort | uniq")
 
@@ -400,7 +410,7 @@ def shell_state_line(rng: random.Random, defined: tuple[str, ...] = ()) -> str:
         return f"{rng.choice(PIPELINES)} && echo ok || echo failed"
     if form == 7:
         return rng.choice(("unset -f greet", "unset greet", "declare -F", "type greet", f"{name}() ( echo sub )",
-                           *SOURCES, *SOURCES, *QUIET_CDS, *QUIET_CDS))
+                           *SOURCES, *SOURCES, *QUIET_CDS, *QUIET_CDS, *MOVES, *MOVES, *MOVES))
     return line(rng)
 
 

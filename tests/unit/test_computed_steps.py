@@ -104,6 +104,24 @@ def test_a_predicted_cd_moves_the_exact_shell_only_into_a_folder_the_world_knows
     assert tracker.compute(terminal.normalize_action("pwd")).stdout == f"{PROJECT}/lib\n"  # reality says where
 
 
+@pytest.mark.parametrize(("line", "stays"), [
+    ("cd gone", True), ("cd lib/none", True), ("cd ~/build && ls && cd -", True), ("cd ~/build; ls; cd -", True),
+    ("pushd ~/build >/dev/null && ls && popd >/dev/null", True), ("pushd lib; pushd ..; popd; popd; popd", True),
+    ("cd ~/build", False), ("cd ~/build && make && cd -", False), ("popd", True),
+    ("cd gone || cd lib", "/lib"), ("cd ~/build 2>/dev/null || cd lib", False), ("cd $D && cd -", False)])
+def test_a_predicted_move_the_exact_facts_decide_leaves_the_shell_where_they_say(terminal, line, stays):
+    """A cd or pushd into a path the world knows is absent fails; one into a folder it does not know, followed both
+    ways (moves.py), goes back where it came from either way, or may leave it elsewhere."""
+    tracker = Tracker.replay(terminal, FRESH, [], computed=True, start=_empty())
+    for typed in ("mkdir lib", "rm -rf gone"):
+        tracker.shell.accept(tracker.shell.compute(typed))
+    tracker.advance(terminal.normalize_action(line), "", real=False)
+    assert tracker.knowledge.cwd_known is bool(stays)
+    if stays:
+        assert tracker.compute(terminal.normalize_action("pwd")).stdout == f"{PROJECT}{'' if stays is True else stays}\n"
+        assert tracker.knowledge.dirstack == ()
+
+
 def test_where_the_shell_stands_unknown_a_line_that_cannot_depend_on_it_is_still_exact(terminal):
     tracker = Tracker.replay(terminal, FRESH, [], computed=True, start=_empty())
     for line in ("mkdir lib", "echo x > lib/f"):

@@ -17,6 +17,7 @@ from ..reading.effects import WRITE_KINDS, Effect, Opaque, Semantics
 from ..reading.grammar import node_text, parse_tree
 from .functions import top_level_definitions
 from .knowledge import Knowledge, ancestors, under
+from .moves import STACK_WORDS, Followed, follow
 from ..reading.registry import INTERPRETERS, READ_ONLY, SHELLS, WRITES_NAMED
 from ..programs.git_work_tree import ANYWHERE, NOTHING, PATHS, REPOSITORY_ONLY, work_tree_reach
 from ..programs.typos import mistyped
@@ -62,6 +63,8 @@ def learn_step(known: Knowledge, semantics: Semantics | None, observation: str, 
         # The exact facts first: where they are made unknown, they move down to implied facts (`forget_all`),
         # and this step's own implied facts must land on top of those, not under them.
         learn_uncomputed(known, semantics, known.cwd, after, observation, real=real)
+        if known.cwd_known:
+            after = known.cwd  # where the exact facts leave it (`cd gone` fails: moves.py)
     return imply(known, semantics, observation, real, failed, after)
 
 
@@ -145,7 +148,7 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
     if _prints_version(semantics.line):
         return  # it writes nothing, moves nothing, sets nothing
     through_link = _through_links(known, semantics, cwd_before)  # (what may be a link before the step)
-    cwd, misread, doubted = _where_it_leaves_the_shell(known, semantics, cwd_before, cwd, shown, real)
+    cwd, misread, doubted, followed = _where_it_leaves_the_shell(known, semantics, cwd_before, cwd, shown, real)
     if misread:
         known.forget_all()  # its paths were read from a folder the shell may not have been in
         # and they may name other files than it touched (`rm -r build` elsewhere): each becomes unknown
@@ -188,8 +191,13 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
         known.oldpwd = cwd_before if stood_known and moves == 1 else None
         if known.status(cwd) != "present":
             known.add_folder(cwd, False)
+        known.cwd = cwd
     elif moves:
         known.oldpwd = None  # a cd that failed leaves OLDPWD, one into the same folder sets it: which, is not known
+    if followed is not None:  # the moves the exact facts decide (moves.py)
+        known.oldpwd, known.dirstack = followed.oldpwd, followed.stack
+    elif STACK_WORDS.search(semantics.line):
+        known.dirstack = None
 
 
 def _learn_function_calls(known: Knowledge, line: str, real: bool) -> None:
@@ -211,14 +219,17 @@ def _learn_function_calls(known: Knowledge, line: str, real: bool) -> None:
     if _CHANGES_STATE.search(bodies):
         known.variables.clear()
         known.exported.clear()
+    if STACK_WORDS.search(bodies):
+        known.dirstack = None
     if not real and (_CD.search(bodies) or re.search(r"\b(?:pushd|popd)\b", bodies)):
         known.cwd_known, known.oldpwd = False, None
 
 
 def _where_it_leaves_the_shell(known: Knowledge, semantics: Semantics, cwd_before: str, cwd: str, shown: str,
-                               real: bool) -> tuple[str, bool, list[int]]:
+                               real: bool) -> tuple[str, bool, list[int], Followed | None]:
     """Where the shell stands after the step, whether its paths may have been read from another folder than the
-    one it ran in, and the commands that may have done only part of their work, or none."""
+    one it ran in, the commands that may have done only part of their work, or none, and its moves where the
+    exact facts decide them all (moves.py: its OLDPWD and directory stack too)."""
     doubted = doubted_commands(semantics, shown)
     stood_known = known.cwd_known  # (where it ran: a guess when not known, whatever the step does)
     if real:
@@ -229,14 +240,18 @@ def _where_it_leaves_the_shell(known: Knowledge, semantics: Semantics, cwd_befor
         known.cwd_known = known.cwd_known or prompt_folder(shown, known.home) is not None
         if cwd and cwd != known.cwd:
             known.cwd = posixpath.normpath(cwd)
-        return known.cwd, misread, doubted
+        return known.cwd, misread, doubted, None
     doubted = sorted({*doubted, *_unsure_redirections(known, semantics)})
     certain = _certain_cwd(known, semantics, cwd_before)
+    followed = follow(known, semantics.line, cwd_before) if certain is None else None
+    certain = certain or (followed.cwd if followed is not None else None)
     if certain is None:
         known.cwd_known, known.oldpwd = False, None  # the shell follows the prediction as an implied fact
     # Its paths were read from where the shell stood: a guess, when the world did not know that, or may now be
     # elsewhere than the step left it.
-    return certain or cwd_before, (certain is None or not stood_known) and _touches_files(semantics), doubted
+    # (A line moves.py follows may move otherwise than its semantics read it: `cd gone; rm f` removes ./f.)
+    misread = (certain is None or not stood_known or followed is not None) and _touches_files(semantics)
+    return certain or cwd_before, misread, doubted, followed
 
 
 def _forget_what_it_may_have_touched(known: Knowledge, semantics: Semantics, doubted: list[int],

@@ -409,7 +409,8 @@ def shell_state_line(rng: random.Random, defined: tuple[str, ...] = ()) -> str:
     if form == 6:
         return f"{rng.choice(PIPELINES)} && echo ok || echo failed"
     if form == 7:
-        return rng.choice(("unset -f greet", "unset greet", "declare -F", "type greet", f"{name}() ( echo sub )",
+        return rng.choice(("unset -f greet", "unset greet", "unset X; echo ${X:-none}", "unset -v greet; greet",
+                           "unset X greet", "unset -f nothere; greet", "unset P 2>/dev/null; show", "declare -F", "type greet", f"{name}() ( echo sub )",
                            *SOURCES, *SOURCES, *QUIET_CDS, *QUIET_CDS, *MOVES, *MOVES, *MOVES))
     return line(rng)
 

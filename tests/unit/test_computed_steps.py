@@ -352,3 +352,17 @@ def test_a_name_a_predicted_step_may_have_made_leaves_the_rest_of_the_listing_kn
     assert removed is not None and f"{PROJECT}/.git" not in removed.after.maybe_there
     tracker.advance(terminal.normalize_action("rm -rf .git"), "", real=False, outcome=removed)
     assert tracker.compute(terminal.normalize_action("ls -A")).stdout == "notes.txt\n"
+
+
+@pytest.mark.parametrize(("line", "changed"), [
+    ("unset PKG; echo ${PKG:-none}", False), ("unset -v count", False), ("unset -f other", False),
+    ("unset PKG X", False), ("unset count", True), ("unset -f count", True), ("unset $X", True),
+    ("eval unset count", True), ("command unset count", True), ("declare -f count", True),
+    ("if true; then unset count; fi", True)])
+def test_a_predicted_unset_changes_the_shell_only_where_it_may_remove_a_kept_function(terminal, line, changed):
+    """bash(1): `unset NAME` unsets a variable, and a function only where no variable has the name; `-v` never a
+    function; `-f` only the function named."""
+    tracker = Tracker.replay(terminal, FRESH, [], computed=True, start=_empty())
+    tracker.shell.accept(tracker.shell.compute("count() { echo c; }"))
+    tracker.advance(terminal.normalize_action(line), "", real=False)
+    assert bool(tracker.knowledge.shell_changed) is changed

@@ -35,7 +35,7 @@ _BRANCHED_OR_REDIRECTED = re.compile(r"(^|[\s;&|(])(if|case|while|until|for|sele
 # Each is read at a command's start only: `find . -name x` or `grep alias f` change nothing.
 _CHANGES_SHELL = re.compile(
     r"(?:^|[;&|(]|\b(?:then|do|else))\s*(?:set\s+[-+]|shopt\b|umask\b|alias\b|unalias\b|enable\b|hash\b|"
-    r"trap\b|source\b|\.\s|eval\b|exec\b|function\s|unset\s+-f|(?:(?:export|declare|typeset)\s+(?:-\w+\s+)?)?"
+    r"trap\b|source\b|\.\s|eval\b|exec\b|function\s|(?:(?:export|declare|typeset)\s+(?:-\w+\s+)?)?"
     r"(?:PATH|IFS|CDPATH|GLOBIGNORE|HOME|LC_\w+|LANG|LANGUAGE|POSIXLY_CORRECT|SHELLOPTS|BASHOPTS|TZ)\+?=)|"
     r"(?:^|[;&|(]\s*)[\w-]+\s*\(\)\s*[{(]")
 _CHANGES_STATE = re.compile(r"\b(export|unset|declare|typeset|local|readonly|source|read|mapfile|readarray|eval|"
@@ -207,7 +207,7 @@ def _learn_function_calls(known: Knowledge, line: str, real: bool) -> None:
     says), and the shell itself where it may change that."""
     if not known.functions:
         return
-    if _UNSETS.search(line):
+    if _UNSETS.search(line) and _may_unset_function(known, line):
         known.shell_changed = known.shell_changed or "unset (of a function, perhaps)"
     if not any(re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", line) for name in known.functions):
         return
@@ -216,6 +216,8 @@ def _learn_function_calls(known: Knowledge, line: str, real: bool) -> None:
     known.forget_all()
     if (changed := _CHANGES_SHELL.search(bodies)) is not None:
         known.shell_changed = known.shell_changed or changed.group(0).strip()
+    if _UNSETS.search(bodies):
+        known.shell_changed = known.shell_changed or "unset (of a function, perhaps)"
     if _CHANGES_STATE.search(bodies):
         known.variables.clear()
         known.exported.clear()
@@ -223,6 +225,37 @@ def _learn_function_calls(known: Knowledge, line: str, real: bool) -> None:
         known.dirstack = None
     if not real and (_CD.search(bodies) or re.search(r"\b(?:pushd|popd)\b", bodies)):
         known.cwd_known, known.oldpwd = False, None
+
+
+def _may_unset_function(known: Knowledge, line: str) -> bool:
+    """Whether the line may remove a function the world keeps: bash(1)'s `unset -f NAME` does, `unset -v NAME`
+    never, and `unset NAME` only where no variable has the name; a word the reader cannot spell may name any; and
+    `declare -f` and the like (`_UNSETS`) may change one."""
+    if re.search(r"\b(?:declare|typeset|readonly|export)\s+-\w*f", line):
+        return True
+    unsets = []
+    pending = [parse_tree(line)]
+    while pending:  # (the grammar reads `unset ...` as a node of its own, not a command)
+        node = pending.pop()
+        pending.extend(node.children)
+        if node.type == "unset_command":
+            unsets.append(("unset", [_word_text(node_text(child)) for child in node.named_children]))
+    for name, words in [*_simple_commands(line), *unsets]:
+        if name in ("command", "builtin") and words[:1] == ["unset"]:
+            name, words = "unset", words[1:]
+        if _word_text(name) == "*" or "unset" in words and name != "unset":
+            return True  # a command the reader cannot spell, or one that may run unset (`eval unset f`)
+        if name != "unset":
+            continue
+        options = [word for word in words if word.startswith("-") or word == "*"]
+        named = [word for word in words if word not in options]
+        if "*" in words or any(set(word[1:]) - {"f", "v"} for word in options if word != "*"):
+            return True
+        if not any("f" in word for word in options) and any("v" in word for word in options):
+            continue  # variables only
+        if any(word in known.functions for word in named):
+            return True
+    return False
 
 
 def _where_it_leaves_the_shell(known: Knowledge, semantics: Semantics, cwd_before: str, cwd: str, shown: str,

@@ -427,3 +427,22 @@ def shell_state_scenario(seed: int) -> Scenario:
         if match := re.match(r"(?:function )?(\w+)\(\) \{", made.lines[-1]):
             defined.append(match.group(1))
     return made
+
+
+# The directory stack across lines (domains/shell/virtual/directory_stack.py, world/moves.py): pushes, pops and
+# listings between commands that move, list, and remove folders the stack holds.
+STACK_LINES = ("pushd d", "pushd d/e", "pushd ..", "pushd ~", "pushd out", "pushd e", "popd", "popd", "pushd",
+               "dirs", "dirs -v", "dirs -p", "dirs -l", "dirs -v -l", "cd d", "cd ..", "cd -", "pwd", "ls",
+               "rm -r d", "rmdir d/e", "mkdir -p out/n", "pushd out/n >/dev/null", "popd >/dev/null; pwd",
+               "pushd d >/dev/null && ls && popd >/dev/null", "cd d && ls && cd -", "cd d; cd e; cd -; cd -",
+               "pushd missing", "pushd a.txt", "popd; popd; popd", "pushd d > /dev/null; dirs; popd > /dev/null",
+               "echo $OLDPWD", "pushd -n d", "popd -1", "dirs -c", "pushd d 2>/dev/null || echo no", "cd missing; cd -",
+               "pushd d/ >/dev/null; pwd", "cd ~; pushd - >/dev/null", "pushd d | cat", "dirs +1")
+
+
+def stack_scenario(seed: int) -> Scenario:
+    """A scenario of the directory stack: lines that push, pop, list and remove folders, in any order."""
+    rng = random.Random(seed)
+    made = _folder(seed, rng, CONTENTS, fewest=2)
+    made.lines = [rng.choice(STACK_LINES) for _ in range(rng.randint(3, 9))]
+    return made

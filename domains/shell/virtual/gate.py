@@ -17,7 +17,7 @@ from tree_sitter import Node
 
 from ..reading.grammar import broken, node_text, parse_tree
 from ..reading.words import Scope, Value, expand
-from . import argument_checks, constructs, git_cli, jq, loop_globs, shell_state
+from . import argument_checks, constructs, directory_stack, git_cli, jq, loop_globs, shell_state
 from . import listings
 from .allowlist import (
     MAX_OPERANDS,
@@ -96,6 +96,13 @@ class Reading:
     calling: tuple[str, ...] = ()
     calls: bool = False
     sources: bool = False  # it sources a file the world knows (`. env.sh`): what that file runs is read with the line
+    # The directory stack (directory_stack.py): as the world keeps it (None unknown), as the gate follows it through
+    # the line, whether a pushd or popd ran (OLDPWD is then not bash's), and the folders pushd was given.
+    stack_before: tuple[str, ...] = ()
+    oldpwd_before: str | None = None  # OLDPWD as the line finds it ("" unset, None unknown)
+    stack: list[str] | None = field(default_factory=list)
+    stacked: bool = False
+    pushed: set[str] = field(default_factory=set)
 
     @property
     def moves(self) -> bool:
@@ -105,13 +112,14 @@ class Reading:
 def read_line(line: str, cwd: str, home: str, variables: dict[str, str], oldpwd: str | None = None,
               status_known: bool = False, listing: loop_globs.Listing | None = None,
               content: Callable[[str], bytes | None] | None = None, cwd_known: bool = True,
-              functions: dict[str, str] | None = None) -> Reading:
+              functions: dict[str, str] | None = None, stack: tuple[str, ...] | None = ()) -> Reading:
     """The paths `line` names, or NotComputable when any part of it falls outside what is proven.
     `status_known`: the world knows the exit status of the line before (`$?` at this line's start);
     `listing`: a folder's entry names where the world knows them all (a for loop's glob expands to them);
     `content`: a file's bytes where the world knows them, b"" where it knows there is none (a `while read` loop
     reads them); `cwd_known` False: `cwd` stands in for a folder the world does not know (`$PWD` is then unknown);
-    `functions`: the functions the world keeps (name -> definition), whose calls are read as their bodies."""
+    `functions`: the functions the world keeps (name -> definition), whose calls are read as their bodies;
+    `stack`: pushd's directory stack below its top (None: unknown)."""
     if not line.strip() or "\0" in line:
         raise NotComputable("not one command line")
     root = parse_tree(line)
@@ -123,7 +131,8 @@ def read_line(line: str, cwd: str, home: str, variables: dict[str, str], oldpwd:
                   cwd_known=cwd_known, oldpwd=oldpwd or None)
     scope.variables.setdefault("HOME", home)
     reading = Reading(cwds=[posixpath.normpath(cwd)], status_before=status_known, listing=listing,
-                      content=content, oldpwd_unset=oldpwd == "", functions=dict(functions or {}))
+                      content=content, oldpwd_unset=oldpwd == "", functions=dict(functions or {}),
+                      stack_before=stack or (), stack=None if stack is None else list(stack), oldpwd_before=oldpwd)
     _statement(root, scope, reading, in_pipeline=False, fed=False)
     try:
         listings.check_line(reading.facts, reading.forms, reading.outputs)
@@ -293,6 +302,11 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
     if words[0].literal and program == "set" and not in_pipeline and \
             (change := shell_state.option_change([value.text for value in words[1:]])) is not None:
         reading.forms.add(f"set -o {change[0]}")
+        return
+    if words[0].literal and program in directory_stack.BUILTINS:
+        if in_pipeline:
+            raise NotComputable(f"{program} inside a pipeline")
+        directory_stack.read(program, words[1:], scope, reading, lambda value: _name(value, scope, reading))
         return
     if not words[0].literal or program not in PROGRAMS:
         raise NotComputable(f"{program or 'the program'} is not among the programs proven to run as in GNU")
@@ -474,15 +488,18 @@ def _loop_glob(node: Node, values: list[Value], scope: Scope, reading: Reading) 
 
 def _cd(arguments: list[str], scope: Scope, reading: Reading) -> None:
     """`cd DIR`, `cd` (the home) and `cd -` (the folder before, which it prints: only where the world's record
-    holds it, or knows it unset, and no earlier cd of the line may have changed it)."""
+    holds it, or knows it unset; after a cd of the line, OLDPWD as the line found it is a folder it may enter too,
+    where each cd before it failed; never after pushd or popd, whose OLDPWD bashkit leaves otherwise)."""
     if len(arguments) > 1:
         raise NotComputable("cd with more than one folder")
     target = arguments[0] if arguments else scope.home
     if target == "-":
         if not reading.moves and reading.oldpwd_unset:
             return  # it fails where it stands
-        if reading.moves or not scope.oldpwd:
+        if reading.stacked or not scope.oldpwd or reading.moves and reading.oldpwd_before is None:
             raise NotComputable("cd - where the folder before is not known")
+        if reading.moves and reading.oldpwd_before:  # where each cd before it failed: OLDPWD as the line found it
+            reading.cwds.append(posixpath.normpath(reading.oldpwd_before))
         target = scope.oldpwd
     if not target:
         raise NotComputable("cd to an empty word")

@@ -266,6 +266,10 @@ def _where_it_leaves_the_shell(known: Knowledge, semantics: Semantics, cwd_befor
     doubted = doubted_commands(semantics, shown)
     stood_known = known.cwd_known  # (where it ran: a guess when not known, whatever the step does)
     if real:
+        # What the exact facts decide holds for a real step too, where it went where they say (its stack, OLDPWD)
+        followed = follow(known, semantics.line, cwd_before)
+        followed = followed if followed is not None and followed.cwd == posixpath.normpath(cwd or cwd_before) \
+            else None
         misread = (semantics.cwd_after or cwd_before) != cwd or bool(doubted and _CD.search(semantics.line))
         # Where the shell stood was a guess: its paths may be misread, and only a prompt that shows the folder
         # says where it stands now.
@@ -273,7 +277,7 @@ def _where_it_leaves_the_shell(known: Knowledge, semantics: Semantics, cwd_befor
         known.cwd_known = known.cwd_known or prompt_folder(shown, known.home) is not None
         if cwd and cwd != known.cwd:
             known.cwd = posixpath.normpath(cwd)
-        return known.cwd, misread, doubted, None
+        return known.cwd, misread, doubted, followed
     doubted = sorted({*doubted, *_unsure_redirections(known, semantics)})
     certain = _certain_cwd(known, semantics, cwd_before)
     followed = follow(known, semantics.line, cwd_before) if certain is None else None

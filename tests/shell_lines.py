@@ -410,6 +410,9 @@ def shell_state_line(rng: random.Random, defined: tuple[str, ...] = ()) -> str:
         return f"{rng.choice(PIPELINES)} && echo ok || echo failed"
     if form == 7:
         return rng.choice(("unset -f greet", "unset greet", "unset X; echo ${X:-none}", "unset -v greet; greet",
+                           "X=1; unset X; echo \"${X:-gone} ${#X} [$X]\"", "export X=2; unset -v X; echo ${X:=new} $X",
+                           "unset X P; cat $X a.txt", "unset X | cat", "unset X; echo ${X-unset}", "unset PATH; ls",
+                           "unset -v", "unset 1x", "unset HOME; echo ~", "unset X; echo ${X:+set}", "unset \"$X\"",
                            "unset X greet", "unset -f nothere; greet", "unset P 2>/dev/null; show", "declare -F", "type greet", f"{name}() ( echo sub )",
                            *SOURCES, *SOURCES, *QUIET_CDS, *QUIET_CDS, *MOVES, *MOVES, *MOVES))
     return line(rng)

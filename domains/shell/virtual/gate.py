@@ -186,6 +186,13 @@ def _statement(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fe
     if kind == "function_definition":
         _define(node, reading, in_pipeline)
         return
+    if kind == "unset_command" and not in_pipeline:
+        for name in shell_state.unset_names(node, {*reading.functions, *reading.defines}):
+            if constructs.shell_variable(name):
+                raise NotComputable(f"unset {name}: it changes how the shell finds programs, splits words or sorts")
+            scope.variables[name] = ""  # every expansion the reader follows reads an unset variable as empty
+        reading.forms.add("unset")
+        return
     if kind not in _STRUCTURE:
         raise NotComputable(f"a {kind.replace('_', ' ')} ({node_text(node)[:40]!r})")
     if kind == "command":

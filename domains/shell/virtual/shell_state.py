@@ -11,11 +11,19 @@ aliases and sourced files still make every later line the model's (learning.py's
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node
 
-from ..reading.grammar import parse_tree
+from ..reading.grammar import node_text, parse_tree
 from ..world import functions
 from .refusal import NotComputable
+
+# `unset NAME`: a name of the user's (bash's own variables may be read-only, or lose what makes them special)
+_USER_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_BASH_OWN = re.compile(r"BASH\w*|EUID|UID|PPID|SHELLOPTS|PWD|OLDPWD|HOME|PATH|IFS|CDPATH|RANDOM|SRANDOM|SECONDS|LINENO|"
+                       r"HOSTNAME|HOSTTYPE|MACHTYPE|OSTYPE|OPTIND|OPTARG|OPTERR|PS\d|SHLVL|GROUPS|FUNCNAME|DIRSTACK|"
+                       r"PIPESTATUS|HIST\w*|COMP\w*|EPOCH\w*|LANG|LC_\w+|TZ|GLOBIGNORE|POSIXLY_CORRECT|TMOUT|USER|_")
 
 PROVEN_OPTIONS = frozenset({"pipefail"})  # `set -o NAME` / `set +o NAME` the virtual shell honours as bash does
 MAX_DEPTH = 4  # function calls nested deeper (or recursion) are the model's
@@ -50,3 +58,17 @@ def prelude(functions: dict[str, str], options: frozenset[str]) -> str:
     """What runs before a line, in the same script: the kept definitions and options, one a line."""
     return "".join(f"{source}\n" for _, source in sorted(functions.items())) + \
         "".join(f"set -o {option}\n" for option in sorted(options))
+
+
+def unset_names(node: Node, defined: set[str]) -> list[str]:
+    """The variables `unset NAME...` or `unset -v NAME...` unsets (bash(1)), or NotComputable: an option other than
+    -v, a word not spelled as a name, a name of bash's own, or one that may name a function (`defined`: those the
+    world keeps and the line defines), which `unset NAME` unsets where no variable has the name."""
+    words = [child for child in node.named_children]
+    if words and node_text(words[0]) == "-v":
+        words = words[1:]
+    texts = [node_text(word) for word in words]
+    if not texts or any(word.type not in ("word", "variable_name") or not _USER_NAME.fullmatch(text) or
+                        _BASH_OWN.fullmatch(text) or text in defined for word, text in zip(words, texts, strict=True)):
+        raise NotComputable("unset other than of variables of the user's, by name, with -v or no option")
+    return texts

@@ -269,6 +269,9 @@ def _unit(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed: bo
 
 def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed: bool) -> None:
     words: list[Value] = []
+    if not reading.oldpwd_before and reading.moves and not _after_all_succeeded(node):
+        # A cd before it may have failed and left OLDPWD unknown, or unset (bashkit's $OLDPWD unset is its folder)
+        scope.oldpwd = None
     parent = node.parent
     redirects = [child for child in node.children if child.type.endswith("_redirect")] + (
         [child for child in parent.named_children if child.type.endswith("_redirect")]
@@ -353,7 +356,7 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
     if program == "seq":
         argument_checks.check_sequence(arguments)
     if program == "cd":
-        _cd(arguments, scope, reading)
+        _cd(arguments, scope, reading, _after_all_succeeded(node))
     if program == "export" and (not arguments or any("=" not in word for word in arguments)):
         raise NotComputable("export without a value the line sets")
     if program == "export":
@@ -493,19 +496,20 @@ def _loop_glob(node: Node, values: list[Value], scope: Scope, reading: Reading) 
     return [Value(word) for word in words]
 
 
-def _cd(arguments: list[str], scope: Scope, reading: Reading) -> None:
+def _cd(arguments: list[str], scope: Scope, reading: Reading, chained: bool = False) -> None:
     """`cd DIR`, `cd` (the home) and `cd -` (the folder before, which it prints: only where the world's record
     holds it, or knows it unset; after a cd of the line, OLDPWD as the line found it is a folder it may enter too,
-    where each cd before it failed; never after pushd or popd, whose OLDPWD bashkit leaves otherwise)."""
+    where each cd before it failed, unless it runs only where all before it succeeded (`chained`); never after pushd
+    or popd, whose OLDPWD bashkit leaves otherwise)."""
     if len(arguments) > 1:
         raise NotComputable("cd with more than one folder")
     target = arguments[0] if arguments else scope.home
     if target == "-":
         if not reading.moves and reading.oldpwd_unset:
             return  # it fails where it stands
-        if reading.stacked or not scope.oldpwd or reading.moves and reading.oldpwd_before is None:
+        if reading.stacked or not scope.oldpwd or reading.moves and reading.oldpwd_before is None and not chained:
             raise NotComputable("cd - where the folder before is not known")
-        if reading.moves and reading.oldpwd_before:  # where each cd before it failed: OLDPWD as the line found it
+        if reading.moves and reading.oldpwd_before and not chained:  # where each cd before it failed
             reading.cwds.append(posixpath.normpath(reading.oldpwd_before))
         target = scope.oldpwd
     if not target:
@@ -514,6 +518,20 @@ def _cd(arguments: list[str], scope: Scope, reading: Reading) -> None:
     scope.oldpwd = scope.cwd
     scope.cwd = posixpath.normpath(posixpath.join(scope.cwd, target))
     reading.cwds.append(scope.cwd)
+
+
+def _after_all_succeeded(node: Node) -> bool:
+    """Whether a command runs only where every command before it in the line succeeded: the line begins with a
+    chain of `&&` that holds it, outside any construct (`cd d && ls && cd -`)."""
+    parent = node.parent
+    while parent is not None and parent.type == "redirected_statement":
+        node, parent = parent, parent.parent
+    while parent is not None and parent.type == "list":
+        if any(not child.is_named and node_text(child) != "&&" for child in parent.children):
+            return False
+        node, parent = parent, parent.parent
+    return parent is not None and parent.type == "program" and bool(parent.named_children) and \
+        parent.named_children[0] == node and node.type == "list"
 
 
 def _define(node: Node, reading: Reading, in_pipeline: bool) -> None:

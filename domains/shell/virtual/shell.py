@@ -196,6 +196,9 @@ class VirtualShell:
         if target is None or target not in known.folders or known.status(target) != "present":
             return anywhere.compute_anywhere(
                 known, lambda placed: VirtualShell(placed, self.user, self.host, stand_in=True).compute(line))
+        if any("OLDPWD" in text or _CD_BACK.search(text) for text in (line, *known.functions.values())):
+            raise NotComputable("OLDPWD read where the shell stands unknown: after its leading cd, the folder the "
+                                "world does not know")
         placed = replace(known.exact_part(), location=known.location.moved_to(target), cwd_known=True, oldpwd=None)
         outcome = VirtualShell(placed, self.user, self.host).compute(line)
         if outcome.after.oldpwd == target:  # the leading cd's: bash's is the folder the world does not know
@@ -336,7 +339,7 @@ class VirtualShell:
         variables = {name: value for name, value in state.variables.items() if _user_variable(name, value)}
         exported = {name for name in state.env if name in variables}
         return _Run((stdout, result.stderr, result.exit_code), state.cwd, (files, folders),
-                     (variables, frozenset(exported)), state.env.get("OLDPWD", ""), reach.tops, kept,
+                     (variables, frozenset(exported)), state.env.get("OLDPWD") or state.variables.get("OLDPWD", ""), reach.tops, kept,
                      git.repositories, git.refused, shell, stack)
 
     def _knowledge_after(self, run: _Run, kept: frozenset[str], reading: Reading) -> Knowledge:
@@ -375,6 +378,7 @@ class VirtualShell:
         return after
 
 
+_CD_BACK = re.compile(r"\bcd\s+-(?![\w-])")
 _LEADING_CD = re.compile(r"\s*cd\s+(?P<folder>~|~/[\w./-]*|/[\w./-]*)\s*(?:&&|;|$)")
 
 

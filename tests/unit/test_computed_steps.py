@@ -366,3 +366,24 @@ def test_a_predicted_unset_changes_the_shell_only_where_it_may_remove_a_kept_fun
     tracker.shell.accept(tracker.shell.compute("count() { echo c; }"))
     tracker.advance(terminal.normalize_action(line), "", real=False)
     assert bool(tracker.knowledge.shell_changed) is changed
+
+
+def test_the_directory_stack_is_kept_between_lines_and_replayed():
+    """pushd, popd and dirs run over the stack the world keeps (directory_stack.py); OLDPWD after them is not
+    bashkit's to say, and a stack the world does not know refuses them."""
+    shell = VirtualShell.starting(PROJECT, HOME, {f"{PROJECT}/src/a.py": b"x\n"}, {f"{PROJECT}/src": True}, True)
+    printed = []
+    for line in ("pushd src", "dirs -v", "pushd ..", "popd", "popd", "popd"):
+        outcome = shell.compute(line)
+        shell.accept(outcome)
+        printed.append((outcome.stdout, outcome.stderr, outcome.exit_code))
+    assert printed == [("~/project/src ~/project\n", "", 0), (" 0  ~/project/src\n 1  ~/project\n", "", 0),
+                       ("~/project ~/project/src ~/project\n", "", 0), ("~/project/src ~/project\n", "", 0),
+                       ("~/project\n", "", 0), ("", "bash: popd: directory stack empty\n", 1)]
+    assert shell.knowledge.dirstack == () and shell.knowledge.oldpwd is None
+    for line in ("echo $OLDPWD", "cd -", "pushd src/a.py", "pushd -n src", "popd +1", "pushd src | cat"):
+        with pytest.raises(NotComputable):
+            shell.compute(line)
+    shell.knowledge.dirstack = None
+    with pytest.raises(NotComputable):
+        shell.compute("dirs")

@@ -40,8 +40,9 @@ def follow(known: Knowledge, line: str, cwd: str) -> Followed | None:
     command whose success the facts do not decide is followed both ways; where the ways part, what differs is
     not known (the shell's folder: nothing is decided)."""
     commands = _chain(line)
-    if commands is None or not known.cwd_known:
-        return None
+    if commands is None or not known.cwd_known or known.shell_changed or any(
+            name in known.functions for _, name, _ in commands or ()):
+        return None  # (CDPATH, an alias, a function named cd or ls: the shell is not the one these rules read)
     # Each way the line may have gone so far: (folder, OLDPWD, stack, the last command's success)
     ways: list[tuple[str, str | None, tuple[str, ...] | None, bool]] = [(cwd, known.oldpwd, known.dirstack, True)]
     for operator, name, words in commands:

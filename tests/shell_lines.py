@@ -356,7 +356,9 @@ FUNCTION_BODIES = ("echo hello", "cat a.txt", "mkdir -p out/m; touch out/m/f", "
                    "X=set_in_f", "echo \"$X\"", "wc -l a.txt nonl", "cat missing", "false", "echo \"$1\"",
                    "grep -c a a.txt || echo none", "echo x > out/f.txt", "ls d", "cd missing",
                    "for v in 1 2; do echo $v; done", "[ -f a.txt ] && echo yes",
-                   "echo $#", "local y=1; echo $y", "return 3", "set -o pipefail", "shopt -s nullglob")
+                   "echo $#", "local y=1; echo $y", "return 3", "set -o pipefail", "shopt -s nullglob",
+                   "local X=in; echo \"$X\"", "local X; echo \"[$X]\"; X=changed", "local -r X=1", "local PATH=/x",
+                   "local X=$X; X=more; echo $X", "local N M=2; echo \"$N$M\"")
 # Scripts a line sources (`. ./env.sh`): assignments, exports, functions, commands, errors, nested sources.
 SCRIPTS = (b"X=from_env\nexport Y=1\n", b"hello() {\n  echo hello $X\n}\nX=x\n", b"echo sourced\ncat a.txt\n",
            b"cd d\n", b"cd missing\n", b"set -o pipefail\n", b"return 2\n", b"echo $1\n", b". ./d/x.txt\n",

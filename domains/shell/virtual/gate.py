@@ -94,6 +94,7 @@ class Reading:
     functions: dict[str, str] = field(default_factory=dict)
     defines: dict[str, str] = field(default_factory=dict)
     calling: tuple[str, ...] = ()
+    locals: list[dict[str, object]] = field(default_factory=list)  # each call's locals: their values before
     calls: bool = False
     sources: bool = False  # it sources a file the world knows (`. env.sh`): what that file runs is read with the line
     # The directory stack (directory_stack.py): as the world keeps it (None unknown), as the gate follows it through
@@ -229,6 +230,10 @@ def _statement(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fe
     if kind == "declaration_command":
         keyword = node_text(node.children[0]) if node.children else ""
         assignments = node.named_children
+        if keyword == "local" and reading.locals:
+            shell_state.declare_local(assignments, scope, reading.locals[-1], _assign)
+            reading.forms.add("local")
+            return
         if keyword != "export" or in_pipeline or not assignments or \
                 any(child.type != "variable_assignment" for child in assignments):
             raise NotComputable(f"the declaration {node_text(node)[:40]!r}")
@@ -560,10 +565,12 @@ def _call(name: str, arguments: list[Value], scope: Scope, reading: Reading, in_
     body = shell_state.body_of(reading.defines.get(name) or reading.functions[name])
     hidden, calling = len(reading.hidden), reading.calling
     reading.calling, reading.calls = (*calling, name), True
+    reading.locals.append({})
     try:
         _statement(body, scope, reading, in_pipeline, fed)
     finally:
         reading.calling = calling
+        shell_state.restore_locals(reading.locals.pop(), scope)
     if len(reading.hidden) != hidden:
         raise NotComputable("a function whose body hides error output: its redirections lie outside the line")
 

@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import re
 
+from collections.abc import Callable
+
 from tree_sitter import Node
 
 from ..reading.grammar import node_text, parse_tree
+from ..reading.words import Scope
 from ..world import functions
 from .refusal import NotComputable
 
@@ -72,3 +75,34 @@ def unset_names(node: Node, defined: set[str]) -> list[str]:
                         _BASH_OWN.fullmatch(text) or text in defined for word, text in zip(words, texts, strict=True)):
         raise NotComputable("unset other than of variables of the user's, by name, with -v or no option")
     return texts
+
+
+_UNKNOWN = object()  # a local's value before the call: one the gate did not know
+
+
+def declare_local(declared: list[Node], scope: Scope, before: dict[str, object],
+                  assign: Callable[[Node, Scope], None]) -> None:
+    """`local NAME[=WORD]...` inside a function the gate reads: each name keeps its value until the call returns
+    (bash(1): dynamic scope), then is as before (`restore_locals`); a name without a value is unset in the call
+    (read as empty, as `unset_names` does). Options (`local -r`, `-a`) and bash's own names are refused."""
+    if not declared:
+        raise NotComputable("local alone lists the locals")
+    for child in declared:
+        named = child.child_by_field_name("name") if child.type == "variable_assignment" else child
+        name = node_text(named) if named is not None and named.type == "variable_name" else ""
+        if not _USER_NAME.fullmatch(name) or _BASH_OWN.fullmatch(name):
+            raise NotComputable(f"local {node_text(child)[:40]!r}: only names of the user's, with or without a value")
+        before.setdefault(name, scope.variables.get(name, _UNKNOWN))
+        if child.type == "variable_assignment":
+            assign(child, scope)
+        else:
+            scope.variables[name] = ""
+
+
+def restore_locals(before: dict[str, object], scope: Scope) -> None:
+    """The call returned: its locals are what they were before it."""
+    for name, value in before.items():
+        if value is _UNKNOWN:
+            scope.variables.pop(name, None)
+        else:
+            scope.variables[name] = value  # type: ignore[assignment]  # (a str or None, as it was)

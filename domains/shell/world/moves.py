@@ -14,6 +14,7 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import dataclass
+from typing import Literal
 
 from tree_sitter import Node
 
@@ -59,11 +60,11 @@ def follow(known: Knowledge, line: str, cwd: str) -> Followed | None:
                                                                                 else (done,))]
             else:
                 moved = _move(known, name, words, folder, oldpwd, stack)
-                if moved is _UNDECIDED:
+                if moved is None:
                     return None
                 if moved is not False:  # it succeeded, or may have
                     following.append((moved[0], folder, moved[1], True))
-                if not isinstance(moved, tuple) or moved[2]:
+                if moved is False or moved[2]:
                     following.append((folder, oldpwd, stack, False))
         ways = list(dict.fromkeys(following))
         if len(ways) > _MOST_WAYS:
@@ -76,14 +77,14 @@ def follow(known: Knowledge, line: str, cwd: str) -> Followed | None:
                     stacks.pop() if len(stacks) == 1 else None)
 
 
-_UNDECIDED = None
 _MOST_WAYS = 32  # more ways than this: nothing is decided
 
 
 def _move(known: Knowledge, name: str, words: list[str], cwd: str, oldpwd: str | None,
-          stack: tuple[str, ...] | None) -> tuple[str, tuple[str, ...] | None, bool] | None | bool:
+          stack: tuple[str, ...] | None) -> tuple[str, tuple[str, ...] | None, bool] | Literal[False] | None:
     """(the folder it enters, the stack after, whether it may fail instead) where it may succeed; False where it
     certainly fails; None where what it would do is not known (an unknown OLDPWD or stack, options)."""
+    after: tuple[str, ...] | None
     if any(word.startswith(("-", "+")) and word != "-" for word in words) or len(words) > 1:
         return None  # options, stack rotations, several operands
     if name == "popd" or name == "pushd" and not words:

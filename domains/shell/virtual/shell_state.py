@@ -7,6 +7,8 @@ bash does (tests/shell_lines.py `shell_state_scenario`): a function whose body t
 called outside a pipeline, and `pipefail`. Other options (`set -e` and `-u` end the shell where bash meets a
 failure, `set -a` is not followed by bashkit, `shopt` changes the globbing the gate reads itself), traps,
 aliases and sourced files still make every later line the model's (learning.py's `shell_changed`).
+Within a line the gate also follows `unset NAME` of the user's variables and `local` inside a function it reads;
+pushd's directory stack is directory_stack.py's.
 """
 
 from __future__ import annotations

@@ -36,7 +36,8 @@ _BRANCHED_OR_REDIRECTED = re.compile(r"(^|[\s;&|(])(if|case|while|until|for|sele
 _CHANGES_SHELL = re.compile(
     r"(?:^|[;&|(]|\b(?:then|do|else))\s*(?:set\s+[-+]|shopt\b|umask\b|alias\b|unalias\b|enable\b|hash\b|"
     r"trap\b|source\b|\.\s|eval\b|exec\b|function\s|(?:(?:export|declare|typeset)\s+(?:-\w+\s+)?)?"
-    r"(?:PATH|IFS|CDPATH|GLOBIGNORE|HOME|LC_\w+|LANG|LANGUAGE|POSIXLY_CORRECT|SHELLOPTS|BASHOPTS|TZ)\+?=)|"
+    r"(?:PATH|IFS|CDPATH|GLOBIGNORE|HOME|LC_\w+|LANG|LANGUAGE|POSIXLY_CORRECT|SHELLOPTS|BASHOPTS|TZ)\+?=|"
+    r"unset\b[^;&|\n]*(?:\$|\b(?:PATH|IFS|CDPATH|GLOBIGNORE|HOME|LC_\w+|LANG|LANGUAGE|POSIXLY_CORRECT|TZ)\b))|"
     r"(?:^|[;&|(]\s*)[\w-]+\s*\(\)\s*[{(]")
 _CHANGES_STATE = re.compile(r"\b(export|unset|declare|typeset|local|readonly|source|read|mapfile|readarray|eval|"
                             r"set|shopt|alias|cd|pushd|popd)\b|(^|[\s;&|(])\.\s|[A-Za-z_][A-Za-z0-9_]*\+?=")

@@ -34,7 +34,7 @@ _BRANCHED_OR_REDIRECTED = re.compile(r"(^|[\s;&|(])(if|case|while|until|for|sele
 # locale, a sourced or evaluated script): the world's shell is then no longer the one the tests prove.
 # Each is read at a command's start only: `find . -name x` or `grep alias f` change nothing.
 _CHANGES_SHELL = re.compile(
-    r"(?:^|[;&|(]|\b(?:then|do|else))\s*(?:set\s+[-+]|shopt\b|umask\b|alias\b|unalias\b|enable\b|hash\b|"
+    r"(?:^|[;&|(\n{]|\b(?:then|do|else))\s*(?:set\s+[-+]|shopt\b|umask\b|alias\b|unalias\b|enable\b|hash\b|"
     r"trap\b|source\b|\.\s|eval\b|exec\b|function\s|(?:(?:export|declare|typeset)\s+(?:-\w+\s+)?)?"
     r"(?:PATH|IFS|CDPATH|GLOBIGNORE|HOME|LC_\w+|LANG|LANGUAGE|POSIXLY_CORRECT|SHELLOPTS|BASHOPTS|TZ)\+?=|"
     r"unset\b[^;&|\n]*(?:\$|\b(?:PATH|IFS|CDPATH|GLOBIGNORE|HOME|LC_\w+|LANG|LANGUAGE|POSIXLY_CORRECT|TZ)\b))|"

@@ -367,7 +367,9 @@ FUNCTION_BODIES = ("echo hello", "cat a.txt", "mkdir -p out/m; touch out/m/f", "
                    "echo $#", "local y=1; echo $y", "return 3", "set -o pipefail", "shopt -s nullglob",
                    # the words a call gives: counted, read as files, quoted or split, defaulted, all at once
                    "grep -c \"$1\" \"$2\"", "cat \"$1\"", "echo \"[$@]\"", "echo [$*]", "echo $1", "wc -l \"$@\"",
-                   "echo \"${1:-none}\" \"${2}\"", "touch \"out/$1\"", "echo \"$3\" $#")
+                   "echo \"${1:-none}\" \"${2}\"", "touch \"out/$1\"", "echo \"$3\" $#",
+                   "local X=in; echo \"$X\"", "local X; echo \"[$X]\"; X=changed", "local -r X=1", "local PATH=/x",
+                   "local X=$X; X=more; echo $X", "local N M=2; echo \"$N$M\"")
 # Scripts a line sources (`. ./env.sh`): assignments, exports, functions, commands, errors, nested sources.
 SCRIPTS = (b"X=from_env\nexport Y=1\n", b"hello() {\n  echo hello $X\n}\nX=x\n", b"echo sourced\ncat a.txt\n",
            b"cd d\n", b"cd missing\n", b"set -o pipefail\n", b"return 2\n", b"echo $1\n", b". ./d/x.txt\n",
@@ -380,6 +382,16 @@ SOURCES = ("source ./env.sh", ". ./env.sh", "source env.sh", ". ./env.sh && echo
 QUIET_CDS = ("cd d > /dev/null", "cd - > /dev/null", "cd - >/dev/null 2>&1", "cd missing 2>/dev/null || echo no",
              "cd d; cd - > /dev/null; pwd", "cd - &>/dev/null; pwd", "cd d >/dev/null && cd - 1>/dev/null && pwd",
              "cd - > out/g", "cd d 2>&1", "cd a.txt 2>/dev/null; pwd", "cd ~ >/dev/null; cd - >/dev/null; pwd")
+# Moves a predicted step may make (world/moves.py follows those the exact facts decide), and pushd, popd and dirs
+# (the directory stack the world keeps): round trips, targets missing, files, folders not seen, a stack empty.
+MOVES = ("cd missing", "cd a.txt", "cd d && ls && cd -", "cd d; ls; cd -", "cd nodir/x && ls && cd -",
+         "pushd d >/dev/null && ls && popd >/dev/null", "pushd d/e >/dev/null && pwd && popd >/dev/null",
+         "pushd missing >/dev/null && ls && popd >/dev/null", "pushd d; pushd ..; popd; popd; popd", "popd",
+         "pushd d", "pushd d > /dev/null", "dirs", "dirs -v", "dirs -l -p", "popd >/dev/null; pwd", "pushd",
+         "pushd missing", "pushd a.txt", "pushd d >/dev/null; dirs; cd e; dirs", "cd d && make && cd -",
+         "cd missing || cd d", "pushd out >/dev/null; pwd", "pushd ~ > /dev/null; dirs", "cd d && cd .. && pwd",
+         "pushd d > /dev/null; popd; echo $OLDPWD", "pushd d >/dev/null; cd -", "pushd -n d", "popd +1",
+         "pushd d e", "pushd '' ", "pushd d/ >/dev/null; dirs")
 PIPELINES = ("false | true", "cat missing | sort", "true | false | true", "grep zz a.txt | wc -l", "seq 3 | head -n 1",
              "cat a.txt | grep -c beta", "printf 'b\\na\\n' | sort | uniq")
 
@@ -411,8 +423,12 @@ def shell_state_line(rng: random.Random, defined: tuple[str, ...] = ()) -> str:
     if form == 6:
         return f"{rng.choice(PIPELINES)} && echo ok || echo failed"
     if form == 7:
-        return rng.choice(("unset -f greet", "unset greet", "declare -F", "type greet", f"{name}() ( echo sub )",
-                           *SOURCES, *SOURCES, *QUIET_CDS, *QUIET_CDS))
+        return rng.choice(("unset -f greet", "unset greet", "unset X; echo ${X:-none}", "unset -v greet; greet",
+                           "X=1; unset X; echo \"${X:-gone} ${#X} [$X]\"", "export X=2; unset -v X; echo ${X:=new} $X",
+                           "unset X P; cat $X a.txt", "unset X | cat", "unset X; echo ${X-unset}", "unset PATH; ls",
+                           "unset -v", "unset 1x", "unset HOME; echo ~", "unset X; echo ${X:+set}", "unset \"$X\"",
+                           "unset X greet", "unset -f nothere; greet", "unset P 2>/dev/null; show", "declare -F", "type greet", f"{name}() ( echo sub )",
+                           *SOURCES, *SOURCES, *QUIET_CDS, *QUIET_CDS, *MOVES, *MOVES, *MOVES))
     return line(rng)
 
 
@@ -427,4 +443,23 @@ def shell_state_scenario(seed: int) -> Scenario:
         made.lines.append(shell_state_line(rng, tuple(defined)))
         if match := re.match(r"(?:function )?(\w+)\(\) \{", made.lines[-1]):
             defined.append(match.group(1))
+    return made
+
+
+# The directory stack across lines (domains/shell/virtual/directory_stack.py, world/moves.py): pushes, pops and
+# listings between commands that move, list, and remove folders the stack holds.
+STACK_LINES = ("pushd d", "pushd d/e", "pushd ..", "pushd ~", "pushd out", "pushd e", "popd", "popd", "pushd",
+               "dirs", "dirs -v", "dirs -p", "dirs -l", "dirs -v -l", "cd d", "cd ..", "cd -", "pwd", "ls",
+               "rm -r d", "rmdir d/e", "mkdir -p out/n", "pushd out/n >/dev/null", "popd >/dev/null; pwd",
+               "pushd d >/dev/null && ls && popd >/dev/null", "cd d && ls && cd -", "cd d; cd e; cd -; cd -",
+               "pushd missing", "pushd a.txt", "popd; popd; popd", "pushd d > /dev/null; dirs; popd > /dev/null",
+               "echo $OLDPWD", "pushd -n d", "popd -1", "dirs -c", "pushd d 2>/dev/null || echo no", "cd missing; cd -",
+               "pushd d/ >/dev/null; pwd", "cd ~; pushd - >/dev/null", "pushd d | cat", "dirs +1")
+
+
+def stack_scenario(seed: int) -> Scenario:
+    """A scenario of the directory stack: lines that push, pop, list and remove folders, in any order."""
+    rng = random.Random(seed)
+    made = _folder(seed, rng, CONTENTS, fewest=2)
+    made.lines = [rng.choice(STACK_LINES) for _ in range(rng.randint(3, 9))]
     return made

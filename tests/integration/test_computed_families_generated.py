@@ -20,7 +20,7 @@ from ..anywhere_lines import anywhere_scenario
 from ..differential import explore
 from ..jq_lines import jq_scenario
 from ..listing_lines import scenario as listing_scenario
-from ..shell_lines import Scenario, construct_scenario, shell_state_scenario, text_scenario
+from ..shell_lines import Scenario, construct_scenario, shell_state_scenario, stack_scenario, text_scenario
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,10 @@ FAMILIES = [
     # the same generator from a held-out seed, never looked at while the virtual shell was extended for it.
     Family("the shell's own state", shell_state_scenario, 2066, 20, both_ways=True),
     Family("the shell's own state, held-out seeds", shell_state_scenario, 2066, 10, both_ways=True, first=660_000_000),
+    # pushd, popd and dirs, and the directory stack the world keeps between lines (tests/shell_lines.py
+    # `stack_scenario`); and from a held-out seed, never looked at while the virtual shell was extended for it.
+    Family("the directory stack", stack_scenario, 2067, 15, both_ways=True),
+    Family("the directory stack, held-out seeds", stack_scenario, 2067, 8, both_ways=True, first=670_000_000),
     # jq over folders of generated JSON documents, against Debian's jq 1.6 (tests/jq_lines.py).
     Family("jq", jq_scenario, 2031, 20, both_ways=True, needs=("bash", "jq")),
     # The text tools and their widened options over plain text files: sorted and not, tabs, fields, base64

@@ -104,6 +104,24 @@ def test_a_predicted_cd_moves_the_exact_shell_only_into_a_folder_the_world_knows
     assert tracker.compute(terminal.normalize_action("pwd")).stdout == f"{PROJECT}/lib\n"  # reality says where
 
 
+@pytest.mark.parametrize(("line", "stays"), [
+    ("cd gone", True), ("cd lib/none", True), ("cd ~/build && ls && cd -", True), ("cd ~/build; ls; cd -", True),
+    ("pushd ~/build >/dev/null && ls && popd >/dev/null", True), ("pushd lib; pushd ..; popd; popd; popd", True),
+    ("cd ~/build", False), ("cd ~/build && make && cd -", False), ("popd", True),
+    ("cd gone || cd lib", "/lib"), ("cd ~/build 2>/dev/null || cd lib", False), ("cd $D && cd -", False)])
+def test_a_predicted_move_the_exact_facts_decide_leaves_the_shell_where_they_say(terminal, line, stays):
+    """A cd or pushd into a path the world knows is absent fails; one into a folder it does not know, followed both
+    ways (moves.py), goes back where it came from either way, or may leave it elsewhere."""
+    tracker = Tracker.replay(terminal, FRESH, [], computed=True, start=_empty())
+    for typed in ("mkdir lib", "rm -rf gone"):
+        tracker.shell.accept(tracker.shell.compute(typed))
+    tracker.advance(terminal.normalize_action(line), "", real=False)
+    assert tracker.knowledge.cwd_known is bool(stays)
+    if stays:
+        assert tracker.compute(terminal.normalize_action("pwd")).stdout == f"{PROJECT}{'' if stays is True else stays}\n"
+        assert tracker.knowledge.dirstack == ()
+
+
 def test_where_the_shell_stands_unknown_a_line_that_cannot_depend_on_it_is_still_exact(terminal):
     tracker = Tracker.replay(terminal, FRESH, [], computed=True, start=_empty())
     for line in ("mkdir lib", "echo x > lib/f"):
@@ -334,3 +352,38 @@ def test_a_name_a_predicted_step_may_have_made_leaves_the_rest_of_the_listing_kn
     assert removed is not None and f"{PROJECT}/.git" not in removed.after.maybe_there
     tracker.advance(terminal.normalize_action("rm -rf .git"), "", real=False, outcome=removed)
     assert tracker.compute(terminal.normalize_action("ls -A")).stdout == "notes.txt\n"
+
+
+@pytest.mark.parametrize(("line", "changed"), [
+    ("unset PKG; echo ${PKG:-none}", False), ("unset -v count", False), ("unset -f other", False),
+    ("unset PKG X", False), ("unset count", True), ("unset -f count", True), ("unset $X", True),
+    ("eval unset count", True), ("command unset count", True), ("declare -f count", True),
+    ("if true; then unset count; fi", True)])
+def test_a_predicted_unset_changes_the_shell_only_where_it_may_remove_a_kept_function(terminal, line, changed):
+    """bash(1): `unset NAME` unsets a variable, and a function only where no variable has the name; `-v` never a
+    function; `-f` only the function named."""
+    tracker = Tracker.replay(terminal, FRESH, [], computed=True, start=_empty())
+    tracker.shell.accept(tracker.shell.compute("count() { echo c; }"))
+    tracker.advance(terminal.normalize_action(line), "", real=False)
+    assert bool(tracker.knowledge.shell_changed) is changed
+
+
+def test_the_directory_stack_is_kept_between_lines_and_replayed():
+    """pushd, popd and dirs run over the stack the world keeps (directory_stack.py); OLDPWD after them is not
+    bashkit's to say, and a stack the world does not know refuses them."""
+    shell = VirtualShell.starting(PROJECT, HOME, {f"{PROJECT}/src/a.py": b"x\n"}, {f"{PROJECT}/src": True}, True)
+    printed = []
+    for line in ("pushd src", "dirs -v", "pushd ..", "popd", "popd", "popd"):
+        outcome = shell.compute(line)
+        shell.accept(outcome)
+        printed.append((outcome.stdout, outcome.stderr, outcome.exit_code))
+    assert printed == [("~/project/src ~/project\n", "", 0), (" 0  ~/project/src\n 1  ~/project\n", "", 0),
+                       ("~/project ~/project/src ~/project\n", "", 0), ("~/project/src ~/project\n", "", 0),
+                       ("~/project\n", "", 0), ("", "bash: popd: directory stack empty\n", 1)]
+    assert shell.knowledge.dirstack == () and shell.knowledge.oldpwd is None
+    for line in ("echo $OLDPWD", "cd -", "pushd src/a.py", "pushd -n src", "popd +1", "pushd src | cat"):
+        with pytest.raises(NotComputable):
+            shell.compute(line)
+    shell.knowledge.dirstack = None
+    with pytest.raises(NotComputable):
+        shell.compute("dirs")

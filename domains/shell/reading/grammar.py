@@ -92,6 +92,10 @@ def _misread_words(root: Node) -> bool:
             if any(not _GAP.fullmatch(source[left.end_byte:right.start_byte])
                    for left, right in zip(words, words[1:], strict=False)):
                 return True
+        if node.type == "redirected_statement" and any(
+                not _GAP.fullmatch(source[left.end_byte:right.start_byte]) and left.end_byte != right.start_byte
+                for left, right in zip(node.children, node.children[1:], strict=False)):
+            return True  # `cd - 1>/dev/null`: the grammar leaves the `-` out of every node
         stack.extend(node.named_children)
     return False
 

@@ -123,6 +123,9 @@ PROVEN_ERRORS: tuple[re.Pattern[str], ...] = tuple(re.compile(form) for form in 
     rf"mv: cannot stat '{_NAME}': {_MISSING}",
     rf"bash: cd: {_NAME}: (?:{_MISSING}|Not a directory)",
     r"bash: cd: OLDPWD not set",
+    rf"bash: pushd: {_NAME}: {_MISSING}",  # (directory_stack.py)
+    r"bash: popd: directory stack empty",
+    r"bash: pushd: no other directory",
     rf"bash: {_NAME}: {_MISSING}",
     rf"ls: cannot access '[A-Za-z0-9._/+*-]+': {_MISSING}",  # (`ls *.bak` of no match: the pattern, quoted)
     rf"find: '{_NAME}': {_MISSING}",

@@ -17,7 +17,7 @@ from tree_sitter import Node
 
 from ..reading.grammar import broken, node_text, parse_tree
 from ..reading.words import Scope, Value, expand
-from . import argument_checks, constructs, git_cli, jq, loop_globs, shell_state
+from . import argument_checks, constructs, directory_stack, git_cli, jq, loop_globs, shell_state
 from . import listings
 from .allowlist import (
     MAX_OPERANDS,
@@ -94,8 +94,16 @@ class Reading:
     functions: dict[str, str] = field(default_factory=dict)
     defines: dict[str, str] = field(default_factory=dict)
     calling: tuple[str, ...] = ()
+    locals: list[dict[str, object]] = field(default_factory=list)  # each call's locals: their values before
     calls: bool = False
     sources: bool = False  # it sources a file the world knows (`. env.sh`): what that file runs is read with the line
+    # The directory stack (directory_stack.py): as the world keeps it (None unknown), as the gate follows it through
+    # the line, whether a pushd or popd ran (OLDPWD is then not bash's), and the folders pushd was given.
+    stack_before: tuple[str, ...] = ()
+    oldpwd_before: str | None = None  # OLDPWD as the line finds it ("" unset, None unknown)
+    stack: list[str] | None = field(default_factory=list)
+    stacked: bool = False
+    pushed: set[str] = field(default_factory=set)
 
     @property
     def moves(self) -> bool:
@@ -105,13 +113,14 @@ class Reading:
 def read_line(line: str, cwd: str, home: str, variables: dict[str, str], oldpwd: str | None = None,
               status_known: bool = False, listing: loop_globs.Listing | None = None,
               content: Callable[[str], bytes | None] | None = None, cwd_known: bool = True,
-              functions: dict[str, str] | None = None) -> Reading:
+              functions: dict[str, str] | None = None, stack: tuple[str, ...] | None = ()) -> Reading:
     """The paths `line` names, or NotComputable when any part of it falls outside what is proven.
     `status_known`: the world knows the exit status of the line before (`$?` at this line's start);
     `listing`: a folder's entry names where the world knows them all (a for loop's glob expands to them);
     `content`: a file's bytes where the world knows them, b"" where it knows there is none (a `while read` loop
     reads them); `cwd_known` False: `cwd` stands in for a folder the world does not know (`$PWD` is then unknown);
-    `functions`: the functions the world keeps (name -> definition), whose calls are read as their bodies."""
+    `functions`: the functions the world keeps (name -> definition), whose calls are read as their bodies;
+    `stack`: pushd's directory stack below its top (None: unknown)."""
     if not line.strip() or "\0" in line:
         raise NotComputable("not one command line")
     root = parse_tree(line)
@@ -123,7 +132,8 @@ def read_line(line: str, cwd: str, home: str, variables: dict[str, str], oldpwd:
                   cwd_known=cwd_known, oldpwd=oldpwd or None)
     scope.variables.setdefault("HOME", home)
     reading = Reading(cwds=[posixpath.normpath(cwd)], status_before=status_known, listing=listing,
-                      content=content, oldpwd_unset=oldpwd == "", functions=dict(functions or {}))
+                      content=content, oldpwd_unset=oldpwd == "", functions=dict(functions or {}),
+                      stack_before=stack or (), stack=None if stack is None else list(stack), oldpwd_before=oldpwd)
     _statement(root, scope, reading, in_pipeline=False, fed=False)
     try:
         listings.check_line(reading.facts, reading.forms, reading.outputs)
@@ -177,6 +187,13 @@ def _statement(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fe
     if kind == "function_definition":
         _define(node, reading, in_pipeline)
         return
+    if kind == "unset_command" and not in_pipeline:
+        for name in shell_state.unset_names(node, {*reading.functions, *reading.defines}):
+            if constructs.shell_variable(name):
+                raise NotComputable(f"unset {name}: it changes how the shell finds programs, splits words or sorts")
+            scope.variables[name] = ""  # every expansion the reader follows reads an unset variable as empty
+        reading.forms.add("unset")
+        return
     if kind not in _STRUCTURE:
         raise NotComputable(f"a {kind.replace('_', ' ')} ({node_text(node)[:40]!r})")
     if kind == "command":
@@ -213,6 +230,10 @@ def _statement(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fe
     if kind == "declaration_command":
         keyword = node_text(node.children[0]) if node.children else ""
         assignments = node.named_children
+        if keyword == "local" and reading.locals:
+            shell_state.declare_local(assignments, scope, reading.locals[-1], _assign)
+            reading.forms.add("local")
+            return
         if keyword != "export" or in_pipeline or not assignments or \
                 any(child.type != "variable_assignment" for child in assignments):
             raise NotComputable(f"the declaration {node_text(node)[:40]!r}")
@@ -253,6 +274,9 @@ def _unit(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed: bo
 
 def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed: bool) -> None:
     words: list[Value] = []
+    if not reading.oldpwd_before and reading.moves and not _after_all_succeeded(node):
+        # A cd before it may have failed and left OLDPWD unknown, or unset (bashkit's $OLDPWD unset is its folder)
+        scope.oldpwd = None
     parent = node.parent
     redirects = [child for child in node.children if child.type.endswith("_redirect")] + (
         [child for child in parent.named_children if child.type.endswith("_redirect")]
@@ -294,6 +318,11 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
             (change := shell_state.option_change([value.text for value in words[1:]])) is not None:
         reading.forms.add(f"set -o {change[0]}")
         return
+    if words[0].literal and program in directory_stack.BUILTINS:
+        if in_pipeline:
+            raise NotComputable(f"{program} inside a pipeline")
+        directory_stack.read(program, words[1:], scope, reading, lambda value: _name(value, scope, reading))
+        return
     if not words[0].literal or program not in PROGRAMS:
         raise NotComputable(f"{program or 'the program'} is not among the programs proven to run as in GNU")
     if program in SHELL_STATE and in_pipeline:
@@ -332,7 +361,7 @@ def _command(node: Node, scope: Scope, reading: Reading, in_pipeline: bool, fed:
     if program == "seq":
         argument_checks.check_sequence(arguments)
     if program == "cd":
-        _cd(arguments, scope, reading)
+        _cd(arguments, scope, reading, _after_all_succeeded(node))
     if program == "export" and (not arguments or any("=" not in word for word in arguments)):
         raise NotComputable("export without a value the line sets")
     if program == "export":
@@ -472,17 +501,21 @@ def _loop_glob(node: Node, values: list[Value], scope: Scope, reading: Reading) 
     return [Value(word) for word in words]
 
 
-def _cd(arguments: list[str], scope: Scope, reading: Reading) -> None:
+def _cd(arguments: list[str], scope: Scope, reading: Reading, chained: bool = False) -> None:
     """`cd DIR`, `cd` (the home) and `cd -` (the folder before, which it prints: only where the world's record
-    holds it, or knows it unset, and no earlier cd of the line may have changed it)."""
+    holds it, or knows it unset; after a cd of the line, OLDPWD as the line found it is a folder it may enter too,
+    where each cd before it failed, unless it runs only where all before it succeeded (`chained`); never after pushd
+    or popd, whose OLDPWD bashkit leaves otherwise)."""
     if len(arguments) > 1:
         raise NotComputable("cd with more than one folder")
     target = arguments[0] if arguments else scope.home
     if target == "-":
         if not reading.moves and reading.oldpwd_unset:
             return  # it fails where it stands
-        if reading.moves or not scope.oldpwd:
+        if reading.stacked or not scope.oldpwd or reading.moves and reading.oldpwd_before is None and not chained:
             raise NotComputable("cd - where the folder before is not known")
+        if reading.moves and reading.oldpwd_before and not chained:  # where each cd before it failed
+            reading.cwds.append(posixpath.normpath(reading.oldpwd_before))
         target = scope.oldpwd
     if not target:
         raise NotComputable("cd to an empty word")
@@ -490,6 +523,20 @@ def _cd(arguments: list[str], scope: Scope, reading: Reading) -> None:
     scope.oldpwd = scope.cwd
     scope.cwd = posixpath.normpath(posixpath.join(scope.cwd, target))
     reading.cwds.append(scope.cwd)
+
+
+def _after_all_succeeded(node: Node) -> bool:
+    """Whether a command runs only where every command before it in the line succeeded: the line begins with a
+    chain of `&&` that holds it, outside any construct (`cd d && ls && cd -`)."""
+    parent = node.parent
+    while parent is not None and parent.type == "redirected_statement":
+        node, parent = parent, parent.parent
+    while parent is not None and parent.type == "list":
+        if any(not child.is_named and node_text(child) != "&&" for child in parent.children):
+            return False
+        node, parent = parent, parent.parent
+    return parent is not None and parent.type == "program" and bool(parent.named_children) and \
+        parent.named_children[0] == node and node.type == "list"
 
 
 def _define(node: Node, reading: Reading, in_pipeline: bool) -> None:
@@ -519,10 +566,12 @@ def _call(name: str, arguments: list[Value], scope: Scope, reading: Reading, in_
     hidden, calling, positional = len(reading.hidden), reading.calling, scope.positional
     reading.calling, reading.calls = (*calling, name), True
     scope.positional = tuple(value.text for value in arguments)
+    reading.locals.append({})
     try:
         _statement(body, scope, reading, in_pipeline, fed)
     finally:
         reading.calling, scope.positional = calling, positional
+        shell_state.restore_locals(reading.locals.pop(), scope)
     if len(reading.hidden) != hidden:
         raise NotComputable("a function whose body hides error output: its redirections lie outside the line")
 

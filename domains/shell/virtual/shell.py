@@ -34,6 +34,7 @@ from .jq import FAILING_UNLIKE_GNU
 from ..programs.usage_errors import Undecided, invalid_option, usage_message
 from .listings import problem_with_result, problem_with_world
 from .outcome import Change, Outcome
+from . import directory_stack
 from .shell_state import PROVEN_OPTIONS, prelude as shell_prelude
 from .text_tools import content_problem
 
@@ -86,7 +87,8 @@ class VirtualShell:
         if shadowing := sorted(name for name in known.functions if name in PROGRAMS or name in _SHELL_WORDS):
             raise NotComputable(f"a function named as a program or builtin ({shadowing[0]}): bash runs the function")
         reading = read_line(line, known.cwd, known.home, known.variables, known.oldpwd, known.last_status is not None,
-                            known.entries, self._content, cwd_known=not self.stand_in, functions=known.functions)
+                            known.entries, self._content, cwd_known=not self.stand_in, functions=known.functions,
+                            stack=known.dirstack)
         if self.stand_in:
             anywhere.check_reading(known, reading)
         if "git" in reading.forms:
@@ -107,6 +109,9 @@ class VirtualShell:
                 raise NotComputable(f"a glob over {folder}, whose listing the world does not know in full")
         if problem := problem_with_world(reading.facts, known):
             raise NotComputable(problem)
+        if reading.forms & directory_stack.BUILTINS and (problem := directory_stack.problem(
+                known.dirstack or (), known.folders, known.files, reading.pushed, known.status)):
+            raise NotComputable(problem)
         reach = _Reach.of(known, reading)
         # The named paths the world knows nothing of, and the unsure names in the folders the line reaches (`ls`
         # of a folder where `.git` may be): each is tried as absent, as a file and as a folder.
@@ -126,7 +131,7 @@ class VirtualShell:
                 raise NotComputable("its output depends on files the world does not know")
             if other.state != first.state or other.cwd != first.cwd or other.variables != first.variables or \
                     other.kept != runs[-1].kept or other.repositories != first.repositories or \
-                    other.shell != first.shell:
+                    other.shell != first.shell or other.stack != first.stack:
                 raise NotComputable("what it leaves depends on files the world does not know")
         stdout, stderr, code = first.printed
         stderr = self._gnu_stderr(stderr, reading, first)
@@ -192,6 +197,9 @@ class VirtualShell:
         if target is None or target not in known.folders or known.status(target) != "present":
             return anywhere.compute_anywhere(
                 known, lambda placed: VirtualShell(placed, self.user, self.host, stand_in=True).compute(line))
+        if any("OLDPWD" in text or _CD_BACK.search(text) for text in (line, *known.functions.values())):
+            raise NotComputable("OLDPWD read where the shell stands unknown: after its leading cd, the folder the "
+                                "world does not know")
         placed = replace(known.exact_part(), location=known.location.moved_to(target), cwd_known=True, oldpwd=None)
         outcome = VirtualShell(placed, self.user, self.host).compute(line)
         if outcome.after.oldpwd == target:  # the leading cd's: bash's is the folder the world does not know
@@ -311,6 +319,13 @@ class VirtualShell:
                             if name not in known.exported)
         if prelude:
             bash.execute_sync(prelude)
+        stacked = bool(reading.forms & directory_stack.BUILTINS)
+        if stacked and known.dirstack:  # rebuilt by cds and pushds, which leave OLDPWD as it is not
+            for folder in known.dirstack:
+                if not bash.exists(folder):
+                    bash.mkdir(folder, recursive=True)
+            bash.execute_sync(directory_stack.seeding(known.dirstack, known.cwd))
+            bash.execute_sync("unset OLDPWD")
         if known.oldpwd:  # (None, unknown, is refused by the gate wherever a line reads it)
             bash.execute_sync(f"OLDPWD={shlex.quote(known.oldpwd)}")
         # The status of the line before, for `$?` at this one's start (the virtual shell starts each line afresh),
@@ -319,13 +334,14 @@ class VirtualShell:
             f"(exit {known.last_status})\n{line}" if known.last_status is not None and "$?" in line else line))
         state = bash.shell_state()
         shell = _shell_after(bash, known, reading, state.variables)
+        stack = directory_stack.after(bash.execute_sync("dirs -l -p").stdout) if stacked else known.dirstack
         stdout = result.stdout if reading.dots is None else _with_dots(bash, result.stdout, reading.dots, state.cwd)
         files, folders, kept = _walk(bash, reach, sentinels, variant)
         variables = {name: value for name, value in state.variables.items() if _user_variable(name, value)}
         exported = {name for name in state.env if name in variables}
         return _Run((stdout, result.stderr, result.exit_code), state.cwd, (files, folders),
-                     (variables, frozenset(exported)), state.env.get("OLDPWD", ""), reach.tops, kept,
-                     git.repositories, git.refused, shell)
+                     (variables, frozenset(exported)), state.env.get("OLDPWD") or state.variables.get("OLDPWD", ""), reach.tops, kept,
+                     git.repositories, git.refused, shell, stack)
 
     def _knowledge_after(self, run: _Run, kept: frozenset[str], reading: Reading) -> Knowledge:
         """What was known, with all at and below the line's named paths as the run left it (`kept`: the unknown
@@ -339,9 +355,11 @@ class VirtualShell:
                         folders={k: v for k, v in before.folders.items() if not under(k, run.tops)},
                         variables=dict(run.variables[0]), exported=set(run.variables[1]),
                         # A line that moved nothing leaves OLDPWD as it was: unknown stays unknown, not unset.
-                        oldpwd=run.oldpwd if run.oldpwd or before.oldpwd is not None else None,
+                        oldpwd=None if reading.stacked else run.oldpwd if run.oldpwd or before.oldpwd is not None
+                        else None,  # (after pushd or popd, bashkit's OLDPWD is not bash's)
                         absent={k for k in before.absent | gone if k not in files and k not in folders},
                         last_status=run.printed[2], functions=dict(run.shell[0]), options=run.shell[1],
+                        dirstack=run.stack,
                         maybe_there={k for k in before.maybe_there if not under(k, run.tops) or k in kept})
         for path, content in files.items():
             after.files[path] = content
@@ -361,6 +379,7 @@ class VirtualShell:
         return after
 
 
+_CD_BACK = re.compile(r"\bcd\s+-(?![\w-])")
 _LEADING_CD = re.compile(r"\s*cd\s+(?P<folder>~|~/[\w./-]*|/[\w./-]*)\s*(?:&&|;|$)")
 
 
@@ -449,6 +468,7 @@ class _Run:
     repositories: dict = field(default_factory=dict)  # the git records as the run left them (git.py)
     git_refused: str = ""  # why the virtual git left a command of the line to the model
     shell: tuple[tuple[tuple[str, str], ...], frozenset[str]] = ((), frozenset())  # functions, options after it
+    stack: tuple[str, ...] | None = ()  # pushd's directory stack below its top after it (directory_stack.py)
 
 
 def _shell_after(bash: Bash, known: Knowledge, reading: Reading, variables

@@ -62,6 +62,9 @@ class Knowledge:
     variables: dict[str, str] = field(default_factory=dict)  # set by computed steps (exported: see `exported`)
     exported: set[str] = field(default_factory=set)
     oldpwd: str | None = ""  # where `cd -` goes back to; "" unset (a fresh shell), None unknown (a predicted cd)
+    # pushd's directory stack below its top (the top is the working folder), nearest first: () empty (a fresh
+    # shell), None unknown (a step the world did not follow pushed or popped)
+    dirstack: tuple[str, ...] | None = ()
     last_status: int | None = None  # the exit status of the last step, where a computed step knows it (`$?`)
     cwd_known: bool = True  # False after a predicted step that may have moved the shell: where it stands is then
     #                         implied only (`location` follows the prediction), and nothing is computed until a

@@ -18,6 +18,7 @@ from ..reading.effects import WRITE_KINDS, Effect, Opaque, Semantics
 from ..reading.grammar import node_text, parse_tree
 from .functions import top_level_definitions
 from .knowledge import Knowledge, ancestors, under
+from .moves import STACK_WORDS, Followed, follow
 from ..reading.registry import INTERPRETERS, READ_ONLY, SHELLS, WRITES_NAMED
 from ..programs.git_work_tree import ANYWHERE, NOTHING, PATHS, REPOSITORY_ONLY, work_tree_reach
 from ..programs.typos import mistyped
@@ -35,9 +36,10 @@ _BRANCHED_OR_REDIRECTED = re.compile(r"(^|[\s;&|(])(if|case|while|until|for|sele
 # locale, a sourced or evaluated script): the world's shell is then no longer the one the tests prove.
 # Each is read at a command's start only: `find . -name x` or `grep alias f` change nothing.
 _CHANGES_SHELL = re.compile(
-    r"(?:^|[;&|(]|\b(?:then|do|else))\s*(?:set\s+[-+]|shopt\b|umask\b|alias\b|unalias\b|enable\b|hash\b|"
-    r"trap\b|source\b|\.\s|eval\b|exec\b|function\s|unset\s+-f|(?:(?:export|declare|typeset)\s+(?:-\w+\s+)?)?"
-    r"(?:PATH|IFS|CDPATH|GLOBIGNORE|HOME|LC_\w+|LANG|LANGUAGE|POSIXLY_CORRECT|SHELLOPTS|BASHOPTS|TZ)\+?=)|"
+    r"(?:^|[;&|(\n{]|\b(?:then|do|else))\s*(?:set\s+[-+]|shopt\b|umask\b|alias\b|unalias\b|enable\b|hash\b|"
+    r"trap\b|source\b|\.\s|eval\b|exec\b|function\s|(?:(?:export|declare|typeset)\s+(?:-\w+\s+)?)?"
+    r"(?:PATH|IFS|CDPATH|GLOBIGNORE|HOME|LC_\w+|LANG|LANGUAGE|POSIXLY_CORRECT|SHELLOPTS|BASHOPTS|TZ)\+?=|"
+    r"unset\b[^;&|\n]*(?:\$|\b(?:PATH|IFS|CDPATH|GLOBIGNORE|HOME|LC_\w+|LANG|LANGUAGE|POSIXLY_CORRECT|TZ)\b))|"
     r"(?:^|[;&|(]\s*)[\w-]+\s*\(\)\s*[{(]")
 _CHANGES_STATE = re.compile(r"\b(export|unset|declare|typeset|local|readonly|source|read|mapfile|readarray|eval|"
                             r"set|shopt|alias|cd|pushd|popd)\b|(^|[\s;&|(])\.\s|[A-Za-z_][A-Za-z0-9_]*\+?=")
@@ -64,6 +66,8 @@ def learn_step(known: Knowledge, semantics: Semantics | None, observation: str, 
         # The exact facts first: where they are made unknown, they move down to implied facts (`forget_all`),
         # and this step's own implied facts must land on top of those, not under them.
         learn_uncomputed(known, semantics, known.cwd, after, observation, real=real)
+        if known.cwd_known:
+            after = known.cwd  # where the exact facts leave it (`cd gone` fails: moves.py)
     return imply(known, semantics, observation, real, failed, after)
 
 
@@ -147,7 +151,7 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
     if _prints_version(semantics.line):
         return  # it writes nothing, moves nothing, sets nothing
     through_link = _through_links(known, semantics, cwd_before)  # (what may be a link before the step)
-    cwd, misread, doubted = _where_it_leaves_the_shell(known, semantics, cwd_before, cwd, shown, real)
+    cwd, misread, doubted, followed = _where_it_leaves_the_shell(known, semantics, cwd_before, cwd, shown, real)
     if misread:
         known.forget_all()  # its paths were read from a folder the shell may not have been in
         # and they may name other files than it touched (`rm -r build` elsewhere): each becomes unknown
@@ -192,8 +196,13 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
         known.oldpwd = cwd_before if stood_known and moves == 1 else None
         if known.status(cwd) != "present":
             known.add_folder(cwd, False)
+        known.cwd = cwd
     elif moves:
         known.oldpwd = None  # a cd that failed leaves OLDPWD, one into the same folder sets it: which, is not known
+    if followed is not None:  # the moves the exact facts decide (moves.py)
+        known.oldpwd, known.dirstack = followed.oldpwd, followed.stack
+    elif STACK_WORDS.search(semantics.line):
+        known.dirstack = None
 
 
 def _learn_function_calls(known: Knowledge, line: str, real: bool, followed: frozenset[str]) -> None:
@@ -203,7 +212,7 @@ def _learn_function_calls(known: Knowledge, line: str, real: bool, followed: fro
     cd (a real prompt still says), and the shell itself where it may change that."""
     if not known.functions:
         return
-    if _UNSETS.search(line):
+    if _UNSETS.search(line) and _may_unset_function(known, line):
         known.shell_changed = known.shell_changed or "unset (of a function, perhaps)"
     named = {name for name in known.functions if re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", line)}
     if not named:
@@ -214,20 +223,60 @@ def _learn_function_calls(known: Knowledge, line: str, real: bool, followed: fro
         known.forget_all()
     if (changed := _CHANGES_SHELL.search(bodies)) is not None:
         known.shell_changed = known.shell_changed or changed.group(0).strip()
+    if _UNSETS.search(bodies):
+        known.shell_changed = known.shell_changed or "unset (of a function, perhaps)"
     if _CHANGES_STATE.search(bodies):
         known.variables.clear()
         known.exported.clear()
+    if STACK_WORDS.search(bodies):
+        known.dirstack = None
     if not real and (_CD.search(bodies) or re.search(r"\b(?:pushd|popd)\b", bodies)):
         known.cwd_known, known.oldpwd = False, None
 
 
+def _may_unset_function(known: Knowledge, line: str) -> bool:
+    """Whether the line may remove a function the world keeps: bash(1)'s `unset -f NAME` does, `unset -v NAME`
+    never, and `unset NAME` only where no variable has the name; a word the reader cannot spell may name any; and
+    `declare -f` and the like (`_UNSETS`) may change one."""
+    if re.search(r"\b(?:declare|typeset|readonly|export)\s+-\w*f", line):
+        return True
+    unsets = []
+    pending = [parse_tree(line)]
+    while pending:  # (the grammar reads `unset ...` as a node of its own, not a command)
+        node = pending.pop()
+        pending.extend(node.children)
+        if node.type == "unset_command":
+            unsets.append(("unset", [_word_text(node_text(child)) for child in node.named_children]))
+    for name, words in [*_simple_commands(line), *unsets]:
+        if name in ("command", "builtin") and words[:1] == ["unset"]:
+            name, words = "unset", words[1:]
+        if _word_text(name) == "*" or "unset" in words and name != "unset":
+            return True  # a command the reader cannot spell, or one that may run unset (`eval unset f`)
+        if name != "unset":
+            continue
+        options = [word for word in words if word.startswith("-") or word == "*"]
+        named = [word for word in words if word not in options]
+        if "*" in words or any(set(word[1:]) - {"f", "v"} for word in options if word != "*"):
+            return True
+        if not any("f" in word for word in options) and any("v" in word for word in options):
+            continue  # variables only
+        if any(word in known.functions for word in named):
+            return True
+    return False
+
+
 def _where_it_leaves_the_shell(known: Knowledge, semantics: Semantics, cwd_before: str, cwd: str, shown: str,
-                               real: bool) -> tuple[str, bool, list[int]]:
+                               real: bool) -> tuple[str, bool, list[int], Followed | None]:
     """Where the shell stands after the step, whether its paths may have been read from another folder than the
-    one it ran in, and the commands that may have done only part of their work, or none."""
+    one it ran in, the commands that may have done only part of their work, or none, and its moves where the
+    exact facts decide them all (moves.py: its OLDPWD and directory stack too)."""
     doubted = doubted_commands(semantics, shown)
     stood_known = known.cwd_known  # (where it ran: a guess when not known, whatever the step does)
     if real:
+        # What the exact facts decide holds for a real step too, where it went where they say (its stack, OLDPWD)
+        followed = follow(known, semantics.line, cwd_before)
+        followed = followed if followed is not None and followed.cwd == posixpath.normpath(cwd or cwd_before) \
+            else None
         misread = (semantics.cwd_after or cwd_before) != cwd or bool(doubted and _CD.search(semantics.line))
         # Where the shell stood was a guess: its paths may be misread, and only a prompt that shows the folder
         # says where it stands now.
@@ -235,14 +284,18 @@ def _where_it_leaves_the_shell(known: Knowledge, semantics: Semantics, cwd_befor
         known.cwd_known = known.cwd_known or prompt_folder(shown, known.home) is not None
         if cwd and cwd != known.cwd:
             known.cwd = posixpath.normpath(cwd)
-        return known.cwd, misread, doubted
+        return known.cwd, misread, doubted, followed
     doubted = sorted({*doubted, *_unsure_redirections(known, semantics)})
     certain = _certain_cwd(known, semantics, cwd_before)
+    followed = follow(known, semantics.line, cwd_before) if certain is None else None
+    certain = certain or (followed.cwd if followed is not None else None)
     if certain is None:
         known.cwd_known, known.oldpwd = False, None  # the shell follows the prediction as an implied fact
     # Its paths were read from where the shell stood: a guess, when the world did not know that, or may now be
     # elsewhere than the step left it.
-    return certain or cwd_before, (certain is None or not stood_known) and _touches_files(semantics), doubted
+    # (A line moves.py follows may move otherwise than its semantics read it: `cd gone; rm f` removes ./f.)
+    misread = (certain is None or not stood_known or followed is not None) and _touches_files(semantics)
+    return certain or cwd_before, misread, doubted, followed
 
 
 def _forget_what_it_may_have_touched(known: Knowledge, semantics: Semantics, doubted: list[int],

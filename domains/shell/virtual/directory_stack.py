@@ -16,13 +16,25 @@ from __future__ import annotations
 import posixpath
 import shlex
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..reading.words import Scope, Value
 from .refusal import NotComputable
 
-if TYPE_CHECKING:
-    from .gate import Reading
+
+
+class Reading(Protocol):
+    """What of the gate's reading of a line (gate.Reading) the directory stack follows and adds to."""
+
+    cwds: list[str]
+    forms: set[str]
+    stack_before: tuple[str, ...]
+    stack: list[str] | None
+    stacked: bool
+    pushed: set[str]
+
+    @property
+    def moves(self) -> bool: ...
 
 BUILTINS = frozenset({"pushd", "popd", "dirs"})
 _DIRS_OPTIONS = frozenset({"-v", "-p", "-l"})

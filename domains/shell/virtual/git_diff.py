@@ -114,7 +114,8 @@ def change_groups(before: list[bytes], after: list[bytes]) -> list[Group]:
 
 def _hunk(before: list[bytes], after: list[bytes]) -> str:
     """The hunks: groups fewer than 2 x 3 common lines apart share one (xdiff's xdl_get_hunk)."""
-    groups, hunks = change_groups(before, after), []
+    groups = change_groups(before, after)
+    hunks: list[list[Group]] = []
     for group in groups:
         if hunks and group[0] - (hunks[-1][-1][0] + hunks[-1][-1][1]) <= 2 * _CONTEXT:
             hunks[-1].append(group)

@@ -27,6 +27,8 @@ def parse_tree(code: str) -> Node:
     for _ in range(64):
         repaired = _braced_expansion(root, source)
         if repaired is None:
+            repaired = _dropped_word(root, source)
+        if repaired is None:
             break
         source = repaired
         root = _parser().parse(source).root_node
@@ -51,6 +53,25 @@ def _braced_expansion(root: Node, source: bytes) -> bytes | None:
             if name is not None and b"{" not in word:  # with braces, what they expand to may lengthen the name
                 return (source[:following.start_byte] + b"{" + name.group() + b"}" + source[name.end():])
         stack.extend(node.children)
+    return None
+
+
+_PLAIN_WORD = re.compile(rb"([ \t]*)([A-Za-z0-9_./+-]+)([ \t]*)")
+
+
+def _dropped_word(root: Node, source: bytes) -> bytes | None:
+    """The source with one word the grammar left out of every node written quoted, or None when there is none.
+    tree-sitter-bash drops a lone `-` before a redirection (`python3 - <<'EOF'`, `cd - 1>/dev/null`); quoted, a
+    plain word is the same word to bash, and the grammar keeps it."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "redirected_statement":
+            for left, right in zip(node.children, node.children[1:], strict=False):
+                gap = _PLAIN_WORD.fullmatch(source, left.end_byte, right.start_byte)
+                if left.end_byte != right.start_byte and gap is not None:
+                    return source[:gap.start(2)] + b"'" + gap.group(2) + b"'" + source[gap.end(2):]
+        stack.extend(node.named_children)
     return None
 
 

@@ -23,7 +23,8 @@ GIT = ("git switch -q other", "git switch -q master", "git switch -", "git check
        "git restore d", "git reset -q --hard", "git reset -q --hard HEAD~1", "git stash -q", "git stash pop -q",
        "git stash -u", "git clean -f", "git clean -fd", "git clean -n", "git merge -q other", "git cherry-pick other",
        "git checkout other -- a.txt", "git reset -q", "git restore --staged a.txt", "git stash list",
-       "git status -s", "git log --oneline | wc -l", "git diff --stat", "git add . && git commit -qm more")
+       "git status -s", "git log --oneline | wc -l", "git diff --stat", "git add . && git commit -qm more",
+       "git switch -q -c fresh", "git checkout -q -b fresh2", "git checkout -q -b back other", "git switch -q -c n master")
 LINKS = ("ln -s a.txt l", "ln -s d e", "ln a.txt h", "ln -sf b.txt l", "echo x > l", "echo y >> h", "echo z > e/f",
          "cp b.txt l", "printf 'q\\n' | tee l", "rm l", "mv l m", "echo w > m", "sed -i s/o/0/ h", "echo v >> e/x.txt",
          "rm e/x.txt")

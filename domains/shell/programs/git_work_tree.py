@@ -173,6 +173,9 @@ def _scope(verb: str, row: Verb, parsed) -> str:
     if verb in ("bisect", "sparse-checkout") and operands[:1] and operands[0] in (
             "log", "visualize", "view", "terms", "help", "list", "check-rules"):
         return NOTHING
+    if verb in ("switch", "checkout") and parsed.has("c", "create", "b") and not operands and not parsed.has(
+            "f", "force", "discard-changes", "m", "merge", "orphan", "detach", "C", "B", "force-create"):
+        return NOTHING  # a new branch at HEAD (no start point): the work tree and the index stay as they are
     if verb == "checkout" and not operands and not parsed.has("f", "force", "b", "B", "orphan", "detach", "m", "merge"):
         return NOTHING  # `git checkout` alone reports where the branch stands
     return row.otherwise

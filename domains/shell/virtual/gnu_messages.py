@@ -78,11 +78,14 @@ def _line(line: str, typed: set[str], cwds: list[str], absent: Callable[[str], b
     return line
 
 
+JOIN_FAILED = "io error: not found"  # the virtual shell's join, failing to open a file, as the shell's own error
+
+
 def join_wording(stderr: str, files: list[str], absent: Callable[[str], bool]) -> str:
     """join's missing file: the virtual shell says only "io error: not found" (no line's end). GNU's join opens its
     two files in order before it reads either and names the first it cannot open; `files`: the words naming them
     (given where join is the line's one command), `absent(word)`: the world knows nothing is there."""
-    if stderr != "io error: not found" or len(files) != 2:
+    if stderr != JOIN_FAILED or len(files) != 2:
         return stderr
     missing = next((word for word in files if absent(word)), None)
     if missing is None or not _NAME.fullmatch(missing):

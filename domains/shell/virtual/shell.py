@@ -29,7 +29,7 @@ from .gate import NotComputable, Reading, read_line
 from .dot_entries import Unexpected, with_implied_entries
 from .git import VirtualGit, home_problem
 from .git_settings import SYSTEM_CONFIG
-from .gnu_messages import gnu_wording, join_wording
+from .gnu_messages import JOIN_FAILED, gnu_wording, join_wording
 from .jq import FAILING_UNLIKE_GNU
 from ..programs.usage_errors import Undecided, invalid_option, usage_message
 from .listings import problem_with_result, problem_with_world
@@ -183,6 +183,9 @@ class VirtualShell:
         # join alone, unredirected: the virtual shell's join fails as the shell's own error (no 2> hides it, and a
         # `> f` is not made)
         if reading.commands == 1 and reading.joined and not reading.hidden and not reading.outputs:
+            if stderr == JOIN_FAILED and "!" in reading.forms:
+                raise NotComputable("join failing under !: the virtual shell's join fails as the shell's own error, "
+                                    "whose status ! does not turn")
             stderr = join_wording(stderr, reading.joined, lambda word: known.status(
                 posixpath.normpath(posixpath.join(known.cwd, word))) == "absent")
         return gnu_wording(stderr, reading.typed, reading.cwds, lambda path: known.status(path) == "absent" and

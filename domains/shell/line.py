@@ -395,6 +395,13 @@ class Reader:
             call.opaque("program", program_value.text, f"the program is {program_value.text}, which the line does not "
                         "set: what runs is unknown", risky=True)
             return index
+        if program in self.followed and program not in self.functions or program in self.functions and \
+                self.depth >= MAX_DEPTH:
+            # A function calling itself (its body is being read), or calls nested too deep: what the further calls do
+            # is not read, and nothing may take the name for a program either
+            call.opaque("function", program, f"{program} calls itself, or calls nest too deep: what it does beyond "
+                        "the first reading is unknown", risky=True)
+            return index
         if program in self.functions and self.depth < MAX_DEPTH:
             self.depth += 1
             body = self.functions.pop(program)  # a function calling itself is read once

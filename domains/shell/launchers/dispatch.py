@@ -306,11 +306,13 @@ _NARROWING = frozenset({"-type", "-prune", "-print", "-print0", "-maxdepth", "-m
 
 def _named_only(args: list[Value], starts: list[Value]) -> str | None:
     """The GLOB of an expression whose one test a match must pass is `-name GLOB` (find(1): the base name, with
-    `*` matching a leading dot too), narrowed only by -type, -prune and depths, before its one action (-delete, or
-    -exec ending the expression): what it acts on lies below each start and is so named. None for any other
-    expression, or where a start itself would match."""
+    `*` matching a leading dot too), narrowed only by -type, -prune, depths and -print, before its one action
+    (-delete, or -exec ending the expression): what it acts on lies below each start and is so named. None for
+    any other expression (-execdir runs its words in each match's folder), or where a start itself would match."""
     texts = [value.text for value in args]
     action = next((at for at, word in enumerate(texts) if word in ("-delete", "-exec", "-execdir")), len(texts))
+    if texts[action:action + 1] == ["-execdir"]:
+        return None
     rest = texts[action + 1:]
     ended = not rest if texts[action:action + 1] == ["-delete"] else rest[-1:] in (["+"], [";"]) and not any(
         word in ("+", ";") for word in rest[:-1])
@@ -319,7 +321,8 @@ def _named_only(args: list[Value], starts: list[Value]) -> str | None:
     index, glob = 0, ""
     while index < action:
         word = texts[index]
-        if word == "-name" and index + 1 < action and "/" not in texts[index + 1]:
+        # (Python's fnmatch reads `[^a]`, `[[:digit:]]` and `\` otherwise than find's fnmatch(3): none here)
+        if word == "-name" and index + 1 < action and not any(char in texts[index + 1] for char in "/[\\"):
             glob, index = texts[index + 1], index + 2
         elif word in ("-type", "-maxdepth", "-mindepth") and index + 1 < action:
             index += 2
@@ -347,7 +350,8 @@ def _find(call: Call) -> None:
     while args and not args[0].text.startswith("-") and args[0].text not in ("(", "!", ")", ","):
         starts.append(args.pop(0))
     starts = starts or [call.literal(".")]
-    named = _named_only(args, starts)
+    follows_links = any(value.text in ("-L", "-H", "-follow") for value in call.args)
+    named = None if follows_links else _named_only(args, starts)
     tests, index = False, 0
     while index < len(args):
         word = args[index].text

@@ -69,7 +69,7 @@ def _dropped_word(root: Node, source: bytes) -> bytes | None:
         if node.type == "redirected_statement":
             for left, right in zip(node.children, node.children[1:], strict=False):
                 gap = _PLAIN_WORD.fullmatch(source, left.end_byte, right.start_byte)
-                if left.end_byte != right.start_byte and gap is not None:
+                if left.end_byte != right.start_byte and gap is not None and not gap.group(2).isdigit():
                     return source[:gap.start(2)] + b"'" + gap.group(2) + b"'" + source[gap.end(2):]
         stack.extend(node.named_children)
     return None

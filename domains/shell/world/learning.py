@@ -160,7 +160,7 @@ def learn_uncomputed(known: Knowledge, semantics: Semantics | None, cwd_before: 
                 known.make_unknown(posixpath.normpath(effect.path))
     misused = set() if real else _misused_programs(semantics.line)
     for effect in semantics.without(*doubted).files() if not misread else ():
-        if _forget_named_below(known, effect.path if effect.pattern else ""):
+        if _forget_named_below(known, effect):
             continue
         if effect.kind == "deleted" and effect.program == "find" and effect.path:
             # What it matched below the folder it walks; the folder too, unless it is the shell's own
@@ -219,7 +219,7 @@ def _learn_function_calls(known: Knowledge, line: str, real: bool, followed: fro
         return
     # The bodies, each opened as a statement starts (a body may call the others)
     bodies = "\n".join(";" + source[source.index("{") + 1:] for source in known.functions.values())
-    if not named <= followed:
+    if not named <= followed or known.shell_changed:  # (a changed shell may hold other bodies: `source lib.sh`)
         known.forget_all()
     if (changed := _CHANGES_SHELL.search(bodies)) is not None:
         known.shell_changed = known.shell_changed or changed.group(0).strip()
@@ -303,7 +303,7 @@ def _forget_what_it_may_have_touched(known: Knowledge, semantics: Semantics, dou
     """What the commands that may have done part of their work name, what the parts the line does not spell out
     may reach, and where its redirections write becomes unknown."""
     for effect in semantics.of_commands(*doubted).files():
-        if effect.pattern and _forget_named_below(known, effect.path):
+        if _forget_named_below(known, effect):
             continue
         if not effect.path or effect.pattern or effect.where == "unknown":
             known.forget_all()
@@ -315,7 +315,7 @@ def _forget_what_it_may_have_touched(known: Knowledge, semantics: Semantics, dou
         _forget_opaque(known, semantics, part)
     _forget_git_work_trees(known, semantics, cwd_before)
     semantics = semantics.without(*doubted)
-    if any(e.pattern and not _NAMED_BELOW.fullmatch(e.path) or e.where == "unknown" or not e.path
+    if any(e.pattern and not _named_deletion(known, e) or e.where == "unknown" or not e.path
            for e in semantics.files()):
         known.forget_all()
     if any(effect.kind == "permissions" for effect in semantics.effects) or "git" in semantics.programs and (
@@ -497,8 +497,9 @@ def _forget_opaque(known: Knowledge, semantics: Semantics, part: Opaque) -> None
         return
     if _writes_nothing(semantics.programs[part.command] if part.command < len(semantics.programs) else ""):
         return  # it writes nothing, whatever its words hold (`cd -`, `cat $X`), or it is no program at all
-    if part.what == "glob" and _NAMED_BELOW.fullmatch(posixpath.join(semantics.cwd, part.text)):
-        return  # what find gave it, by name below a folder: its effect says (_forget_named_below)
+    if part.what == "glob" and any(effect.command == part.command and _named_deletion(known, effect)
+                                   for effect in semantics.files()):
+        return  # what find gave it to delete, by name below a folder: its effect says (_forget_named_below)
     if part.what == "stdin-arguments" and semantics.programs[part.command] == "xargs" and \
             _writes_nothing(semantics.programs[part.command + 1] if part.command + 1 < len(semantics.programs) else ""):
         return  # `xargs grep x`: the command it runs (read next, with its parts) writes nothing, whatever it is given
@@ -594,13 +595,27 @@ def _misused_programs(line: str) -> set[str]:
 _NAMED_BELOW = re.compile(r"(?P<top>/[^*?\[]*?)/\*\*/(?P<name>[^/]+)")
 
 
-def _forget_named_below(known: Knowledge, pattern: str) -> bool:
-    """Every path the world knows below the top of a `/top/**/name` pattern whose own name matches becomes unknown
-    (with what lies below it); True where the pattern is one. What the world does not know of was unknown already."""
-    match = _NAMED_BELOW.fullmatch(pattern)
+def _named_deletion(known: Knowledge, effect: Effect) -> tuple[str, str] | None:
+    """The top and the name of a deletion of what is so named below a folder (`/top/**/name`, find's by -name),
+    where no link the world knows of lies at, above or below the top (find would follow none, but a start that is
+    a link, or one below it, leads elsewhere). A creation or a move by such a pattern makes names nobody knew."""
+    match = _NAMED_BELOW.fullmatch(effect.path) if effect.pattern and effect.kind == "deleted" else None
     if match is None:
+        return None
+    top = posixpath.normpath(match.group("top"))
+    if any(under(link, (top,)) or under(top, (link,)) for link in known.links):
+        return None
+    return top, match.group("name")
+
+
+def _forget_named_below(known: Knowledge, effect: Effect) -> bool:
+    """Every path the world knows below the top of a named deletion (`_named_deletion`) whose own name matches
+    becomes unknown (with what lies below it); True where the effect is one. What the world does not know of was
+    unknown already."""
+    named = _named_deletion(known, effect)
+    if named is None:
         return False
-    top, name = posixpath.normpath(match.group("top")), match.group("name")
+    top, name = named
     forgotten: list[str] = []
     for path in sorted({*known.files, *known.folders, *known.maybe_there}, key=len):
         if path != top and under(path, (top,)) and not under(path, forgotten) and \

@@ -25,8 +25,12 @@ MOVES = frozenset({"cd", "pushd", "popd"})
 STACK_WORDS = re.compile(r"(?:^|[\s;&|(`])(?:pushd|popd|dirs)(?=\s|$|[;&|)])")  # a line that may touch the stack
 _PLAIN = re.compile(r"(?:~(?=/|$))?[\w./+-]*")  # a word that is its own text (or `~`, `~/...`)
 _LS_OPTIONS = re.compile(r"-[laAh1FtrS]+")  # ls of the working folder, options that cannot fail
-# Commands that may run other code in this shell, which may move it: nothing is decided for a line with one.
-_RUNS_CODE = frozenset({"source", ".", "eval", "exec", "builtin", "command", "dirs"})
+# Commands that may run other code in this shell, which may move it, or change how a later cd reads its word
+# (`printf -v CDPATH`, `shopt -s cdable_vars`, `set -P`, `enable -n cd`, `read`): nothing is decided for a line with
+# one.
+_RUNS_CODE = frozenset({"source", ".", "eval", "exec", "builtin", "command", "dirs", "set", "shopt", "enable", "trap",
+                        "read", "printf", "mapfile", "readarray", "getopts", "let", "hash", "declare", "typeset",
+                        "export", "unset", "local", "readonly", "alias", "unalias", "umask"})
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,9 @@ FINDS = ("mkdir -p d/__pycache__ && touch d/__pycache__/m.pyc a.pyc", "find . -n
          "rm -rf {} +", "find . -name '*.pyc' -delete", "find d -name '*.txt' -delete", "find . -type f -name 'x*' "
          "-exec rm {} \\;", "find . -name '*.md' -exec rm -f {} +", "find . -name 'a*' -o -name 'b*' -delete",
          "find d -name d -delete", "find . -name '*.txt' -exec cat {} +", "find . -maxdepth 1 -name '[ab].txt' -delete",
-         "find d -name '*' -exec rm -rf {} +", "find . -path './d/*' -delete")
+         "find d -name '*' -exec rm -rf {} +", "find . -path './d/*' -delete", "find . -name '*.txt' -exec cp {} {}.bak "
+         "\\;", "find . -name '*.md' -exec touch {}.o \\;", "find -L . -name '*.pyc' -delete", "find . -name '[^a]*.txt' "
+         "-delete", "find . -name '*.txt' -execdir rm {} +", "find . -name '*.bak' -exec mv {} {}.old \\;")
 
 
 def session(seed: int) -> tuple[Scenario, frozenset[int]]:

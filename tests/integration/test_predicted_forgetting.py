@@ -45,3 +45,29 @@ def test_a_predicted_step_that_prints_a_version_forgets_nothing(line):
     assert shell.compute("cat a.txt").stdout == "one\n"
     learn_step(shell.knowledge, analyze(f"{line} > a.txt", "/home/dev/p", "/home/dev"), "", real=False, exact=True)
     assert "/home/dev/p/a.txt" not in shell.knowledge.files  # redirected, it writes: forgotten
+
+
+@pytest.mark.parametrize("line, kept", [
+    ("find . -name '*.o' -delete", True),  # by name: only what is so named below `.`
+    ("find . -name '*.o' -type f -exec rm -f {} +", True),
+    ("find . -name '*.c' -exec touch {}.o \\;", False),  # it makes names nobody knew: `ls d` may show one
+    ("find . -name '*.c' -exec mv {} {}.bak \\;", False),
+    ("find -L . -name '*.o' -delete", False),  # through links, anywhere
+    ("find . -name '[^a]*.o' -delete", False),  # a bracket glob find reads otherwise than Python's fnmatch
+    ("find . -name '*.o' -execdir rm {} +", False),
+    ("f() { rm -f \"$1\"; [ -n \"$2\" ] && f \"$2\"; }; f a.o keep.txt", False),  # a function calling itself
+])
+def test_a_predicted_find_by_name_forgets_only_what_it_deletes(line, kept):
+    """After a predicted find that deletes by name, the rest of what the world knew stays known; after one that
+    creates or moves by name, follows links, or a function whose further calls are not read, it does not."""
+    from agentworld_mcp.domains.shell import analyze
+    from agentworld_mcp.domains.shell.virtual.shell import VirtualShell
+    from agentworld_mcp.domains.shell.world.learning import learn_step
+
+    files = {"/home/dev/p/keep.txt": b"one\n", "/home/dev/p/d/main.c": b"int x;\n", "/home/dev/p/d/main.o": b"\0"}
+    shell = VirtualShell.starting("/home/dev/p", "/home/dev", files=files, folders={"/home/dev/p/d": True},
+                                  complete=True)
+    learn_step(shell.knowledge, analyze(line, "/home/dev/p", "/home/dev", state=shell.knowledge), "", real=False,
+               exact=True)
+    assert ("/home/dev/p/keep.txt" in shell.knowledge.files) is kept
+    assert "/home/dev/p/d/main.o" not in shell.knowledge.files
